@@ -1,0 +1,4 @@
+"""RigPlan: plan a deep-learning workstation, check it, and compare owning it with renting."""
+
+__version__ = "0.1.0"
+APP_ID = "io.github.rigplan.RigPlan"

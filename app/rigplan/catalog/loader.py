@@ -1,0 +1,163 @@
+"""Load the parts catalog: the compiled JSON when it matches the YAML, else recompile (and cache) from YAML.
+
+The catalog is held column-major per kind, the way it is stored: searching and filtering 26,000 parts reads plain
+lists, and a pydantic `Part` is built only for the rows someone asks for (then kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from rigplan.catalog.compiled import (
+    COMPILED_NAME,
+    CatalogProblem,
+    compile_yaml,
+    hash_files,
+    read_compiled,
+    to_columns,
+    write_compiled_result,
+    yaml_files,
+)
+from rigplan.catalog.search import Query, haystack_of
+from rigplan.model.parts import PART_ADAPTER, Kind, Part
+from rigplan.paths import default_cache_dir
+from rigplan.paths import parts_dir as bundled_parts_dir
+
+TEXT_FIELDS = ("name", "manufacturer", "chipset", "id")
+
+
+class KindTable:
+    """All parts of one kind, as columns. Row i of every column is the same part."""
+
+    def __init__(self, kind: Kind, columns: dict[str, list[Any]]) -> None:
+        self.kind = kind
+        self.columns = columns
+        self.ids: list[str] = columns["id"]
+        self._parts: list[Part | None] = [None] * len(self.ids)
+        self._hay: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def column(self, field: str) -> list[Any]:
+        col = self.columns.get(field)
+        return col if col is not None else [None] * len(self.ids)
+
+    def row(self, i: int) -> dict[str, Any]:
+        return {f: col[i] for f, col in self.columns.items() if col[i] is not None}
+
+    def part(self, i: int) -> Part:
+        part = self._parts[i]
+        if part is None:
+            part = PART_ADAPTER.validate_python({"kind": self.kind.value, **self.row(i)})
+            self._parts[i] = part
+        return part
+
+    def parts(self) -> list[Part]:
+        return [self.part(i) for i in range(len(self.ids))]
+
+    def haystacks(self) -> list[str]:
+        if self._hay is None:
+            cols = [self.column(f) for f in TEXT_FIELDS]
+            self._hay = [haystack_of(vals) for vals in zip(*cols, strict=True)]
+        return self._hay
+
+    def find(self, query: Query) -> Iterator[int]:
+        rows: Iterable[int] = range(len(self.ids))
+        if query.words:
+            hay = self.haystacks()
+            rows = (i for i in rows if all(w in hay[i] for w in query.words))
+        for i in rows:
+            if all(c.test_value(self.columns, i) for c in query.conditions):
+                yield i
+
+
+class Catalog:
+    def __init__(
+        self,
+        tables: dict[Kind, KindTable],
+        problems: list[CatalogProblem] | None = None,
+        source: str = "",
+    ) -> None:
+        self.tables = tables
+        self.problems = problems or []
+        self.source = source  # "bundled", "cache", "rebuilt" or "empty": how this load was served
+        self._index: dict[str, tuple[Kind, int]] = {}
+        for kind, table in tables.items():
+            for i, pid in enumerate(table.ids):
+                self._index.setdefault(pid, (kind, i))
+
+    @classmethod
+    def from_parts(cls, parts: Iterable[Part], problems: list[CatalogProblem] | None = None) -> Catalog:
+        records = [p.model_dump(mode="json", exclude_none=True) for p in parts]
+        cols = to_columns(records)
+        return cls({k: KindTable(k, cols[k.value]) for k in Kind}, problems, "memory")
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __contains__(self, part_id: object) -> bool:
+        return part_id in self._index
+
+    def get(self, part_id: str) -> Part | None:
+        hit = self._index.get(part_id)
+        if hit is None:
+            return None
+        kind, i = hit
+        return self.tables[kind].part(i)
+
+    def table(self, kind: Kind) -> KindTable:
+        return self.tables[kind]
+
+    def of_kind(self, kind: Kind) -> list[Part]:
+        return self.tables[kind].parts()
+
+    def counts(self) -> dict[Kind, int]:
+        return {k: len(t) for k, t in self.tables.items()}
+
+    def search(self, kind: Kind | None = None, text: str = "", where: Iterable[str] = ()) -> list[Part]:
+        """Parts of `kind` whose name, maker, chipset or id contain every word of `text`, filtered by `where`
+        conditions such as "vram_gb>=24" or "socket=AM5" (see rigplan.catalog.search). Raises QueryError."""
+        query = Query.parse(text, list(where))
+        kinds = list(Kind) if kind is None else [kind]
+        return [self.tables[k].part(i) for k in kinds for i in self.tables[k].find(query)]
+
+
+def _tables_from(doc: dict[str, Any]) -> dict[Kind, KindTable]:
+    return {k: KindTable(k, doc["tables"][k.value]) for k in Kind}
+
+
+def load_catalog(
+    parts_dir: Path | None = None,
+    cache_dir: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Catalog:
+    """The whole catalog. Broken entries and files are skipped and listed in `Catalog.problems`.
+
+    Order: the compiled file beside the YAML (shipped in the wheel), then the user's cache, then a rebuild from
+    YAML which is written to the cache (the bundled folder may be read-only).
+    """
+    parts_dir = parts_dir or bundled_parts_dir()
+    cache_dir = cache_dir or default_cache_dir()
+    files = yaml_files(parts_dir)
+    if not files:
+        empty = {k: KindTable(k, {"id": [], "name": []}) for k in Kind}
+        return Catalog(empty, [CatalogProblem(str(parts_dir), None, "no parts files found")], "empty")
+    hashes = hash_files(files)
+    cached = cache_dir / COMPILED_NAME
+    for origin, candidate in (("bundled", parts_dir / COMPILED_NAME), ("cache", cached)):
+        doc = read_compiled(candidate)
+        if doc is not None and doc["yaml_sha256"] == hashes:
+            problems = [CatalogProblem(*p) for p in doc.get("problems", [])]
+            return Catalog(_tables_from(doc), problems, origin)
+    if progress:
+        progress("The parts files changed: rebuilding the catalog (once)...")
+    result = compile_yaml(parts_dir, progress)
+    try:
+        write_compiled_result(result, cached)
+    except OSError as exc:
+        result.problems.append(CatalogProblem(str(cached), None, f"could not write the cache: {exc}"))
+    tables = to_columns(result.records)
+    return Catalog({k: KindTable(k, tables[k.value]) for k in Kind}, result.problems, "rebuilt")

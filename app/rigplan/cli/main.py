@@ -1,0 +1,69 @@
+"""The headless CLI. Each subcommand lives in its own module with `register(subparsers)`.
+
+Exit codes: 0 fine, 1 the build has errors (check), 2 bad input (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from rigplan import __version__
+
+# Modules under rigplan.cli that add subcommands; each defines register(subparsers).
+COMMAND_MODULES = ("parts", "schema")
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print usage and exit 2; keep it to one line
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rigplan", description="Plan a deep-learning workstation (GUI without arguments).")
+    parser.add_argument("--version", action="version", version=f"RigPlan {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"rigplan.cli.{name}").register(sub)
+    return parser
+
+
+def command_names() -> set[str]:
+    return {"parts", "schema", "check", "cost", "instances", "help"} | set(COMMAND_MODULES)
+
+
+def is_cli_invocation(args: Sequence[str]) -> bool:
+    """A subcommand or a flag means CLI; nothing, or a build file path, means GUI."""
+    if not args:
+        return False
+    first = args[0]
+    return first.startswith("-") or first in command_names()
+
+
+def run_cli(args: Sequence[str]) -> int:
+    from rigplan.catalog.search import QueryError
+    from rigplan.files.errors import BuildFileError
+
+    try:
+        parser = build_parser()
+        ns = parser.parse_args(list(args))
+        if ns.command is None or not hasattr(ns, "func"):
+            parser.print_help()
+            return 2
+        return int(ns.func(ns) or 0)
+    except (UsageError, QueryError, BuildFileError) as exc:
+        print(f"rigplan: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback for a user; the message still says what broke
+        print(f"rigplan: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2

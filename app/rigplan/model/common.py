@@ -1,0 +1,53 @@
+"""Small value types shared by parts, builds and offers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+# ISO 4217 codes the app knows how to show. An exchange rate comes from the user's assumptions,
+# so a code outside this list is refused rather than shown with a made-up symbol.
+KNOWN_CURRENCIES: frozenset[str] = frozenset(
+    "USD EUR GBP JPY CNY CAD AUD CHF SEK NOK DKK PLN CZK INR KRW SGD HKD NZD BRL MXN ZAR TWD ILS".split()
+)
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return value
+
+
+def _currency(code: str) -> str:
+    code = code.strip().upper()
+    if code not in KNOWN_CURRENCIES:
+        raise ValueError(f"unknown currency code {code!r}; known: {', '.join(sorted(KNOWN_CURRENCIES))}")
+    return code
+
+
+Finite = Annotated[float, AfterValidator(_finite)]
+NonNegative = Annotated[float, AfterValidator(_finite), Field(ge=0)]
+CurrencyCode = Annotated[str, AfterValidator(_currency)]
+
+
+class Frozen(BaseModel):
+    """Base for value objects: immutable, unknown keys refused so typos in files surface."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Price(Frozen):
+    """An amount of money with where and when it was seen."""
+
+    amount: NonNegative
+    currency: CurrencyCode = "USD"
+    date: dt.date | None = None
+    source: str = ""
+
+    def describe(self) -> str:
+        when = self.date.isoformat() if self.date else "date unknown"
+        src = self.source or "source unknown"
+        return f"{self.amount:,.2f} {self.currency} ({src}, {when})"

