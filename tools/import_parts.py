@@ -267,6 +267,24 @@ def map_gpu(rec: dict[str, Any]) -> dict[str, Any]:
 PSU_FF = {"ATX/EPS": "ATX"}
 
 
+def psu_connectors(c: Any) -> dict[str, Any] | None:
+    if not isinstance(c, dict):
+        return None
+    out = {
+        "atx24": c.get("atx_24_pin"),
+        "eps8": c.get("eps_8_pin"),
+        "pcie8": c.get("pcie_6_plus_2_pin"),
+        "pcie16": c.get("pcie_12vhpwr"),
+        "sata": c.get("sata"),
+        "molex": c.get("molex_4_pin"),
+    }
+    # Every ATX unit has an EPS cable, so EPS, PCIe and 16-pin all at 0 is OpenDB's "not recorded", not a
+    # PSU without GPU cables: keep those three unknown rather than claim there are none.
+    if not out["eps8"] and not out["pcie8"] and not out["pcie16"]:
+        out["eps8"] = out["pcie8"] = out["pcie16"] = None
+    return {k: v for k, v in out.items() if v is not None}
+
+
 def map_psu(rec: dict[str, Any]) -> dict[str, Any]:
     c = rec.get("connectors")
     eff = text(rec.get("efficiency_rating"))
@@ -280,16 +298,7 @@ def map_psu(rec: dict[str, Any]) -> dict[str, Any]:
         efficiency=eff,
         modular=text(rec.get("modular")),
         length_mm=pos(rec.get("length")),
-        connectors=None
-        if not isinstance(c, dict)
-        else {
-            "atx24": c.get("atx_24_pin"),
-            "eps8": c.get("eps_8_pin"),
-            "pcie8": c.get("pcie_6_plus_2_pin"),
-            "pcie16": c.get("pcie_12vhpwr"),
-            "sata": c.get("sata"),
-            "molex": c.get("molex_4_pin"),
-        },
+        connectors=psu_connectors(c),
         fanless=flag(rec.get("fanless")),
     )
     return d

@@ -1,0 +1,96 @@
+"""Write examples/*.rigplan.yaml from real catalog parts (ids below), so the examples stay reproducible.
+
+    python tools/make_examples.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "app"))
+
+from rigplan.catalog import Catalog, load_catalog  # noqa: E402
+from rigplan.files import save  # noqa: E402
+from rigplan.model import Assumptions, Build, BuildItem  # noqa: E402
+
+# (file stem, build name, notes, [(id prefix, quantity)], assumption overrides)
+EXAMPLES = [
+    (
+        "budget-1-gpu",
+        "Budget single-GPU learner",
+        "A first deep-learning box: one 16 GB RTX 4060 Ti on AM5, with room for a second drive.",
+        [
+            ("6b03b443", 1),  # AMD Ryzen 5 7600
+            ("1418de1e", 1),  # Thermalright Peerless Assassin 120 SE V3
+            ("034a0f7a", 1),  # MSI B650 GAMING PLUS WIFI
+            ("0610c605", 1),  # TEAMGROUP T-Force Vulcan Eco DDR5-6000 32GB (2x16GB)
+            ("96a56703", 1),  # Samsung 990 Pro 1TB
+            ("5dc81d44", 1),  # MSI GeForce RTX 4060 Ti VENTUS 2X BLACK 16G OC
+            ("490e52c0", 1),  # FSP Hydro GE 650W 80+ Gold
+            ("00db095c", 1),  # Fractal Design Focus 2
+        ],
+        {},
+    ),
+    (
+        "2x-rtx-4090",
+        "2x RTX 4090 workstation",
+        "Two 24 GB RTX 4090s on X670E (x8/x8), 128 GB DDR5, 1600 W Titanium PSU, full tower.",
+        [
+            ("63f23f26", 1),  # AMD Ryzen 9 7950X
+            ("1418de1e", 1),  # Thermalright Peerless Assassin 120 SE V3
+            ("7288ca72", 1),  # Asus ROG STRIX X670E-A GAMING WIFI
+            ("1f62aa5b", 2),  # G.Skill Ripjaws S5 DDR5-6000 64GB (2x32GB), two kits
+            ("060a50e7", 1),  # Samsung 990 Pro w/Heatsink 2TB
+            ("d2fa0e60", 2),  # Asus ROG STRIX GAMING OC GeForce RTX 4090
+            ("100fe6a2", 1),  # SeaSonic PRIME TX 1600W 80+ Titanium
+            ("08b3837e", 1),  # Phanteks NV7 Full Tower
+        ],
+        {},
+    ),
+    (
+        "4-gpu-threadripper",
+        "4-GPU Threadripper workstation",
+        "Four 2-slot RTX A4500 (20 GB) blowers on TRX40 with 64 CPU lanes (x16/x8/x16/x8), 128 GB DDR4.",
+        [
+            ("32aeba0c", 1),  # AMD Ryzen Threadripper 3960X
+            ("06b0dc58", 1),  # NZXT Kraken X63 280mm
+            ("18d66e44", 1),  # Gigabyte TRX40 AORUS MASTER (EATX)
+            ("3bc695c0", 1),  # Corsair Vengeance RGB Pro DDR4-3200 128GB (4x32GB)
+            ("060a50e7", 1),  # Samsung 990 Pro w/Heatsink 2TB
+            ("8490c035", 4),  # PNY RTX A4500 20GB
+            ("100fe6a2", 1),  # SeaSonic PRIME TX 1600W 80+ Titanium
+            ("4ae15b51", 1),  # Corsair iCUE 7000X (11 expansion slots)
+        ],
+        {},
+    ),
+]
+
+
+def find(catalog: Catalog, prefix: str):
+    hits = [catalog.get(pid) for t in catalog.tables.values() for pid in t.ids if pid.startswith(prefix)]
+    if len(hits) != 1 or hits[0] is None:
+        raise SystemExit(f"id prefix {prefix!r} matches {len(hits)} parts")
+    return hits[0]
+
+
+def main() -> int:
+    catalog = load_catalog(ROOT / "parts")
+    out = ROOT / "examples"
+    out.mkdir(exist_ok=True)
+    for stem, name, notes, items, overrides in EXAMPLES:
+        build = Build(
+            name=name,
+            notes=notes,
+            items=tuple(BuildItem(part=find(catalog, pid), quantity=q) for pid, q in items),
+            assumptions=Assumptions(**overrides),
+        )
+        path = out / f"{stem}.rigplan.yaml"
+        save(build, path, keep_backup=False)
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
