@@ -25,7 +25,7 @@ from rigplan.model.parts import PART_ADAPTER, Kind, Part
 from rigplan.paths import default_cache_dir
 from rigplan.paths import parts_dir as bundled_parts_dir
 
-TEXT_FIELDS = ("name", "manufacturer", "chipset", "id")
+TEXT_FIELDS = ("name", "manufacturer", "chipset")
 
 
 class KindTable:
@@ -118,7 +118,7 @@ class Catalog:
         return {k: len(t) for k, t in self.tables.items()}
 
     def search(self, kind: Kind | None = None, text: str = "", where: Iterable[str] = ()) -> list[Part]:
-        """Parts of `kind` whose name, maker, chipset or id contain every word of `text`, filtered by `where`
+        """Parts of `kind` whose name, maker or chipset contain every word of `text`, filtered by `where`
         conditions such as "vram_gb>=24" or "socket=AM5" (see rigplan.catalog.search). Raises QueryError."""
         query = Query.parse(text, list(where))
         kinds = list(Kind) if kind is None else [kind]

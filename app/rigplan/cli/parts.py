@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     psub = parts.add_subparsers(dest="parts_command", metavar="ACTION", required=True, parser_class=type(parts))
     lst = psub.add_parser("list", help="list parts")
     lst.add_argument("--kind", help=f"one of: {', '.join(k.value for k in Kind)}")
-    lst.add_argument("--search", help="words that must all appear in the name, maker, chipset or id")
+    lst.add_argument("--search", help="words that must all appear in the name, maker or chipset")
     lst.add_argument("--where", action="append", metavar="FIELD<op>VALUE",
                      help="filter such as vram_gb>=24 or socket=AM5 (repeatable; unknown values never match)")
     lst.add_argument("--limit", type=int, default=0, help="show at most this many")
