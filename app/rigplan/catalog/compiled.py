@@ -130,7 +130,7 @@ def _pool(column: list[Any]) -> list[Any] | dict[str, list[Any]]:
             keys[key] = len(pool)
             pool.append(value)
         idx.append(keys[key])
-    return {"pool": pool, "idx": idx} if len(pool) <= len(column) // 2 else column
+    return {"pool": pool, "idx": idx} if column and len(pool) <= len(column) // 2 else column
 
 
 def _unpool(column: Any) -> list[Any] | None:
@@ -184,9 +184,10 @@ def read_compiled(path: Path) -> dict[str, Any] | None:
     tables = doc["tables"]
     for kind in Kind:
         table = tables.get(kind.value)
-        if not isinstance(table, dict) or not isinstance(table.get("id"), list):
+        ids = _unpool(table.get("id")) if isinstance(table, dict) else None
+        if ids is None:
             return None
-        n = len(table["id"])
+        n = len(ids)
         for field, raw in table.items():
             col = _unpool(raw)
             if col is None or len(col) != n:
