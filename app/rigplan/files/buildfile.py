@@ -114,7 +114,9 @@ def load(path: Path | str) -> Build:
     if stat.S_ISDIR(st.st_mode):
         raise BuildFileError(path, "this is a folder, not a build file")
     if st.st_size > MAX_BYTES:
-        raise BuildFileError(path, f"the file is {st.st_size / 1e6:.1f} MB; build files are limited to {MAX_BYTES // 2**20} MB")
+        raise BuildFileError(
+            path, f"the file is {st.st_size / 1e6:.1f} MB; build files are limited to {MAX_BYTES // 2**20} MB"
+        )
     try:
         with path.open("rb") as fh:
             raw = fh.read(MAX_BYTES + 1)

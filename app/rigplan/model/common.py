@@ -10,9 +10,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 # ISO 4217 codes the app knows how to show. An exchange rate comes from the user's assumptions,
 # so a code outside this list is refused rather than shown with a made-up symbol.
-KNOWN_CURRENCIES: frozenset[str] = frozenset(
-    "USD EUR GBP JPY CNY CAD AUD CHF SEK NOK DKK PLN CZK INR KRW SGD HKD NZD BRL MXN ZAR TWD ILS".split()
-)
+_CODES = "USD EUR GBP JPY CNY CAD AUD CHF SEK NOK DKK PLN CZK INR KRW SGD HKD NZD BRL MXN ZAR TWD ILS"
+KNOWN_CURRENCIES: frozenset[str] = frozenset(_CODES.split())
 
 
 def _finite(value: float) -> float:

@@ -7,7 +7,7 @@ Every spec is optional: an unknown value is None, never 0 and never a guess. The
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
@@ -162,7 +162,9 @@ class GpuPower(Frozen):
     pin16: Annotated[int, Field(ge=0)] = 0
 
     def describe(self) -> str:
-        bits = [f"{n}x {label}" for n, label in ((self.pin16, "16-pin"), (self.pin8, "8-pin"), (self.pin6, "6-pin")) if n]
+        bits = [
+            f"{n}x {label}" for n, label in ((self.pin16, "16-pin"), (self.pin8, "8-pin"), (self.pin6, "6-pin")) if n
+        ]
         return " + ".join(bits) if bits else "none"
 
 
@@ -221,7 +223,7 @@ class Case(PartBase):
     volume_l: PosFloat | None = None
 
 
-Part = Annotated[Union[Cpu, Cooler, Motherboard, Memory, Storage, Gpu, Psu, Case], Field(discriminator="kind")]
+Part = Annotated[Cpu | Cooler | Motherboard | Memory | Storage | Gpu | Psu | Case, Field(discriminator="kind")]
 
 PART_CLASSES: dict[Kind, type[PartBase]] = {
     Kind.CPU: Cpu,
