@@ -28,7 +28,7 @@ EXAMPLES = [
             ("0610c605", 1),  # TEAMGROUP T-Force Vulcan Eco DDR5-6000 32GB (2x16GB)
             ("96a56703", 1),  # Samsung 990 Pro 1TB
             ("5dc81d44", 1),  # MSI GeForce RTX 4060 Ti VENTUS 2X BLACK 16G OC
-            ("490e52c0", 1),  # FSP Hydro GE 650W 80+ Gold
+            ("7e93a614", 1),  # Thermaltake Toughpower GF2 ARGB 650W 80+ Gold (2 EPS cables for the board's 2 sockets)
             ("00db095c", 1),  # Fractal Design Focus 2
         ],
         {},

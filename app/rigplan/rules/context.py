@@ -1,0 +1,114 @@
+"""The view of a build that rules read, and the name normalisation they share with the vectorised filter."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.build import Build, BuildItem
+from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
+from rigplan.rules.findings import Finding, NotChecked, Report, Severity
+
+
+def norm_socket(s: str) -> str:
+    """'LGA 1700' == 'LGA1700'; 'sTR5' == 'STR5'."""
+    return re.sub(r"[\s\-]", "", s).upper()
+
+
+_FF_ALIASES = {"EATX": "EATX", "E-ATX": "EATX", "MATX": "MICROATX", "MICROATX": "MICROATX", "MINIITX": "MINIITX"}
+
+
+def norm_ff(s: str) -> str:
+    key = re.sub(r"[\s\-]", "", s).upper()
+    return _FF_ALIASES.get(key, key)
+
+
+# Which memory a platform takes: registered (RDIMM) or unbuffered (UDIMM). Platform facts from AMD/Intel specs.
+RDIMM_SOCKETS = frozenset(norm_socket(s) for s in ("sTR5", "sWRX8", "LGA 4677", "SP3", "SP5", "LGA 4189", "LGA 3647"))
+UDIMM_SOCKETS = frozenset(
+    norm_socket(s) for s in ("AM4", "AM5", "LGA 1700", "LGA 1851", "LGA 1200", "LGA 1151", "sTRX4", "TR4", "LGA 2066")
+)
+
+
+def gpu_cables(gpu: Gpu) -> tuple[int, int] | None:
+    """(16-pin cables, 6+2-pin cables) one card needs, or None when its connectors are unknown."""
+    if gpu.power_connectors is None:
+        return None
+    pc = gpu.power_connectors
+    return pc.pin16, pc.pin8 + pc.pin6
+
+
+def gpu_slots(gpu: Gpu) -> int | None:
+    import math
+
+    return math.ceil(gpu.slot_width - 0.05) if gpu.slot_width else None
+
+
+OPEN_AIR_EXCLUDED = ("blower", "water", "hybrid", "passive")
+# Workstation cards (RTX A-series, RTX Ada/PRO, Quadro, Radeon Pro) use blower coolers that exhaust out of the
+# case; OpenDB often records them as "1 Fan", which would otherwise read as open-air.
+WORKSTATION = re.compile(r"\b(RTX A\d{4}|RTX \d{4} Ada|RTX PRO|Quadro|Radeon Pro|Tesla)\b", re.I)
+
+
+def open_air(gpu: Gpu) -> bool | None:
+    if gpu.cooling is None:
+        return None
+    cooling = gpu.cooling.lower()
+    blower_pro = cooling.startswith("1 fan") and WORKSTATION.search(f"{gpu.chipset or ''} {gpu.name}") is not None
+    return not (blower_pro or any(w in cooling for w in OPEN_AIR_EXCLUDED))
+
+
+@dataclass
+class Ctx:
+    build: Build
+    report: Report = field(default_factory=Report)
+
+    def __post_init__(self) -> None:
+        b = self.build
+        self.cpu = _one(b, Kind.CPU, Cpu)
+        self.cooler = _one(b, Kind.COOLER, Cooler)
+        self.board = _one(b, Kind.MOTHERBOARD, Motherboard)
+        self.psu = _one(b, Kind.PSU, Psu)
+        self.case = _one(b, Kind.CASE, Case)
+        self.memory: list[tuple[Memory, int]] = [(i.part, i.quantity) for i in b.items if isinstance(i.part, Memory)]
+        self.storage: list[tuple[Storage, int]] = [(i.part, i.quantity) for i in b.items if isinstance(i.part, Storage)]
+        self.gpu_items: list[BuildItem] = b.of_kind(Kind.GPU)
+        self.gpus: list[Gpu] = [i.part for i in self.gpu_items for _ in range(i.quantity) if isinstance(i.part, Gpu)]
+
+    @property
+    def assumptions(self) -> Assumptions:
+        return self.build.assumptions
+
+    def add(
+        self,
+        severity: Severity,
+        rule: str,
+        message: str,
+        hint: str,
+        parts: list[object],
+        kinds: tuple[Kind, ...],
+    ) -> None:
+        ids = tuple(dict.fromkeys(p.id for p in parts if p is not None))  # type: ignore[attr-defined]
+        self.report.findings.append(Finding(severity, rule, message, hint, ids, kinds))
+
+    def error(self, rule: str, message: str, hint: str, parts: list[object], kinds: tuple[Kind, ...]) -> None:
+        self.add(Severity.ERROR, rule, message, hint, parts, kinds)
+
+    def warn(self, rule: str, message: str, hint: str, parts: list[object], kinds: tuple[Kind, ...]) -> None:
+        self.add(Severity.WARNING, rule, message, hint, parts, kinds)
+
+    def note(self, rule: str, message: str, hint: str, parts: list[object], kinds: tuple[Kind, ...]) -> None:
+        self.add(Severity.NOTE, rule, message, hint, parts, kinds)
+
+    def unchecked(self, rule: str, reason: str, kinds: tuple[Kind, ...]) -> None:
+        self.report.not_checked.append(NotChecked(rule, reason, kinds))
+
+
+def _one(build: Build, kind: Kind, cls: type) -> object | None:
+    part = build.first(kind)
+    return part if isinstance(part, cls) else None
+
+
+def mm(v: float) -> str:
+    return f"{v:g} mm"
