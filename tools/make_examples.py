@@ -68,6 +68,29 @@ EXAMPLES = [
 ]
 
 
+# Broken builds, one per main rule: (rule id, base example, {kind: [(id prefix, qty)] replacing that kind},
+# assumption overrides). `rigplan check` on each must exit 1 and name the rule (tests/test_check_cli.py).
+BROKEN = [
+    ("cpu-socket", "2x-rtx-4090", {"cpu": [("8f4be642", 1)]}, {}),  # AM4 Ryzen 7 5800X on an AM5 board
+    # DDR5 kit in a DDR4 board (AM4 CPU and board, so the socket itself matches)
+    ("memory-type", "budget-1-gpu", {"cpu": [("8f4be642", 1)], "motherboard": [("18daa624", 1)]}, {}),
+    ("gpu-length", "2x-rtx-4090", {"case": [("0000caee", 1)]}, {}),  # 358 mm cards in a 315 mm Meshify C
+    # 4x RTX 4090 on a 1000 W PSU
+    ("psu-wattage", "4-gpu-threadripper", {"gpu": [("20543e00", 4)], "psu": [("33e96b5a", 1)]}, {}),
+    # four 16-pin cards on a PSU with one 16-pin and three 6+2-pin cables
+    ("psu-pcie-connectors", "4-gpu-threadripper", {"gpu": [("20543e00", 4)], "psu": [("175bcd75", 1)]}, {}),
+    ("cooler-height", "budget-1-gpu", {"case": [("6bccc006", 1)]}, {}),  # 155 mm cooler, 146 mm limit
+    ("cooler-socket", "budget-1-gpu", {"cooler": [("03f70afc", 1)]}, {}),  # cooler without AM5 support
+    ("board-form-factor", "4-gpu-threadripper", {"case": [("00db095c", 1)]}, {}),  # EATX board, ATX case
+    ("gpu-slots", "budget-1-gpu", {"gpu": [("5dc81d44", 2)]}, {}),  # two GPUs, one x16 slot
+    ("memory-slots", "budget-1-gpu", {"memory": [("0610c605", 3)]}, {}),  # six modules, four slots
+    ("storage-m2", "budget-1-gpu", {"storage": [("96a56703", 3)]}, {}),  # three M.2 drives, two slots
+    # 4x RTX 4090 on a 2800 W PSU: the PSU copes, a 120 V / 15 A circuit does not
+    ("wall-circuit", "4-gpu-threadripper", {"gpu": [("20543e00", 4)], "psu": [("937dd5fa", 1)]}, {}),
+    ("cpu-igpu", "4-gpu-threadripper", {"gpu": []}, {}),  # Threadripper has no graphics, and no GPU chosen
+]
+
+
 def find(catalog: Catalog, prefix: str):
     hits = [catalog.get(pid) for t in catalog.tables.values() for pid in t.ids if pid.startswith(prefix)]
     if len(hits) != 1 or hits[0] is None:
@@ -79,6 +102,7 @@ def main() -> int:
     catalog = load_catalog(ROOT / "parts")
     out = ROOT / "examples"
     out.mkdir(exist_ok=True)
+    bases: dict[str, Build] = {}
     for stem, name, notes, items, overrides in EXAMPLES:
         build = Build(
             name=name,
@@ -87,6 +111,23 @@ def main() -> int:
             assumptions=Assumptions(**overrides),
         )
         path = out / f"{stem}.rigplan.yaml"
+        save(build, path, keep_backup=False)
+        print(f"wrote {path.relative_to(ROOT)}")
+        bases[stem] = build
+    broken = out / "broken"
+    broken.mkdir(exist_ok=True)
+    for rule, base, swaps, overrides in BROKEN:
+        b = bases[base]
+        items = [i for i in b.items if i.part.kind.value not in swaps]
+        for kind, parts in swaps.items():
+            items += [BuildItem(part=find(catalog, pid), quantity=q) for pid, q in parts]
+        build = Build(
+            name=f"Broken: {rule}",
+            notes=f"{b.name} with one change that breaks the {rule} rule (tests/test_check_cli.py).",
+            items=tuple(items),
+            assumptions=b.assumptions.model_copy(update=overrides),
+        )
+        path = broken / f"{rule}.rigplan.yaml"
         save(build, path, keep_backup=False)
         print(f"wrote {path.relative_to(ROOT)}")
     return 0

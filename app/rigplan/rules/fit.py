@@ -356,7 +356,7 @@ def gpu_lanes(c: Ctx, n: int, parts: list[object]) -> None:
         return
     per = lane_split(c.cpu.pcie_lanes, n)
     split = "/".join(f"x{per}" for _ in range(n))
-    msg = f"{n} GPUs share the CPU's {c.cpu.pcie_lanes} PCIe lanes: about {split} at best."
+    msg = f"{n} GPUs share the CPU's {c.cpu.pcie_lanes} PCIe lanes: about {split} if split evenly."
     if per >= 8:
         c.note("gpu-lanes", msg + " Data-parallel training loses little at x8.", "", [*parts, c.cpu], (K.GPU, K.CPU))
     else:

@@ -1,0 +1,66 @@
+"""`rigplan check BUILD [--json]`: exit 0 with no errors, 1 with errors, 2 for bad input."""
+
+from __future__ import annotations
+
+import argparse
+
+from rigplan.cli.output import print_json
+from rigplan.rules.findings import Report, Severity
+
+MARK = {Severity.ERROR: "ERROR  ", Severity.WARNING: "WARNING", Severity.NOTE: "note   "}
+
+
+def report_json(report: Report, notes: list[str]) -> dict[str, object]:
+    assert report.power is not None
+    return {
+        "ok": report.ok,
+        "findings": [f.to_json() for f in report.findings],
+        "not_checked": [n.to_json() for n in report.not_checked],
+        "power": report.power.to_json(),
+        "catalog_notes": notes,
+    }
+
+
+def print_report(name: str, report: Report, notes: list[str]) -> None:
+    print(f"{name}: {report.summary()}")
+    for note in notes:
+        print(f"  note     {note}")
+    for f in report.findings:
+        print(f"  {MARK[f.severity]}  [{f.rule}] {f.message}")
+        if f.hint:
+            print(f"           -> {f.hint}")
+    if report.not_checked:
+        print("Not checked:")
+        for n in report.not_checked:
+            print(f"  - [{n.rule}] {n.reason}")
+    p = report.power
+    assert p is not None
+    psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU chosen"
+    print(
+        f"Power: {p.load_w:.0f} W at load, {p.idle_w:.0f} W idle (estimates); at the wall {p.wall_load_w:.0f} W / "
+        f"{p.wall_idle_w:.0f} W; {psu}, recommended {p.recommended_psu_w} W."
+    )
+    for n in p.notes:
+        print(f"  ({n})")
+
+
+def cmd_check(ns: argparse.Namespace) -> int:
+    from rigplan.catalog import load_catalog
+    from rigplan.files import load, missing_from_catalog
+    from rigplan.rules import check
+
+    build = load(ns.build)
+    report = check(build)
+    notes = missing_from_catalog(build, load_catalog())
+    if ns.json:
+        print_json(report_json(report, notes))
+    else:
+        print_report(build.name, report, notes)
+    return 0 if report.ok else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="check a build for compatibility and power problems")
+    p.add_argument("build", help="a .rigplan.yaml build file")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_check)
