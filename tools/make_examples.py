@@ -119,7 +119,7 @@ def main() -> int:
     for rule, base, swaps, overrides in BROKEN:
         b = bases[base]
         items = [i for i in b.items if i.part.kind.value not in swaps]
-        for kind, parts in swaps.items():
+        for parts in swaps.values():
             items += [BuildItem(part=find(catalog, pid), quantity=q) for pid, q in parts]
         build = Build(
             name=f"Broken: {rule}",
