@@ -1,6 +1,6 @@
 """Domain types: pure pydantic, no Qt."""
 
-from rigplan.model.assumptions import Assumptions, Pricing
+from rigplan.model.assumptions import DEFAULT_SOURCES, Assumptions, Pricing
 from rigplan.model.build import FORMAT_VERSION, MAX_QUANTITY, Build, BuildItem
 from rigplan.model.common import KNOWN_CURRENCIES, Price
 from rigplan.model.parts import (
@@ -24,6 +24,7 @@ from rigplan.model.parts import (
 )
 
 __all__ = [
+    "DEFAULT_SOURCES",
     "FORMAT_VERSION",
     "KIND_LABELS",
     "KNOWN_CURRENCIES",

@@ -36,12 +36,12 @@ class Assumptions(Frozen):
     shipping: NonNeg = 0.0  # in `currency`
     pricing: Pricing = Pricing.ON_DEMAND
     spot_overhead: Share = 0.10  # share of spot work lost to interruptions
-    storage_gb: NonNeg = 500.0
+    storage_gb: NonNeg = 0.0  # cloud storage kept for the work; 0 until the user sets it
     storage_per_gb_month: NonNeg = 0.08  # USD, EBS gp3
     egress_gb_month: NonNeg = 0.0
     egress_per_gb: NonNeg = 0.09  # USD
     speedup: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None  # desktop / instance, when known
-    scaling_efficiency: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = 0.875  # per extra GPU
+    scaling_efficiency: Annotated[float, Field(gt=0, le=1.2, allow_inf_nan=False)] = 0.8  # per extra GPU
     wall_voltage: Annotated[float, Field(gt=0, le=480, allow_inf_nan=False)] = 120.0
     wall_amps: Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)] = 15.0
 
@@ -50,3 +50,31 @@ class Assumptions(Frozen):
         if self.hours_per_day + self.idle_hours_per_day > 24:
             raise ValueError("hours at load plus idle hours exceed 24 per day")
         return self
+
+
+# Where each default comes from (docs/cost-model.md has the same table); the GUI shows these as tooltips.
+DEFAULT_SOURCES: dict[str, str] = {
+    "currency": "Catalog and cloud prices are in USD; choose another currency with its rate per USD.",
+    "usd_rate": "Units of the chosen currency per US dollar (yours to set: RigPlan has no live rates).",
+    "electricity_per_kwh": "Default 0.17: US average residential price 2025 (US EIA, Electric Power Monthly).",
+    "hours_per_day": "Default 8 h: a working day of training. Tim Dettmers' guide uses 15 % (3.6 h) for a PhD student.",
+    "idle_hours_per_day": "Default 4 h: RigPlan's assumption that the machine is left on, idle, part of the day.",
+    "horizon_years": "Default 3 years: RigPlan's assumption, about one and a half GPU generations.",
+    "resale_fraction": "Default 40 %: RigPlan's conservative assumption; used high-end GPUs have sold for about half "
+    "their launch price three years on.",
+    "tax_fraction": "Default 0: add your sales tax or VAT.",
+    "shipping": "Default 0: add shipping for the parts.",
+    "pricing": "Default on-demand: the price anyone gets without commitment.",
+    "spot_overhead": "Default 10 %: RigPlan's assumption; AWS's Spot Instance Advisor shows interruption rates from "
+    "under 5 % to over 20 %.",
+    "storage_gb": "Default 0 GB: cloud disk kept for datasets and checkpoints; set yours.",
+    "storage_per_gb_month": "Default 0.08 USD: AWS EBS gp3, us-east-1.",
+    "egress_gb_month": "Default 0 GB: results and checkpoints downloaded per month.",
+    "egress_per_gb": "Default 0.09 USD: AWS data transfer out to the internet, first 10 TB/month.",
+    "speedup": "Desktop throughput / instance throughput. Empty: computed from measured GPU benchmarks (Lambda) or "
+    "spec estimates.",
+    "scaling_efficiency": "Default 0.8 per added GPU: typical of Lambda's 2-8 GPU training benchmarks (0.70-0.87 on "
+    "PCIe cards).",
+    "wall_voltage": "Default 120 V: a US household circuit (230 V in most of Europe).",
+    "wall_amps": "Default 15 A breaker: US household circuit (10 or 16 A in Europe). 80 % is usable continuously.",
+}

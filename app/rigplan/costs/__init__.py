@@ -1,0 +1,1 @@
+"""Costs of owning vs renting: offers, GPU performance, cost model. No Qt."""

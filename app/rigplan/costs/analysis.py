@@ -1,0 +1,214 @@
+"""From a build and chosen offers to a CostReport: parts cost, wall watts, speed ratios, sensitivity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rigplan.costs.model import (
+    CostReport,
+    OfferInput,
+    OwnInputs,
+    breakeven,
+    cloud_slope,
+    compute,
+    horizon_days,
+    own_terms,
+)
+from rigplan.costs.offers import Offer
+from rigplan.costs.perf import PerfTable, Speed, gpu_speed, offer_speed, scaled
+from rigplan.model.assumptions import Assumptions, Pricing
+from rigplan.model.build import Build
+from rigplan.model.parts import Gpu, Kind
+from rigplan.rules.power import estimate_power
+
+
+class CostInputError(ValueError):
+    """A value the cost model cannot use (no price for that pricing, unknown instance...): one line for the user."""
+
+
+@dataclass(frozen=True)
+class BuildCosting:
+    own: OwnInputs
+    gpu_speeds: tuple[tuple[str, Speed | None], ...]
+    notes: tuple[str, ...]
+
+
+def parts_cost_usd(build: Build, a: Assumptions) -> tuple[float, tuple[str, ...], list[str]]:
+    total, unpriced, notes = 0.0, [], []
+    for item in build.items:
+        price = item.unit_price
+        if price is None:
+            unpriced.append(item.part.name)
+            continue
+        if price.currency == "USD":
+            usd = price.amount
+        elif price.currency == a.currency:
+            usd = price.amount / a.usd_rate
+        else:
+            unpriced.append(item.part.name)
+            notes.append(
+                f"{item.part.name}: a {price.currency} price cannot be converted (rates known: USD, {a.currency})"
+            )
+            continue
+        total += usd * item.quantity
+    return total, tuple(unpriced), notes
+
+
+def desktop_throughput(
+    build: Build, perf: PerfTable, a: Assumptions
+) -> tuple[float | None, list[tuple[str, Speed | None]]]:
+    speeds: list[tuple[str, Speed | None]] = []
+    per_card: list[float] = []
+    for item in build.of_kind(Kind.GPU):
+        gpu = item.part
+        assert isinstance(gpu, Gpu)
+        s = gpu_speed(perf, gpu)
+        speeds.append((gpu.name, s))
+        if s is None:
+            return None, speeds
+        per_card += [s.value] * item.quantity
+    if not per_card:
+        return None, speeds
+    n = len(per_card)
+    return scaled(sum(per_card) / n, n, a.scaling_efficiency), speeds
+
+
+def cost_build(build: Build, perf: PerfTable) -> BuildCosting:
+    a = build.assumptions
+    usd, unpriced, notes = parts_cost_usd(build, a)
+    power = estimate_power(build)
+    throughput, speeds = desktop_throughput(build, perf, a)
+    own = OwnInputs(usd, power.wall_load_w, power.wall_idle_w, throughput, unpriced)
+    return BuildCosting(own, tuple(speeds), tuple(notes) + power.notes)
+
+
+def offer_input(
+    offer: Offer,
+    a: Assumptions,
+    perf: PerfTable,
+    own_throughput: float | None,
+    *,
+    pricing: Pricing | None = None,
+    hourly: float | None = None,
+    speedup: float | None = None,
+) -> OfferInput:
+    pricing = pricing or a.pricing
+    rate = hourly if hourly is not None else offer.hourly(pricing)
+    if rate is None:
+        raise CostInputError(f"{offer.id} has no {pricing.value} price; choose another pricing or give --hourly")
+    s = offer_speed(perf, offer)
+    inst = scaled(s.value, offer.gpu_count, a.scaling_efficiency) if s else None
+    if speedup is not None or a.speedup is not None:
+        ratio, basis = float(speedup if speedup is not None else a.speedup), "set by the user"  # type: ignore[arg-type]
+    elif own_throughput and inst:
+        ratio = own_throughput / inst
+        basis = f"desktop {own_throughput:.2f} / instance {inst:.2f} V100-equivalents ({s.kind if s else ''})"
+    else:
+        ratio = 1.0
+        basis = (
+            "speed ratio unknown (no figure for "
+            + ("the desktop GPUs" if not own_throughput else f"{offer.gpu_model or 'this instance'}")
+            + "): 1.0 assumed"
+        )
+    return OfferInput(offer.id, offer.label, rate, ratio, pricing, inst, basis)
+
+
+def analyse(build: Build, offers: list[Offer], perf: PerfTable, pricing: Pricing | None = None) -> CostReport:
+    costing = cost_build(build, perf)
+    a = build.assumptions
+    inputs = [
+        offer_input(o, a, perf, costing.own.throughput, pricing=pricing)
+        for o in offers
+        if o.hourly(pricing or a.pricing) is not None
+    ]
+    report = compute(costing.own, inputs, a)
+    report.notes.extend(costing.notes)
+    skipped = [o.id for o in offers if o.hourly(pricing or a.pricing) is None]
+    if skipped:
+        report.notes.append(f"no {(pricing or a.pricing).value} price for {', '.join(skipped)}: left out")
+    return report
+
+
+@dataclass(frozen=True)
+class SensitivityBar:
+    name: str
+    low_label: str
+    high_label: str
+    low_days: float | None  # break-even (days) with the assumption moved down
+    high_days: float | None
+    base_days: float | None
+
+
+def sensitivity(own: OwnInputs, offer: OfferInput, a: Assumptions, pct: float = 0.2) -> list[SensitivityBar]:
+    """Break-even days with each main assumption moved by -pct and +pct (the data of a tornado chart)."""
+    horizon = horizon_days(a)
+
+    def days(o: OwnInputs, off: OfferInput, asm: Assumptions) -> float | None:
+        up, per_day, resale = own_terms(o, asm)
+        return breakeven(up, per_day, resale, sum(cloud_slope(off, asm)), horizon)[0]
+
+    base = days(own, offer, a)
+    lo, hi = 1 - pct, 1 + pct
+    variants = [
+        (
+            "Parts cost",
+            replace(own, parts_usd=own.parts_usd * lo),
+            replace(own, parts_usd=own.parts_usd * hi),
+            offer,
+            offer,
+            a,
+            a,
+        ),
+        (
+            "Cloud price",
+            own,
+            own,
+            replace(offer, hourly_usd=offer.hourly_usd * lo),
+            replace(offer, hourly_usd=offer.hourly_usd * hi),
+            a,
+            a,
+        ),
+        (
+            "Speed ratio",
+            own,
+            own,
+            replace(offer, speedup=offer.speedup * lo),
+            replace(offer, speedup=offer.speedup * hi),
+            a,
+            a,
+        ),
+        (
+            "Electricity price",
+            own,
+            own,
+            offer,
+            offer,
+            a.model_copy(update={"electricity_per_kwh": a.electricity_per_kwh * lo}),
+            a.model_copy(update={"electricity_per_kwh": a.electricity_per_kwh * hi}),
+        ),
+        (
+            "Hours per day",
+            own,
+            own,
+            offer,
+            offer,
+            a.model_copy(update={"hours_per_day": a.hours_per_day * lo}),
+            a.model_copy(update={"hours_per_day": min(24.0 - a.idle_hours_per_day, a.hours_per_day * hi)}),
+        ),
+        (
+            "Power draw",
+            replace(own, load_wall_w=own.load_wall_w * lo, idle_wall_w=own.idle_wall_w * lo),
+            replace(own, load_wall_w=own.load_wall_w * hi, idle_wall_w=own.idle_wall_w * hi),
+            offer,
+            offer,
+            a,
+            a,
+        ),
+    ]
+    out = []
+    for name, o_lo, o_hi, f_lo, f_hi, a_lo, a_hi in variants:
+        out.append(
+            SensitivityBar(name, f"-{pct:.0%}", f"+{pct:.0%}", days(o_lo, f_lo, a_lo), days(o_hi, f_hi, a_hi), base)
+        )
+    spread = [(abs((b.high_days or horizon) - (b.low_days or horizon)), b) for b in out]
+    return [b for _, b in sorted(spread, key=lambda t: -t[0])]

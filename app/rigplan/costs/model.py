@@ -1,0 +1,186 @@
+"""The cost model: cumulative cost of owning the build vs renting the same work, day by day (numpy).
+
+Formulas, defaults and a worked example: docs/cost-model.md. In short, with h hours of work a day, idle hours i,
+electricity price p per kWh, speed ratio s (desktop throughput / instance throughput) and day d:
+
+    own(d)   = upfront + d * (P_load * h + P_idle * i) * p            (minus resale at the horizon)
+    cloud(d) = d * h * s * rate / (1 - overhead if spot)  +  d / 30.4375 * (storage + egress per month)
+
+A desktop hour at speed ratio s replaces s instance hours. Break-even is the first day cloud(d) >= own(d).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rigplan.model.assumptions import Assumptions, Pricing
+
+DAYS_PER_MONTH = 365.25 / 12
+RESNET50_IMAGES_PER_S = 833.0  # 1x V100 16GB, fp16, Lambda 2025-12-10 set: one reference-GPU-hour = 3.0 M images
+
+
+@dataclass(frozen=True)
+class OwnInputs:
+    """What owning costs, in USD and watts, before the assumptions turn it into a curve."""
+
+    parts_usd: float
+    load_wall_w: float
+    idle_wall_w: float
+    throughput: float | None = None  # desktop training throughput, in reference-GPU units (1x V100 = 1)
+    unpriced: tuple[str, ...] = ()  # parts with no price: the parts cost is then a lower bound
+
+
+@dataclass(frozen=True)
+class OfferInput:
+    id: str
+    label: str
+    hourly_usd: float
+    speedup: float  # desktop throughput / instance throughput
+    pricing: Pricing = Pricing.ON_DEMAND
+    throughput: float | None = None  # instance throughput in reference-GPU units
+    speedup_basis: str = ""
+
+
+@dataclass
+class OfferResult:
+    id: str
+    label: str
+    pricing: Pricing
+    hourly: float  # in the chosen currency
+    speedup: float
+    curve: np.ndarray
+    slope_per_day: float
+    breakeven_days: float | None
+    breakeven_hours: float | None  # hours of work on the desktop
+    status: str  # "breaks-even", "at-horizon-with-resale", "never", "from-day-one"
+    cost_at_horizon: dict[str, float]
+    work_per_money: float | None  # reference-GPU-hours per unit of currency
+    speedup_basis: str = ""
+
+
+@dataclass
+class CostReport:
+    currency: str
+    days: np.ndarray
+    hours: np.ndarray  # hours of work done by the desktop at each day
+    own_curve: np.ndarray  # cumulative, resale applied on the last day
+    own_slope_per_day: float
+    upfront: float
+    resale: float
+    own_breakdown: dict[str, float]
+    own_work_per_money: float | None
+    offers: list[OfferResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def horizon_days(a: Assumptions) -> int:
+    return int(round(a.horizon_years * 365))
+
+
+def own_terms(own: OwnInputs, a: Assumptions) -> tuple[float, float, float]:
+    """(upfront, cost per day, resale) in the chosen currency."""
+    parts = own.parts_usd * a.usd_rate
+    upfront = parts * (1 + a.tax_fraction) + a.shipping
+    per_day = (
+        (own.load_wall_w * a.hours_per_day + own.idle_wall_w * a.idle_hours_per_day) / 1000 * a.electricity_per_kwh
+    )
+    return upfront, per_day, parts * a.resale_fraction
+
+
+def cloud_slope(o: OfferInput, a: Assumptions) -> tuple[float, float, float]:
+    """(compute, storage, egress) cost per day for renting the desktop's daily work."""
+    rate = o.hourly_usd * a.usd_rate
+    lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
+    compute = a.hours_per_day * o.speedup * rate / (1 - lost) if lost < 1 else float("inf")
+    storage = a.storage_gb * a.storage_per_gb_month * a.usd_rate / DAYS_PER_MONTH
+    egress = a.egress_gb_month * a.egress_per_gb * a.usd_rate / DAYS_PER_MONTH
+    return compute, storage, egress
+
+
+def breakeven(
+    upfront: float, own_day: float, resale: float, cloud_day: float, horizon: int
+) -> tuple[float | None, str]:
+    """First day the cumulative cloud cost reaches the cost of owning, and how it was reached."""
+    gain = cloud_day - own_day
+    if upfront <= 0 and gain >= 0:
+        return 0.0, "from-day-one"
+    if gain > 0:
+        d = upfront / gain
+        if d <= horizon:
+            return d, "breaks-even"
+    if cloud_day * horizon >= upfront + own_day * horizon - resale:
+        return float(horizon), "at-horizon-with-resale"
+    return None, "never"
+
+
+def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostReport:
+    horizon = horizon_days(a)
+    days = np.arange(horizon + 1, dtype=float)
+    upfront, own_day, resale = own_terms(own, a)
+    own_curve = upfront + own_day * days
+    own_curve[-1] -= resale
+    report = CostReport(
+        currency=a.currency,
+        days=days,
+        hours=days * a.hours_per_day,
+        own_curve=own_curve,
+        own_slope_per_day=own_day,
+        upfront=upfront,
+        resale=resale,
+        own_breakdown={
+            "parts": own.parts_usd * a.usd_rate,
+            "tax_and_shipping": upfront - own.parts_usd * a.usd_rate,
+            "electricity": own_day * horizon,
+            "resale": -resale,
+            "total": upfront + own_day * horizon - resale,
+        },
+        own_work_per_money=None,
+    )
+    total_own = report.own_breakdown["total"]
+    work_hours = a.hours_per_day * horizon
+    if own.throughput and total_own > 0:
+        report.own_work_per_money = own.throughput * work_hours / total_own
+    if own.unpriced:
+        report.notes.append(
+            f"no price for {', '.join(own.unpriced)}: the parts cost is a lower bound, so break-even comes later"
+        )
+    if not offers:
+        return report
+    slopes = np.array([cloud_slope(o, a) for o in offers])  # (n, 3)
+    per_day = slopes.sum(axis=1)
+    curves = per_day[:, None] * days[None, :]  # all offers at once
+    for o, row, curve, (c_compute, c_storage, c_egress) in zip(offers, per_day, curves, slopes, strict=True):
+        d, status = breakeven(upfront, own_day, resale, float(row), horizon)
+        lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
+        rate = o.hourly_usd * a.usd_rate
+        report.offers.append(
+            OfferResult(
+                id=o.id,
+                label=o.label,
+                pricing=o.pricing,
+                hourly=rate,
+                speedup=o.speedup,
+                curve=curve,
+                slope_per_day=float(row),
+                breakeven_days=d,
+                breakeven_hours=None if d is None else d * a.hours_per_day,
+                status=status,
+                cost_at_horizon={
+                    "compute": c_compute * horizon * (1 - lost),
+                    "spot_overhead": c_compute * horizon * lost,
+                    "storage": c_storage * horizon,
+                    "egress": c_egress * horizon,
+                    "total": float(row) * horizon,
+                },
+                work_per_money=(o.throughput / (rate / (1 - lost))) if o.throughput and rate > 0 else None,
+                speedup_basis=o.speedup_basis,
+            )
+        )
+    return report
+
+
+def cost_at(report: CostReport, offer: OfferResult, day: float) -> tuple[float, float]:
+    """Both cumulative costs at a (fractional) day before the horizon: own, cloud."""
+    return report.upfront + report.own_slope_per_day * day, offer.slope_per_day * day

@@ -1,0 +1,160 @@
+"""Cloud GPU offers: a priced instance type in a region, with source, date and flagged data quirks.
+
+parts/cloud/offers.yaml is the source (tools/import_cloud.py); offers.json beside it is the compiled form, checked
+against the YAML's SHA-256, so start-up reads JSON (~10 ms) instead of parsing YAML (~0.5 s).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from rigplan.model.assumptions import Pricing
+from rigplan.model.common import Frozen
+from rigplan.paths import parts_dir
+
+OFFERS_FORMAT = 1
+Usd = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class Offer(Frozen):
+    id: str
+    provider: str  # aws, gcp, azure, lambda
+    instance_type: str
+    region: str
+    gpu_model: str | None = None
+    gpu_count: Annotated[int, Field(ge=1)] = 1
+    vram_gb_each: float | None = None
+    vcpus: int | None = None
+    ram_gb: float | None = None
+    ondemand_usd_h: Usd | None = None
+    spot_usd_h: Usd | None = None
+    reserved_1y_usd_h: Usd | None = None
+    reserved_3y_usd_h: Usd | None = None
+    source: str = ""
+    data_date: dt.date | None = None
+    data_date_note: str = ""
+    snapshot: str = "current"  # "current", "2017-10", "2022-02", "quoted 2018-01-21", ...
+    quirks: tuple[str, ...] = ()
+
+    def hourly(self, pricing: Pricing) -> float | None:
+        return {
+            Pricing.ON_DEMAND: self.ondemand_usd_h,
+            Pricing.SPOT: self.spot_usd_h,
+            Pricing.RESERVED_1Y: self.reserved_1y_usd_h,
+            Pricing.RESERVED_3Y: self.reserved_3y_usd_h,
+        }[pricing]
+
+    @property
+    def label(self) -> str:
+        when = "" if self.snapshot == "current" else f" ({self.snapshot})"
+        gpus = f"{self.gpu_count}x {self.gpu_model}" if self.gpu_model else "GPU unknown"
+        provider = "Lambda" if self.provider == "lambda" else self.provider.upper()
+        return f"{provider} {self.instance_type} {self.region}{when}: {gpus}"
+
+    @property
+    def date_text(self) -> str:
+        return self.data_date.isoformat() if self.data_date else (self.data_date_note or "date unknown")
+
+
+_LIST = TypeAdapter(list[Offer])
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_compiled_offers(folder: Path) -> Path:
+    import yaml
+
+    src = folder / "offers.yaml"
+    doc = yaml.safe_load(src.read_text("utf-8"))
+    offers = _LIST.validate_python(doc["offers"])
+    out = {
+        "format": OFFERS_FORMAT,
+        "yaml_sha256": _sha(src),
+        "offers": [o.model_dump(mode="json", exclude_none=True) for o in offers],
+    }
+    target = folder / "offers.json"
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".offers-", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(out, fh, ensure_ascii=False, separators=(",", ":"))
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, target)
+    return target
+
+
+class OfferCatalog:
+    def __init__(self, offers: Iterable[Offer], problem: str | None = None) -> None:
+        self.offers = list(offers)
+        self.by_id = {o.id: o for o in self.offers}
+        self.problem = problem
+
+    def __len__(self) -> int:
+        return len(self.offers)
+
+    def get(self, offer_id: str) -> Offer | None:
+        return self.by_id.get(offer_id)
+
+    def find(
+        self,
+        provider: str | None = None,
+        gpu: str | None = None,
+        region: str | None = None,
+        instance: str | None = None,
+        current_only: bool = False,
+    ) -> list[Offer]:
+        out = []
+        for o in self.offers:
+            if provider and o.provider != provider.lower():
+                continue
+            if gpu and (o.gpu_model is None or gpu.lower() not in o.gpu_model.lower()):
+                continue
+            if region and o.region != region:
+                continue
+            if instance and o.instance_type != instance:
+                continue
+            if current_only and o.snapshot != "current":
+                continue
+            out.append(o)
+        return out
+
+    def providers(self) -> list[str]:
+        return sorted({o.provider for o in self.offers})
+
+
+def load_offers(folder: Path | None = None) -> OfferCatalog:
+    """All offers; a missing or broken file gives an empty catalog with `problem` set, never an exception."""
+    folder = folder or parts_dir() / "cloud"
+    src, compiled = folder / "offers.yaml", folder / "offers.json"
+    try:
+        sha = _sha(src)
+    except OSError as exc:
+        return OfferCatalog([], f"cloud offers not found: {exc}")
+    try:
+        doc = json.loads(compiled.read_bytes())
+        if doc.get("format") == OFFERS_FORMAT and doc.get("yaml_sha256") == sha:
+            return OfferCatalog(_LIST.validate_python(doc["offers"]))
+    except (OSError, ValueError, ValidationError, AttributeError):
+        pass
+    try:  # the YAML was edited (or the compiled file is broken): read the YAML itself
+        import yaml
+
+        doc = yaml.safe_load(src.read_text("utf-8"))
+        good, bad = [], 0
+        for raw in doc.get("offers", []):
+            try:
+                good.append(Offer.model_validate(raw))
+            except ValidationError:
+                bad += 1
+        return OfferCatalog(good, f"{bad} broken offers skipped" if bad else None)
+    except Exception as exc:  # a corrupt offers file must not stop the app
+        return OfferCatalog([], f"cloud offers unreadable: {exc}")

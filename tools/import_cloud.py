@@ -1,0 +1,271 @@
+"""Cloud GPU offers from ../shared/data/cloud into parts/cloud/offers.yaml (+ offers.json, the compiled form).
+
+    python tools/import_cloud.py [--data ../shared/data]
+
+Current prices: the SkyPilot catalog (AWS, GCP, Lambda: v9, data after 2025-06; Azure: v6, date unknown), plus
+g4dn/g5/g6e us-east-1 rows of the earlier v7 compilation, which v9 extraction lacks. Historic snapshots, kept as
+separate dated offers: ec2instances.info 2017-10 (p2, g3, all regions, on-demand and reserved), AWS us-east-1 of
+February 2022, and prices quoted in published user reports 2018-2022. Data quirks are flagged on each offer, never
+hidden. Reproducible: same input, byte-identical output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "app"))
+
+from rigplan.costs.offers import OFFERS_FORMAT, Offer, write_compiled_offers  # noqa: E402
+
+SKYPILOT = "SkyPilot catalog (skypilot-org/skypilot-catalog), from provider price lists"
+EC2INFO = "ec2instances.info 0.0.2 (PyPI), linux prices"
+SEED = "AWS us-east-1 on-demand prices, Feb 2022 (table in a DCGAN-training comparison)"
+QUOTED = "price quoted in a published desktop-vs-cloud user report"
+
+
+def num(v: Any) -> float | None:
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return None
+    return x if x > 0 else None
+
+
+def intval(v: Any) -> int | None:
+    x = num(v)
+    return int(x) if x else None
+
+
+def quirks_for(ondemand: float | None, spot: float | None, note: str) -> list[str]:
+    out = [q.strip() for q in note.split(";") if q.strip()] if note else []
+    if ondemand and spot and spot > ondemand:
+        out.append(f"spot price {spot:g} is above on-demand {ondemand:g} in the source")
+    if ondemand is None:
+        out.append("no on-demand price in the source")
+    return out
+
+
+def skypilot_rows(path: Path) -> list[dict[str, Any]]:
+    out = []
+    with path.open(newline="", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            od, spot = num(r["ondemand_usd_hr"]), num(r["spot_usd_hr"])
+            count = intval(r["gpu_count"]) or 1
+            note = r["note"]
+            if "AcceleratorCount=12" in note:
+                count = 8  # the catalog's 12 is wrong; the quirk below says so
+            bound = r["data_date_lower_bound"]
+            out.append(
+                {
+                    "provider": r["provider"],
+                    "instance_type": r["instance_type"],
+                    "region": r["region"],
+                    "gpu_model": r["gpu_model"] or None,
+                    "gpu_count": count,
+                    "vram_gb_each": num(r["gpu_mem_gib_each"]),
+                    "vcpus": intval(r["vcpus"]),
+                    "ram_gb": num(r["memory_gib"]),
+                    "ondemand_usd_h": od,
+                    "spot_usd_h": spot,
+                    "source": f"{SKYPILOT}; {r['source']}",
+                    "data_date": None,
+                    "data_date_note": f"after {bound} (catalog snapshot; exact date unknown)" if bound else "unknown",
+                    "snapshot": "current",
+                    "quirks": quirks_for(od, spot, note) + ([] if r["gpu_model"] else ["GPU model not in the catalog"]),
+                }
+            )
+    return out
+
+
+def v7_rows(path: Path, have: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Only the us-east-1 types the v9 extraction lacks (g4dn, g5, some g6e); p2 comes from the 2017 file and the
+    p4d/p5 rows are pre-June-2025 prices already superseded by v9."""
+    out = []
+    with path.open(newline="", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            if r["region"] != "us-east-1" or ("us-east-1", r["instance_type"]) in have:
+                continue
+            if not r["source"].startswith("skypilot"):
+                continue
+            od, spot = num(r["ondemand_usd_hr"]), num(r["spot_usd_hr_min"])
+            out.append(
+                {
+                    "provider": "aws",
+                    "instance_type": r["instance_type"],
+                    "region": "us-east-1",
+                    "gpu_model": r["gpu_model"],
+                    "gpu_count": intval(r["gpu_count"]) or 1,
+                    "vram_gb_each": num(r["gpu_mem_gib_each"]),
+                    "vcpus": intval(r["vcpus"]),
+                    "ram_gb": num(r["memory_gib"]),
+                    "ondemand_usd_h": od,
+                    "spot_usd_h": spot,
+                    "source": f"{SKYPILOT}; {r['source']}",
+                    "data_date": None,
+                    "data_date_note": "about 2025-H1 (SkyPilot catalog v7)",
+                    "snapshot": "current",
+                    "quirks": quirks_for(od, spot, "older snapshot than the v9 rows (v9 extraction lacks this type)"),
+                }
+            )
+    return out
+
+
+GPU_2017 = {"p2": ("K80", 12), "g3": ("M60", 8)}
+
+
+def ec2info_rows(path: Path) -> list[dict[str, Any]]:
+    out = []
+    for rec in json.loads(path.read_text("utf-8")):
+        family = rec["instance_type"].split(".")[0]
+        model, mem = GPU_2017[family]
+        for region, prices in sorted(rec["pricing"].items()):
+            linux = prices.get("linux") or {}
+            res = linux.get("reserved") or {}
+            od = num(linux.get("ondemand"))
+            out.append(
+                {
+                    "provider": "aws",
+                    "instance_type": rec["instance_type"],
+                    "region": region,
+                    "gpu_model": model,
+                    "gpu_count": int(rec["GPU"]),
+                    "vram_gb_each": mem,
+                    "vcpus": int(rec["vCPU"]),
+                    "ram_gb": float(rec["memory"]),
+                    "ondemand_usd_h": od,
+                    "spot_usd_h": None,
+                    "reserved_1y_usd_h": num(res.get("yrTerm1Standard.noUpfront")),
+                    "reserved_3y_usd_h": num(res.get("yrTerm3Standard.noUpfront")),
+                    "source": EC2INFO,
+                    "data_date": "2017-10-09",
+                    "data_date_note": "2017-10-09 (package build date)",
+                    "snapshot": "2017-10",
+                    "quirks": ["historic price"]
+                    + (
+                        ["the p2 instance's 'GPU' is one of the two GK210 chips of a K80 board"]
+                        if family == "p2"
+                        else ["one of the two GM204 chips of an M60 board"]
+                    ),
+                }
+            )
+    return out
+
+
+def seed_rows(path: Path) -> list[dict[str, Any]]:
+    out = []
+    with path.open(newline="", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            n = int(r["gpus"])
+            out.append(
+                {
+                    "provider": "aws",
+                    "instance_type": r["instance_type"],
+                    "region": "us-east-1",
+                    "gpu_model": r["gpu_model"],
+                    "gpu_count": n,
+                    "vram_gb_each": round(float(r["gpu_mem_gib_total"]) / n, 2),
+                    "vcpus": int(r["vcpus"]),
+                    "ram_gb": float(r["memory_gib"]),
+                    "ondemand_usd_h": num(r["ondemand_usd_hr"]),
+                    "spot_usd_h": None,
+                    "source": SEED,
+                    "data_date": r["data_date"],
+                    "data_date_note": r["data_date"],
+                    "snapshot": "2022-02",
+                    "quirks": ["historic price"],
+                }
+            )
+    return out
+
+
+def quoted_rows(path: Path) -> list[dict[str, Any]]:
+    out = []
+    with path.open(newline="", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            n = int(r["accelerators"])
+            region = r["region"]
+            quirks = ["historic price", QUOTED]
+            if "(assumed)" in region or "unknown" in region:
+                quirks.append(f"region as given by the report: {region}")
+            if r["accelerator_model"] == "Gaudi":
+                quirks.append("Habana Gaudi accelerators, not GPUs: no GPU speed figure applies")
+            if r["note"]:
+                quirks.append(r["note"])
+            od, spot = num(r["ondemand_usd_hr"]), num(r["spot_usd_hr"])
+            out.append(
+                {
+                    "provider": "aws",
+                    "instance_type": r["instance_type"],
+                    "region": region.replace(" (assumed)", "") if "(assumed)" in region else region,
+                    "gpu_model": r["accelerator_model"],
+                    "gpu_count": n,
+                    "vram_gb_each": round(float(r["accel_mem_gib_total"]) / n, 2),
+                    "vcpus": int(r["vcpus"]),
+                    "ram_gb": float(r["memory_gib"]),
+                    "ondemand_usd_h": od,
+                    "spot_usd_h": spot,
+                    "source": QUOTED,
+                    "data_date": r["data_date"],
+                    "data_date_note": r["data_date"],
+                    "snapshot": f"quoted {r['data_date']}",
+                    "quirks": quirks,
+                }
+            )
+    return out
+
+
+def offer_id(r: dict[str, Any]) -> str:
+    base = f"{r['provider']}:{r['instance_type']}:{r['region']}"
+    return base if r["snapshot"] == "current" else f"{base}@{r['snapshot'].replace('quoted ', 'quoted-')}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--out", type=Path, default=ROOT / "parts" / "cloud")
+    a = ap.parse_args()
+    cloud = a.data / "cloud"
+    rows = skypilot_rows(cloud / "gpu_instances_skypilot_catalog.csv")
+    have = {(r["region"], r["instance_type"]) for r in rows if r["provider"] == "aws"}
+    rows += v7_rows(cloud / "aws_us-east-1_gpu_instances_skypilot-v7_compiled.csv", have)
+    rows += ec2info_rows(cloud / "ec2instances.info-0.0.2_2017-10_gpu_instances.json")
+    rows += seed_rows(cloud / "seed_2022_us-east-1.csv")
+    rows += quoted_rows(cloud / "quoted_prices_2018-2022.csv")
+    offers: dict[str, dict[str, Any]] = {}
+    dupes = 0
+    for r in rows:
+        r["id"] = offer_id(r)
+        if r["id"] in offers:
+            dupes += 1
+            r["id"] += f"#{dupes}"
+        Offer.model_validate(r)  # fail the import, not the app, on a bad row
+        offers[r["id"]] = {k: v for k, v in r.items() if v is not None and v != []}
+    ordered = [offers[k] for k in sorted(offers)]
+    a.out.mkdir(parents=True, exist_ok=True)
+    header = (
+        "# RigPlan cloud GPU offers. Generated by tools/import_cloud.py from SkyPilot's catalog\n"
+        "# (provider price lists), ec2instances.info (MIT) and dated 2017-2022 price quotes.\n"
+        "# Prices in USD per instance-hour.\n"
+    )
+    body = yaml.safe_dump({"format": OFFERS_FORMAT, "offers": ordered}, sort_keys=False, allow_unicode=True, width=200)
+    (a.out / "offers.yaml").write_text(header + body, encoding="utf-8")
+    write_compiled_offers(a.out)
+    by = {}
+    for o in ordered:
+        by[(o["provider"], o["snapshot"])] = by.get((o["provider"], o["snapshot"]), 0) + 1
+    print(f"wrote {len(ordered)} offers to {a.out / 'offers.yaml'} (duplicate ids suffixed: {dupes})")
+    for (prov, snap), n in sorted(by.items()):
+        print(f"  {prov:7} {snap:20} {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
