@@ -10,38 +10,61 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+
+def create_window(settings: object | None = None):  # noqa: ANN201 - returns MainWindow, imported lazily
+    """Load the data and make the main window (shared by run_gui, tests and benchmarks)."""
+    from PySide6.QtCore import QSettings
+
+    from rigplan.catalog import load_catalog
+    from rigplan.costs.offers import load_offers
+    from rigplan.costs.perf import load_perf
+    from rigplan.gui.mainwindow import MainWindow
+    from rigplan.paths import parts_dir
+
+    catalog = load_catalog()
+    offers = load_offers()
+    perf = load_perf()
+    docs = parts_dir().parent / "docs"
+    return MainWindow(
+        catalog, offers, perf, settings or QSettings("RigPlan", "RigPlan"), docs if docs.is_dir() else None
+    )
 
 
 def run_gui(args: Sequence[str]) -> int:
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+    from PySide6.QtWidgets import QApplication
 
-    from rigplan import __version__
-    from rigplan.catalog import load_catalog
+    from rigplan import APP_ID
     from rigplan.files import BuildFileError, load
 
     smoke = os.environ.get("RIGPLAN_SMOKE_TEST") == "1"
     app = QApplication.instance() or QApplication([sys.argv[0], *args])
     app.setApplicationName("RigPlan")
-    catalog = load_catalog()
-    build = None
-    if args:
+    app.setOrganizationName("RigPlan")
+    app.setDesktopFileName(APP_ID)
+    if smoke and args:
         try:
-            build = load(args[0])
+            load(args[0])
         except BuildFileError as exc:
-            if smoke:
-                print(f"RIGPLAN ERROR {exc}", flush=True)
-                return 2
-            raise
-    win = QMainWindow()
-    win.setWindowTitle(f"{build.name if build else 'Untitled build'} - RigPlan {__version__}")
-    win.setCentralWidget(QLabel(f"RigPlan: {len(catalog):,} parts loaded."))
-    win.resize(900, 600)
-    win.show()
+            print(f"RIGPLAN ERROR {exc}", flush=True)
+            return 2
+    window = create_window()
+    if args:
+        window.open_path(Path(args[0]), ask=False)
+    window.show()
+    from rigplan.gui.mainwindow import warm_up
+
     if smoke:
+
         def ready() -> None:
-            print(f"RIGPLAN READY parts={len(catalog)} build={build.name if build else '-'}", flush=True)
+            print(f"RIGPLAN READY parts={len(window.catalog)} build={window.doc.build.name}", flush=True)
+            window.doc.undo_stack.setClean()
+            window.close()
             app.quit()
 
         QTimer.singleShot(0, ready)
+    else:
+        window._warm = warm_up(window)  # type: ignore[attr-defined]
     return app.exec()

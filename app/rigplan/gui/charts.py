@@ -1,0 +1,249 @@
+"""pyqtgraph charts of the Costs tab. Imported on first use only (see costs_view)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
+
+from rigplan.costs.analysis import SensitivityBar
+from rigplan.costs.model import CostReport
+
+DAYS_PER_MONTH = 30.4375
+BREAKDOWN_COLORS = {
+    "parts": "#4c72b0",
+    "tax_and_shipping": "#8172b3",
+    "electricity": "#dd8452",
+    "resale": "#55a868",
+    "compute": "#c44e52",
+    "spot_overhead": "#937860",
+    "storage": "#64b5cd",
+    "egress": "#ccb974",
+}
+LABELS = {
+    "parts": "Parts",
+    "tax_and_shipping": "Tax and shipping",
+    "electricity": "Electricity",
+    "resale": "Resale",
+    "compute": "Compute",
+    "spot_overhead": "Spot overhead",
+    "storage": "Storage",
+    "egress": "Egress",
+}
+
+
+def _theme() -> tuple[QColor, QColor]:
+    pal = QApplication.palette()
+    return pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
+
+
+def _plot(title: str) -> pg.PlotWidget:
+    bg, fg = _theme()
+    w = pg.PlotWidget(background=bg)
+    w.setTitle(title, color=fg.name())
+    for side in ("left", "bottom"):
+        ax = w.getAxis(side)
+        ax.setPen(fg)
+        ax.setTextPen(fg)
+    w.showGrid(x=True, y=True, alpha=0.2)
+    return w
+
+
+def build_charts(view: Any) -> dict[str, Any]:
+    from rigplan.gui.costs_view import COLORS, OWN_COLOR
+
+    pg.setConfigOptions(antialias=True)
+    be = _plot("Cumulative cost: owning vs renting the same work")
+    be.setAccessibleName("Break-even chart")
+    legend = be.addLegend(offset=(10, 10), labelTextColor=_theme()[1], brush=pg.mkBrush(_theme()[0]))
+    own = be.plot(
+        [], [], pen=pg.mkPen(OWN_COLOR if _theme()[0].lightness() > 128 else "#eeeeee", width=3), name="Own this build"
+    )
+    view._curves = {"own": own}
+    resale = pg.ScatterPlotItem(size=11, symbol="d", brush=pg.mkBrush("#55a868"), pen=pg.mkPen("#2e6b3a"))
+    be.addItem(resale)
+    cheapest = pg.PlotDataItem([], [], pen=None)
+    shade = pg.FillBetweenItem(own, cheapest, brush=pg.mkBrush(85, 168, 104, 70))
+    be.addItem(shade)
+    offer_items = []
+    for n in range(len(COLORS)):
+        item = be.plot([], [], pen=pg.mkPen(COLORS[n], width=2))
+        item.setVisible(False)
+        offer_items.append(item)
+    markers = []
+    for n in range(len(COLORS)):
+        line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(COLORS[n], style=pg.QtCore.Qt.PenStyle.DashLine))
+        text = pg.TextItem("", color=COLORS[n], anchor=(0, 0.5), fill=pg.mkBrush(_theme()[0]))
+        for item in (line, text):
+            item.setVisible(False)
+            be.addItem(item, ignoreBounds=True)
+        markers.append((line, text))
+    vline = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen((128, 128, 128), width=1))
+    be.addItem(vline, ignoreBounds=True)
+    proxy = pg.SignalProxy(be.scene().sigMouseMoved, rateLimit=30, slot=lambda ev: _mouse(view, ev))
+
+    bars = _plot("Cost at the horizon")
+    bars.setAccessibleName("Cost breakdown chart")
+    bars.addLegend(offset=(10, 10), labelTextColor=_theme()[1])
+    tornado = _plot("Break-even sensitivity, first offer on the chart")
+    tornado.setAccessibleName("Sensitivity chart")
+    view._legend = legend
+    return {
+        "breakeven_widget": be,
+        "breakdown_widget": bars,
+        "tornado_widget": tornado,
+        "offer_items": offer_items,
+        "markers": markers,
+        "resale": resale,
+        "cheapest": cheapest,
+        "shade": shade,
+        "vline": vline,
+        "proxy": proxy,
+        "bar_items": [],
+        "tornado_items": [],
+    }
+
+
+def update_charts(view: Any, report: CostReport, tornado: list[SensitivityBar]) -> None:
+    p = view._plots
+    months = view.by_months
+    x = report.days / DAYS_PER_MONTH if months else report.hours
+    unit = "months" if months else "hours of work"
+    be: pg.PlotWidget = p["breakeven_widget"]
+    be.setLabel("bottom", "Months from purchase" if months else "Hours of work on the desktop")
+    be.setLabel("left", f"Cumulative cost ({report.currency})")
+    view._curves["own"].setData(x, report.own_curve)
+    p["resale"].setData([x[-1]], [report.own_curve[-1]])
+    p["resale"].setToolTip(f"Resale at the horizon: -{report.resale:,.0f} {report.currency}")
+    legend = view._legend
+    for name in list(view._curves):
+        if name != "own":
+            legend.removeItem(view._curves[name])
+            del view._curves[name]
+    cheapest = None
+    top = max([report.own_curve.max()] + [o.curve[-1] for o in report.offers[:1]]) * 1.05
+    for n, item in enumerate(p["offer_items"]):
+        line, text = p["markers"][n]
+        if n < len(report.offers):
+            o = report.offers[n]
+            name = f"{o.label.split(':')[0]} ({o.pricing.value})"
+            item.setData(x, o.curve)
+            item.setVisible(True)
+            legend.addItem(item, name)
+            view._curves[name] = item
+            cheapest = o.curve if cheapest is None else np.minimum(cheapest, o.curve)
+            if o.breakeven_days is not None:
+                pos = o.breakeven_days / DAYS_PER_MONTH if months else o.breakeven_hours
+                line.setValue(pos)
+                text.setText(f" {o.label.split(':')[0].split()[1]}: {pos:,.1f} {unit}")
+                text.setPos(pos, top * (0.62 - 0.07 * n))
+                line.setVisible(True)
+                text.setVisible(True)
+            else:
+                line.setVisible(False)
+                text.setVisible(False)
+        else:
+            item.setVisible(False)
+            line.setVisible(False)
+            text.setVisible(False)
+    if cheapest is not None:
+        p["cheapest"].setData(x, np.maximum(cheapest, report.own_curve))
+        p["shade"].setVisible(True)
+    else:
+        p["cheapest"].setData(x, report.own_curve)
+        p["shade"].setVisible(False)
+    be.setYRange(0, max(top, 1.0), padding=0)
+    be.setXRange(0, x[-1], padding=0.01)
+    _update_breakdown(p, report)
+    _update_tornado(p, tornado, report)
+
+
+def _mouse(view: Any, ev: Any) -> None:
+    p = view._plots
+    be = p["breakeven_widget"]
+    pos = ev[0]
+    if not be.sceneBoundingRect().contains(pos) or view.report is None:
+        return
+    xv = be.getPlotItem().vb.mapSceneToView(pos).x()
+    p["vline"].setValue(xv)
+    r = view.report
+    per_day = DAYS_PER_MONTH if view.by_months else max(r.hours[1] if len(r.hours) > 1 else 1, 1e-9)
+    d = min(max(xv * per_day, 0), r.days[-1])
+    own = r.upfront + r.own_slope_per_day * d - (r.resale if d >= r.days[-1] else 0)
+    parts = [f"{'Month' if view.by_months else 'Hour'} {xv:,.1f}: own {view.money(own)}"]
+    parts += [f"{o.label.split(':')[0].split()[1]} {view.money(o.slope_per_day * d)}" for o in r.offers]
+    view.readout.setText(" · ".join(parts))
+
+
+def _update_breakdown(p: dict[str, Any], report: CostReport) -> None:
+    w: pg.PlotWidget = p["breakdown_widget"]
+    for item in p["bar_items"]:
+        w.removeItem(item)
+    p["bar_items"] = []
+    w.getPlotItem().legend.clear()
+    cats = [("Own", {k: v for k, v in report.own_breakdown.items() if k != "total"})]
+    cats += [
+        (
+            f"{o.label.split(':')[0].split()[1]}\n{o.pricing.value}",
+            {k: v for k, v in o.cost_at_horizon.items() if k != "total"},
+        )
+        for o in report.offers
+    ]
+    seen = set()
+    for key, color in BREAKDOWN_COLORS.items():
+        xs, heights, bottoms = [], [], []
+        for n, (_, parts) in enumerate(cats):
+            v = parts.get(key, 0.0)
+            if not v:
+                continue
+            pos = sum(max(parts.get(k, 0), 0) for k in list(BREAKDOWN_COLORS)[: list(BREAKDOWN_COLORS).index(key)])
+            xs.append(n)
+            heights.append(abs(v))
+            bottoms.append(pos if v > 0 else v)
+        if xs:
+            bar = pg.BarGraphItem(x=xs, height=heights, y0=bottoms, width=0.6, brush=color, pen=pg.mkPen(None))
+            w.addItem(bar)
+            p["bar_items"].append(bar)
+            if key not in seen:
+                w.getPlotItem().legend.addItem(bar, LABELS[key])
+                seen.add(key)
+    w.getAxis("bottom").setTicks([[(n, name) for n, (name, _) in enumerate(cats)]])
+    w.setLabel("left", f"{report.currency} at the horizon")
+    w.setLogMode(y=False)
+
+
+def _update_tornado(p: dict[str, Any], bars: list[SensitivityBar], report: CostReport) -> None:
+    w: pg.PlotWidget = p["tornado_widget"]
+    for item in p["tornado_items"]:
+        w.removeItem(item)
+    p["tornado_items"] = []
+    horizon = report.days[-1] / DAYS_PER_MONTH
+    if not bars or bars[0].base_days is None:
+        text = pg.TextItem(
+            "No break-even within the horizon for the first offer"
+            if bars
+            else "Add an offer to see which assumptions matter most",
+            anchor=(0.5, 0.5),
+        )
+        w.addItem(text)
+        text.setPos(0.5, 0.5)
+        p["tornado_items"].append(text)
+        return
+    base = bars[0].base_days / DAYS_PER_MONTH
+    ys = list(range(len(bars)))[::-1]
+    for y, b in zip(ys, bars, strict=True):
+        for days, color in ((b.low_days, "#4c72b0"), (b.high_days, "#dd8452")):
+            v = horizon if days is None else days / DAYS_PER_MONTH
+            item = pg.BarGraphItem(
+                x0=[min(base, v)], x1=[max(base, v)], y=[y], height=0.6, brush=color, pen=pg.mkPen(None)
+            )
+            w.addItem(item)
+            p["tornado_items"].append(item)
+    line = pg.InfiniteLine(pos=base, angle=90, pen=pg.mkPen((128, 128, 128)))
+    w.addItem(line)
+    p["tornado_items"].append(line)
+    w.getAxis("left").setTicks([[(y, f"{b.name}") for y, b in zip(ys, bars, strict=True)]])
+    w.setLabel("bottom", "Break-even (months); blue: assumption -20 %, orange: +20 %")

@@ -1,0 +1,111 @@
+"""The open build as a document: the current Build, its file, and an undo stack of edits.
+
+Every edit is a QUndoCommand holding the build before and after (builds are immutable pydantic models, so this is
+cheap and exact). The stack's clean state is the "modified" mark and drives the "save changes?" prompt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from rigplan.model import Build, BuildItem, Kind, Part, Price
+from rigplan.model.build import MAX_QUANTITY
+from rigplan.rules.compat import SINGLE
+
+
+class EditCommand(QUndoCommand):
+    def __init__(self, doc: BuildDocument, before: Build, after: Build, text: str) -> None:
+        super().__init__(text)
+        self._doc, self._before, self._after = doc, before, after
+
+    def redo(self) -> None:
+        self._doc._set(self._after)
+
+    def undo(self) -> None:
+        self._doc._set(self._before)
+
+
+class BuildDocument(QObject):
+    changed = Signal(object)  # the new Build
+    path_changed = Signal(object)  # Path | None
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.build = Build()
+        self.path: Path | None = None
+        self.undo_stack = QUndoStack(self)
+
+    # --- state --------------------------------------------------------------------------------------------------
+
+    def _set(self, build: Build) -> None:
+        self.build = build
+        self.changed.emit(build)
+
+    def reset(self, build: Build, path: Path | None) -> None:
+        """A new or opened document: no undo history, clean."""
+        self.undo_stack.clear()
+        self.path = path
+        self._set(build)
+        self.undo_stack.setClean()
+        self.path_changed.emit(path)
+
+    def mark_saved(self, path: Path) -> None:
+        self.path = path
+        self.undo_stack.setClean()
+        self.path_changed.emit(path)
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def edit(self, after: Build, text: str) -> None:
+        if after != self.build:
+            self.undo_stack.push(EditCommand(self, self.build, after, text))
+
+    # --- edits ----------------------------------------------------------------------------------------------------
+
+    def add_part(self, part: Part) -> None:
+        items = list(self.build.items)
+        if part.kind in SINGLE:
+            old = [i for i in items if i.part.kind == part.kind]
+            items = [i for i in items if i.part.kind != part.kind] + [BuildItem(part=part)]
+            verb = f"Replace {old[0].part.name}" if old else f"Add {part.name}"
+        else:
+            for n, item in enumerate(items):
+                if item.part.id == part.id:
+                    items[n] = item.model_copy(update={"quantity": min(item.quantity + 1, MAX_QUANTITY)})
+                    break
+            else:
+                items.append(BuildItem(part=part))
+            verb = f"Add {part.name}"
+        self.edit(self.build.model_copy(update={"items": tuple(items)}), verb)
+
+    def remove_item(self, index: int) -> None:
+        items = list(self.build.items)
+        gone = items.pop(index)
+        self.edit(self.build.model_copy(update={"items": tuple(items)}), f"Remove {gone.part.name}")
+
+    def set_quantity(self, index: int, quantity: int) -> None:
+        quantity = max(1, min(MAX_QUANTITY, quantity))
+        items = list(self.build.items)
+        items[index] = items[index].model_copy(update={"quantity": quantity})
+        self.edit(self.build.model_copy(update={"items": tuple(items)}), f"Quantity of {items[index].part.name}")
+
+    def set_price(self, index: int, price: Price | None) -> None:
+        items = list(self.build.items)
+        items[index] = items[index].model_copy(update={"price_override": price})
+        self.edit(self.build.model_copy(update={"items": tuple(items)}), f"Price of {items[index].part.name}")
+
+    def set_assumptions(self, assumptions: object, text: str = "Change assumptions") -> None:
+        self.edit(self.build.model_copy(update={"assumptions": assumptions}), text)
+
+    def rename(self, name: str) -> None:
+        self.edit(self.build.model_copy(update={"name": name}), "Rename build")
+
+    def index_of_kind(self, kind: Kind) -> int | None:
+        for n, item in enumerate(self.build.items):
+            if item.part.kind == kind:
+                return n
+        return None

@@ -1,0 +1,371 @@
+"""The part picker, the build panel and the findings panel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QSpinBox,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rigplan.catalog import Catalog
+from rigplan.costs.perf import PerfTable
+from rigplan.gui.partsmodel import PartFilterProxy, PartTableModel
+from rigplan.model import KIND_LABELS, Build, Kind, Part
+from rigplan.rules import Report, Severity, compatible
+from rigplan.rules.findings import Finding
+
+SLOT_ORDER = [Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.MEMORY, Kind.STORAGE, Kind.GPU, Kind.PSU, Kind.CASE]
+
+
+class PickerPanel(QWidget):
+    """Searchable, sortable catalog table for one kind; double-click or Enter adds the part."""
+
+    part_chosen = Signal(object)  # Part
+
+    def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
+        super().__init__()
+        self.catalog, self.perf, self.money = catalog, perf, money
+        self.build = Build()
+        self._models: dict[Kind, PartTableModel] = {}
+        self.kind_box = QComboBox()
+        self.kind_box.setAccessibleName("Part kind")
+        for kind in SLOT_ORDER:
+            self.kind_box.addItem(f"{KIND_LABELS[kind]} ({len(catalog.table(kind)):,})", kind)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search name, maker or chipset (e.g. 4090 strix)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search parts")
+        self.compatible_only = QCheckBox("Compatible only")
+        self.compatible_only.setChecked(True)
+        self.compatible_only.setToolTip("Hide parts that would add an error to the current build")
+        self.count = QLabel()
+        self.count.setAccessibleName("Matching parts")
+        self.empty_hint = QLabel()
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setStyleSheet("color: #b8860b")
+        self.empty_hint.hide()
+        self.proxy = PartFilterProxy()
+        self.view = QTableView()
+        self.view.setAccessibleName("Catalog parts")
+        self.view.setSortingEnabled(True)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().hide()
+        self.view.setAlternatingRowColors(True)
+        self.view.setModel(self.proxy)
+        self.view.doubleClicked.connect(self._activate)
+        for key in ("Return", "Enter"):
+            QShortcut(
+                QKeySequence(key),
+                self.view,
+                activated=self._activate_current,
+                context=Qt.ShortcutContext.WidgetShortcut,
+            )
+        top = QHBoxLayout()
+        top.addWidget(self.kind_box)
+        top.addWidget(self.search, 1)
+        top.addWidget(self.compatible_only)
+        top.addWidget(self.count)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(top)
+        lay.addWidget(self.empty_hint)
+        lay.addWidget(self.view, 1)
+        self.kind_box.currentIndexChanged.connect(lambda _: self._show_kind())
+        # Typing filters after a short pause, so each keystroke costs nothing on 4,000 rows.
+        self._typing = QTimer(self, singleShot=True, interval=120)
+        self._typing.timeout.connect(self._apply_text)
+        self.search.textChanged.connect(lambda _: self._typing.start())
+        self.search.returnPressed.connect(self._apply_text)
+        self.compatible_only.toggled.connect(lambda _: self.refresh_compatible())
+        self._show_kind()
+
+    @property
+    def kind(self) -> Kind:
+        return self.kind_box.currentData()
+
+    def set_kind(self, kind: Kind) -> None:
+        self.kind_box.setCurrentIndex(SLOT_ORDER.index(kind))
+
+    def model_for(self, kind: Kind) -> PartTableModel:
+        if kind not in self._models:
+            self._models[kind] = PartTableModel(self.catalog.table(kind), self.perf, self.money)
+        return self._models[kind]
+
+    def _show_kind(self) -> None:
+        model = self.model_for(self.kind)
+        self.proxy.setSourceModel(model)
+        self.refresh_compatible()
+        self._apply_text()
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, model.columnCount()):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+
+    def _apply_text(self) -> None:
+        self._typing.stop()
+        self.proxy.set_text(self.search.text())
+        self._update_count()
+
+    def set_build(self, build: Build) -> None:
+        self.build = build
+        self.refresh_compatible()
+
+    def refresh_compatible(self) -> None:
+        rows = set(compatible(self.build, self.kind, self.catalog)) if self.compatible_only.isChecked() else None
+        self.proxy.set_allowed(rows)
+        self._update_count()
+
+    def _update_count(self) -> None:
+        total = len(self.catalog.table(self.kind))
+        shown = self.proxy.rowCount()
+        self.count.setText(f"{shown:,} of {total:,}")
+        hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words
+        if hidden_all:
+            self.empty_hint.setText(
+                f"Every {self.kind.label.lower()} in the catalog would add an error to this build (see Findings "
+                "after adding one). Untick \u201cCompatible only\u201d to see them all."
+            )
+        self.empty_hint.setVisible(hidden_all)
+
+    def _activate(self, index: QModelIndex) -> None:
+        if index.isValid():
+            row = self.proxy.mapToSource(index).row()
+            self.part_chosen.emit(self.catalog.table(self.kind).part(row))
+
+    def _activate_current(self) -> None:
+        self._activate(self.view.currentIndex())
+
+
+class BuildPanel(QWidget):
+    """One row per slot: the part, quantity, price (editable override) and a remove button; total and power."""
+
+    slot_selected = Signal(object)  # Kind
+    remove_requested = Signal(int)  # item index
+    quantity_changed = Signal(int, int)
+    price_edited = Signal(int, object)  # item index, float | None
+
+    COLS = ["Slot", "Part", "Qty", "Price", ""]
+
+    def __init__(self, money: Callable[[float], str]) -> None:
+        super().__init__()
+        self.money = money
+        self.table = QTableWidget(0, len(self.COLS))
+        self.table.setAccessibleName("Build parts")
+        self.table.setHorizontalHeaderLabels(self.COLS)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        h = self.table.horizontalHeader()
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for c in (0, 2, 3, 4):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        self.total = QLabel()
+        self.total.setAccessibleName("Total cost")
+        self.total.setTextFormat(Qt.TextFormat.RichText)
+        self.power = QProgressBar()
+        self.power.setAccessibleName("Power: load against PSU rating")
+        self.power.setTextVisible(True)
+        self.power_note = QLabel()
+        self.power_note.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.total)
+        lay.addWidget(self.power)
+        lay.addWidget(self.power_note)
+        self.table.currentCellChanged.connect(self._on_current)
+        self.table.itemChanged.connect(self._on_item_changed)
+        self._rows: list[tuple[Kind, int | None]] = []
+        self._filling = False
+
+    def _on_current(self, row: int, *_: int) -> None:
+        if 0 <= row < len(self._rows):
+            self.slot_selected.emit(self._rows[row][0])
+
+    def select_kind(self, kind: Kind) -> None:
+        for n, (k, _) in enumerate(self._rows):
+            if k == kind:
+                self.table.selectRow(n)
+                return
+
+    def show_build(self, build: Build, report: Report) -> None:
+        self._filling = True
+        current = self.table.currentRow()
+        rows: list[tuple[Kind, int | None]] = []
+        for kind in SLOT_ORDER:
+            idx = [n for n, i in enumerate(build.items) if i.part.kind == kind]
+            rows += [(kind, n) for n in idx] or [(kind, None)]
+        self._rows = rows
+        self.table.setRowCount(len(rows))
+        unpriced = 0
+        total = 0.0
+        for r, (kind, n) in enumerate(rows):
+            slot = QTableWidgetItem(KIND_LABELS[kind])
+            slot.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            self.table.setItem(r, 0, slot)
+            if n is None:
+                empty = QTableWidgetItem("(none chosen: pick one on the right)")
+                empty.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                empty.setForeground(self.palette().placeholderText())
+                self.table.setItem(r, 1, empty)
+                for c in (2, 3):
+                    self.table.setItem(r, c, QTableWidgetItem(""))
+                    self.table.item(r, c).setFlags(Qt.ItemFlag.ItemIsEnabled)
+                self.table.setCellWidget(r, 2, None)
+                self.table.setCellWidget(r, 4, None)
+                continue
+            item = build.items[n]
+            part = QTableWidgetItem(item.part.name + ("  (custom)" if item.part.custom else ""))
+            part.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            part.setToolTip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}")
+            self.table.setItem(r, 1, part)
+            spin = QSpinBox()
+            spin.setRange(1, 64)
+            spin.setValue(item.quantity)
+            spin.setAccessibleName(f"Quantity of {item.part.name}")
+            spin.setEnabled(kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE))
+            spin.valueChanged.connect(lambda v, n=n: self.quantity_changed.emit(n, v))
+            self.table.setCellWidget(r, 2, spin)
+            price = item.unit_price
+            cell = QTableWidgetItem(self.money(price.amount) if price else "no price")
+            cell.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
+            cell.setData(Qt.ItemDataRole.UserRole, n)
+            tip = price.describe() if price else "No price known: type one to use your own quote"
+            cell.setToolTip(
+                ("Your price: " if item.price_override else "Catalog price: ")
+                + tip
+                + "\nEdit to override; clear to go back to the catalog price."
+            )
+            cell.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+            self.table.setItem(r, 3, cell)
+            if price:
+                total += price.amount * item.quantity
+            else:
+                unpriced += 1
+            remove = QToolButton()
+            remove.setText("✕")
+            remove.setToolTip(f"Remove {item.part.name}")
+            remove.setAccessibleName(f"Remove {item.part.name}")
+            remove.clicked.connect(lambda _=False, n=n: self.remove_requested.emit(n))
+            self.table.setCellWidget(r, 4, remove)
+        if 0 <= current < len(rows):
+            self.table.setCurrentCell(current, 0)
+        missing = (
+            f" <span style='color:#b8860b'>(+ {unpriced} part{'s' if unpriced != 1 else ''} with no price)</span>"
+            if unpriced
+            else ""
+        )
+        self.total.setText(f"<b>Total: {self.money(total)}</b>{missing}")
+        self._show_power(report)
+        self._filling = False
+
+    def _show_power(self, report: Report) -> None:
+        p = report.power
+        if p is None or not p.load_w:
+            self.power.setRange(0, 1)
+            self.power.setValue(0)
+            self.power.setFormat("No power draw yet")
+            self.power_note.setText("")
+            return
+        rating = p.psu_w or p.recommended_psu_w
+        self.power.setRange(0, max(rating, int(p.load_w)))
+        self.power.setValue(int(p.load_w))
+        psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU"
+        self.power.setFormat(f"{p.load_w:,.0f} W at load of {psu}")
+        self.power.setToolTip("Estimated DC draw at full load (docs/checks.md gives each part's basis)")
+        over = bool(p.psu_w and p.load_w > p.psu_w)
+        self.power.setProperty("over", over)
+        self.power.setStyleSheet("QProgressBar::chunk { background: #c0392b; }" if over else "")
+        self.power_note.setText(
+            f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {p.wall_load_w:,.0f} W at load, "
+            f"{p.wall_idle_w:,.0f} W idle."
+        )
+
+    def _on_item_changed(self, cell: QTableWidgetItem) -> None:
+        if self._filling or cell.column() != 3:
+            return
+        n = cell.data(Qt.ItemDataRole.UserRole)
+        text = cell.text().strip().replace(",", "").lstrip("$€£")
+        if text in ("", "no price"):
+            self.price_edited.emit(n, None)
+            return
+        try:
+            value = float(text.split()[0])
+        except (ValueError, IndexError):
+            value = float("nan")
+        self.price_edited.emit(n, value)
+
+
+ICONS = {Severity.ERROR: "⛔", Severity.WARNING: "⚠", Severity.NOTE: "ℹ"}
+
+
+class FindingsPanel(QTreeWidget):
+    """Errors, warnings and notes (hint as tooltip; click selects the slot), then what was not checked."""
+
+    slot_selected = Signal(object)  # Kind
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAccessibleName("Findings")
+        self.setHeaderLabels(["Finding", "Rule"])
+        self.setRootIsDecorated(True)
+        self.setWordWrap(True)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.header().setStretchLastSection(False)
+        self.itemClicked.connect(self._clicked)
+        self.itemActivated.connect(self._clicked)
+
+    def show_report(self, report: Report) -> None:
+        self.clear()
+        for f in report.findings:
+            item = QTreeWidgetItem([f"{ICONS[f.severity]}  {f.message}", f.rule])
+            item.setToolTip(0, f.hint or f.message)
+            item.setData(0, Qt.ItemDataRole.UserRole, f.kinds[0] if f.kinds else None)
+            self.addTopLevelItem(item)
+        if report.not_checked:
+            head = QTreeWidgetItem([f"Not checked ({len(report.not_checked)})", ""])
+            head.setToolTip(0, "Checks that lack data: they neither pass nor fail")
+            self.addTopLevelItem(head)
+            for n in report.not_checked:
+                child = QTreeWidgetItem([n.reason, n.rule])
+                child.setData(0, Qt.ItemDataRole.UserRole, n.kinds[0] if n.kinds else None)
+                head.addChild(child)
+            head.setExpanded(len(report.not_checked) <= 6)
+
+    def findings_shown(self) -> list[tuple[str, str]]:
+        return [(self.topLevelItem(i).text(1), self.topLevelItem(i).text(0)) for i in range(self.topLevelItemCount())]
+
+    def _clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
+        kind = item.data(0, Qt.ItemDataRole.UserRole)
+        if kind is not None:
+            self.slot_selected.emit(kind)
+
+
+def finding_text(f: Finding) -> str:
+    return f"{f.severity.value}: {f.message}"
+
+
+def part_label(part: Part) -> str:
+    return f"{part.name} [{part.kind.label}]"
