@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+# Qt tests run headless even when pytest is called directly (scripts/dev test sets this too).
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 

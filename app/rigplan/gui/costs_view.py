@@ -33,6 +33,7 @@ from rigplan.costs.model import CostReport, compute
 from rigplan.costs.offers import Offer, OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.assumptions_form import AssumptionsForm
+from rigplan.gui.partsmodel import refilter
 from rigplan.model import Build, Pricing
 
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
@@ -341,7 +342,7 @@ class _WordsProxy(QSortFilterProxyModel):
 
     def set_words(self, text: str) -> None:
         self._words = text.lower().split()
-        self.invalidateRowsFilter()
+        refilter(self)
 
     def filterAcceptsRow(self, row: int, parent: Any) -> bool:  # noqa: N802
         if not self._words:

@@ -257,7 +257,7 @@ class BuildPanel(QWidget):
                 + tip
                 + "\nEdit to override; clear to go back to the catalog price."
             )
-            cell.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+            cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(r, 3, cell)
             if price:
                 total += price.amount * item.quantity

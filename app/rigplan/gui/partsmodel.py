@@ -206,12 +206,15 @@ class PartFilterProxy(QSortFilterProxyModel):
         words = tuple(text.lower().split())
         if words != self._words:
             self._words = words
-            self.invalidateRowsFilter()
+            self._refilter()
 
     def set_allowed(self, rows: set[int] | None) -> None:
         if rows != self._allowed:
             self._allowed = rows
-            self.invalidateRowsFilter()
+            self._refilter()
+
+    def _refilter(self) -> None:
+        refilter(self)
 
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:  # noqa: N802
         if self._allowed is not None and row not in self._allowed:
@@ -231,3 +234,12 @@ class PartFilterProxy(QSortFilterProxyModel):
             return a < b
         except TypeError:
             return str(a) < str(b)
+
+
+def refilter(proxy: QSortFilterProxyModel) -> None:
+    """Re-run the row filter: Qt 6.10+ has begin/endFilterChange; older ones invalidateRowsFilter."""
+    if hasattr(proxy, "beginFilterChange"):
+        proxy.beginFilterChange()
+        proxy.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+    else:  # pragma: no cover - Qt < 6.10
+        proxy.invalidateRowsFilter()

@@ -1,0 +1,191 @@
+"""The desktop app driven like a user would: real widgets, the real catalog, qtbot clicks and keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from rigplan.catalog import Catalog
+from rigplan.costs.offers import OfferCatalog, load_offers
+from rigplan.costs.perf import PerfTable, load_perf
+from rigplan.files import load
+from rigplan.gui.mainwindow import MainWindow
+from rigplan.model import Kind
+
+
+@pytest.fixture(scope="session")
+def offers() -> OfferCatalog:
+    return load_offers()
+
+
+@pytest.fixture(scope="session")
+def perf() -> PerfTable:
+    return load_perf()
+
+
+@pytest.fixture
+def window(qtbot, catalog: Catalog, offers: OfferCatalog, perf: PerfTable, tmp_path: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    # No modal dialog may block a test: unexpected ones fail loudly.
+    for name in ("warning", "information", "critical", "question"):
+        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"unexpected QMessageBox: {a[1:3]}"))
+    w = MainWindow(catalog, offers, perf, settings)
+    # Teardown closes the window: mark it saved first so no "save changes?" prompt can block.
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def search_and_add(qtbot, w: MainWindow, kind: Kind, text: str) -> None:  # noqa: ANN001
+    w.picker.set_kind(kind)
+    w.picker.search.clear()
+    qtbot.keyClicks(w.picker.search, text)
+    qtbot.keyClick(w.picker.search, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: 0 < w.picker.proxy.rowCount() < len(w.catalog.table(kind)))
+    view = w.picker.view
+    index = w.picker.proxy.index(0, 0)
+    view.scrollTo(index)
+    pos = view.visualRect(index).center()
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+
+
+def panel_texts(w: MainWindow) -> list[str]:
+    t = w.build_panel.table
+    return [t.item(r, 1).text() for r in range(t.rowCount())]
+
+
+def test_search_a_gpu_and_add_it(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    assert "Total: $0.00" in window.build_panel.total.text()
+    search_and_add(qtbot, window, Kind.GPU, "4090 strix gaming oc")
+    gpus = window.doc.build.of_kind(Kind.GPU)
+    assert len(gpus) == 1 and "4090" in gpus[0].part.name
+    assert any("RTX 4090" in t for t in panel_texts(window))
+    price = gpus[0].part.price
+    if price:
+        assert window.money(price.amount) in window.build_panel.total.text()
+    else:
+        assert "with no price" in window.build_panel.total.text()
+    assert window.build_panel.power.value() >= 450
+
+
+def test_incompatible_cpu_shows_a_finding(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    search_and_add(qtbot, window, Kind.MOTHERBOARD, "X670E ROG STRIX X670E-A")
+    window.picker.compatible_only.setChecked(False)
+    search_and_add(qtbot, window, Kind.CPU, "Ryzen 7 5800X")
+    rules = [rule for rule, _ in window.findings.findings_shown()]
+    assert "cpu-socket" in rules
+    text = dict(window.findings.findings_shown())["cpu-socket"]
+    assert "AM4" in text and "AM5" in text
+    assert window.statusBar().currentMessage().startswith("2 errors")  # socket and memory type? at least the socket
+    # Clicking the finding selects the slot it concerns.
+    item = next(
+        window.findings.topLevelItem(i)
+        for i in range(window.findings.topLevelItemCount())
+        if window.findings.topLevelItem(i).text(1) == "cpu-socket"
+    )
+    window.findings.itemClicked.emit(item, 0)
+    assert window.picker.kind in (Kind.CPU, Kind.MOTHERBOARD)
+
+
+def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    search_and_add(qtbot, window, Kind.MOTHERBOARD, "X670E ROG STRIX X670E-A")
+    window.picker.set_kind(Kind.CPU)
+    window.picker.search.clear()
+    window.picker._apply_text()
+    on = window.picker.proxy.rowCount()
+    qtbot.mouseClick(window.picker.compatible_only, Qt.MouseButton.LeftButton)
+    assert not window.picker.compatible_only.isChecked()
+    off = window.picker.proxy.rowCount()
+    assert off == len(window.catalog.table(Kind.CPU)) and 0 < on < off
+    assert window.picker.count.text() == f"{off:,} of {off:,}"
+
+
+def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
+    window.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    window.tabs.setCurrentIndex(1)
+    window.costs.ensure_charts()
+    before_curve = window.costs.curve_data()["own"][1]
+    before_label = window.costs.breakeven_text()
+    assert len(window.costs.curve_data()) == 4  # own + three default offers
+    spin = window.costs.form.spins["electricity_per_kwh"]
+    spin.setValue(0.45)
+    after_curve = window.costs.curve_data()["own"][1]
+    assert window.doc.build.assumptions.electricity_per_kwh == pytest.approx(0.45)
+    assert after_curve[-2] > before_curve[-2] and after_curve[0] == before_curve[0]
+    assert window.costs.breakeven_text() != before_label
+    assert window.isWindowModified()
+
+
+def test_undo_redo_restore_the_build(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    assert window.act_undo.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
+    search_and_add(qtbot, window, Kind.GPU, "4090")
+    search_and_add(qtbot, window, Kind.PSU, "1600W")
+    full = window.doc.build
+    window.act_undo.trigger()
+    assert window.doc.build.first(Kind.PSU) is None and window.doc.build.first(Kind.GPU) is not None
+    window.act_undo.trigger()
+    assert window.doc.build.items == ()
+    assert not window.isWindowModified()
+    window.act_redo.trigger()
+    window.act_redo.trigger()
+    assert window.doc.build == full
+    assert sum(1 for t in panel_texts(window) if "(none chosen" not in t) == 2
+
+
+def test_save_then_reopen_gives_the_same_build(
+    qtbot, window: MainWindow, tmp_path: Path, monkeypatch, examples_dir: Path
+) -> None:  # noqa: ANN001, E501
+    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.doc.set_quantity(window.doc.index_of_kind(Kind.STORAGE), 2)
+    target = tmp_path / "mine.rigplan.yaml"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    assert window.act_save_as.isEnabled()
+    window.act_save_as.trigger()
+    assert target.exists() and not window.isWindowModified()
+    assert "mine.rigplan.yaml" in window.windowTitle()
+    assert load(target) == window.doc.build
+    saved = window.doc.build
+    window.new_build()
+    assert window.doc.build.items == ()
+    assert window.open_path(target)
+    assert window.doc.build == saved
+    assert str(target) in window._recent()
+
+
+def test_close_with_unsaved_changes_prompts(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+    search_and_add(qtbot, window, Kind.GPU, "4090")
+    assert window.isWindowModified() and "[*]" in window.windowTitle()
+    asked: list[str] = []
+
+    def answer(choice):  # noqa: ANN001, ANN202
+        def question(parent, title, text, *args, **kw):  # noqa: ANN001, ANN202
+            asked.append(text)
+            return choice
+
+        return question
+
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Cancel))
+    assert window.close() is False
+    assert window.isVisible() and len(asked) == 1 and "unsaved changes" in asked[0]
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Discard))
+    assert window.close() is True
+    assert len(asked) == 2
+
+
+def test_settings_persist_recent_and_assumptions(
+    qtbot, window: MainWindow, examples_dir: Path, catalog, offers, perf
+) -> None:  # noqa: ANN001, E501
+    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.costs.form.spins["hours_per_day"].setValue(10)
+    window.doc.undo_stack.setClean()
+    window.save_settings()
+    again = MainWindow(catalog, offers, perf, window.settings)
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    assert again._recent()[0].endswith("budget-1-gpu.rigplan.yaml")
+    assert again.doc.build.assumptions.hours_per_day == 10
