@@ -55,12 +55,16 @@ def _plot(title: str) -> pg.PlotWidget:
 def build_charts(view: Any) -> dict[str, Any]:
     from rigplan.gui.costs_view import COLORS, OWN_COLOR
 
-    pg.setConfigOptions(antialias=True)
+    pg.setConfigOptions(antialias=False)  # grid and bars need no antialiasing; curves ask for it below
     be = _plot("Cumulative cost: owning vs renting the same work")
     be.setAccessibleName("Break-even chart")
     legend = be.addLegend(offset=(10, 10), labelTextColor=_theme()[1], brush=pg.mkBrush(_theme()[0]))
     own = be.plot(
-        [], [], pen=pg.mkPen(OWN_COLOR if _theme()[0].lightness() > 128 else "#eeeeee", width=3), name="Own this build"
+        [],
+        [],
+        pen=pg.mkPen(OWN_COLOR if _theme()[0].lightness() > 128 else "#eeeeee", width=3),
+        name="Own this build",
+        antialias=True,
     )
     view._curves = {"own": own}
     resale = pg.ScatterPlotItem(size=11, symbol="d", brush=pg.mkBrush("#55a868"), pen=pg.mkPen("#2e6b3a"))
@@ -70,7 +74,7 @@ def build_charts(view: Any) -> dict[str, Any]:
     be.addItem(shade)
     offer_items = []
     for n in range(len(COLORS)):
-        item = be.plot([], [], pen=pg.mkPen(COLORS[n], width=2))
+        item = be.plot([], [], pen=pg.mkPen(COLORS[n], width=2), antialias=True)
         item.setVisible(False)
         offer_items.append(item)
     markers = []
@@ -107,34 +111,44 @@ def build_charts(view: Any) -> dict[str, Any]:
     }
 
 
-def update_charts(view: Any, report: CostReport, tornado: list[SensitivityBar]) -> None:
+def update_charts(view: Any, report: CostReport) -> None:
     p = view._plots
     months = view.by_months
-    x = report.days / DAYS_PER_MONTH if months else report.hours
+    # Every curve is a straight line until the horizon (plus the resale step on the last day), so three points
+    # per curve draw exactly what the daily arrays hold, at a fraction of the painting cost.
+    last = len(report.days) - 1
+    keep = np.array(sorted({0, max(last - 1, 0), last}))
+    x = (report.days / DAYS_PER_MONTH if months else report.hours)[keep]
     unit = "months" if months else "hours of work"
     be: pg.PlotWidget = p["breakeven_widget"]
     be.setLabel("bottom", "Months from purchase" if months else "Hours of work on the desktop")
     be.setLabel("left", f"Cumulative cost ({report.currency})")
-    view._curves["own"].setData(x, report.own_curve)
-    p["resale"].setData([x[-1]], [report.own_curve[-1]])
+    own_curve = report.own_curve[keep]
+    view._curves["own"].setData(x, own_curve)
+    p["resale"].setData([x[-1]], [own_curve[-1]])
     p["resale"].setToolTip(f"Resale at the horizon: -{report.resale:,.0f} {report.currency}")
     legend = view._legend
-    for name in list(view._curves):
-        if name != "own":
-            legend.removeItem(view._curves[name])
-            del view._curves[name]
+    names = [f"{o.label.split(':')[0]} ({o.pricing.value})" for o in report.offers[: len(p["offer_items"])]]
+    rebuild_legend = names != [n for n in view._curves if n != "own"]
+    if rebuild_legend:
+        for name in list(view._curves):
+            if name != "own":
+                legend.removeItem(view._curves[name])
+                del view._curves[name]
     cheapest = None
     top = max([report.own_curve.max()] + [o.curve[-1] for o in report.offers[:1]]) * 1.05
     for n, item in enumerate(p["offer_items"]):
         line, text = p["markers"][n]
         if n < len(report.offers):
             o = report.offers[n]
-            name = f"{o.label.split(':')[0]} ({o.pricing.value})"
-            item.setData(x, o.curve)
+            name = names[n]
+            curve = o.curve[keep]
+            item.setData(x, curve)
             item.setVisible(True)
-            legend.addItem(item, name)
-            view._curves[name] = item
-            cheapest = o.curve if cheapest is None else np.minimum(cheapest, o.curve)
+            if rebuild_legend:
+                legend.addItem(item, name)
+                view._curves[name] = item
+            cheapest = curve if cheapest is None else np.minimum(cheapest, curve)
             if o.breakeven_days is not None:
                 pos = o.breakeven_days / DAYS_PER_MONTH if months else o.breakeven_hours
                 line.setValue(pos)
@@ -150,15 +164,18 @@ def update_charts(view: Any, report: CostReport, tornado: list[SensitivityBar]) 
             line.setVisible(False)
             text.setVisible(False)
     if cheapest is not None:
-        p["cheapest"].setData(x, np.maximum(cheapest, report.own_curve))
+        p["cheapest"].setData(x, np.maximum(cheapest, own_curve))
         p["shade"].setVisible(True)
     else:
-        p["cheapest"].setData(x, report.own_curve)
+        p["cheapest"].setData(x, own_curve)
         p["shade"].setVisible(False)
     be.setYRange(0, max(top, 1.0), padding=0)
     be.setXRange(0, x[-1], padding=0.01)
-    _update_breakdown(p, report)
-    _update_tornado(p, tornado, report)
+
+
+def update_side_charts(view: Any, report: CostReport, tornado: list[SensitivityBar]) -> None:
+    _update_breakdown(view._plots, report)
+    _update_tornado(view._plots, tornado, report)
 
 
 def _mouse(view: Any, ev: Any) -> None:

@@ -291,6 +291,7 @@ class CostsView(QWidget):
         self.chart_tabs.addTab(self._plots["breakeven_widget"], "Break-even")
         self.chart_tabs.addTab(self._plots["breakdown_widget"], "Cost breakdown")
         self.chart_tabs.addTab(self._plots["tornado_widget"], "Sensitivity")
+        self.chart_tabs.currentChanged.connect(lambda _: self._update_charts())
         self._charts_ready = True
         self._update_charts()
 
@@ -303,10 +304,23 @@ class CostsView(QWidget):
         from rigplan.gui import charts
 
         assert self.report is not None
+        if not self.isVisible():
+            self._stale = True  # drawn when the tab is shown (showEvent)
+            return
+        self._stale = False
+        if self.chart_tabs.currentIndex() == 0:
+            charts.update_charts(self, self.report)
+            return
+        # The breakdown and sensitivity charts are only drawn while one of them is on screen.
         tornado = []
-        if self._inputs:
+        if self._inputs and self.chart_tabs.currentIndex() == 2:
             tornado = sensitivity(self._costing.own, self._inputs[0], self.build.assumptions)
-        charts.update_charts(self, self.report, tornado)
+        charts.update_side_charts(self, self.report, tornado)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._charts_ready and getattr(self, "_stale", False):
+            self._update_charts()
 
     def curve_data(self) -> dict[str, tuple[list[float], list[float]]]:
         """What the break-even chart shows, by curve name (for tests and the read-out)."""

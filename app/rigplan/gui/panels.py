@@ -117,10 +117,15 @@ class PickerPanel(QWidget):
         self.proxy.setSourceModel(model)
         self.refresh_compatible()
         self._apply_text()
+        # Fixed widths from the header text: ResizeToContents would measure every one of 4,000 rows.
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        metrics = self.view.fontMetrics()
         for c in range(1, model.columnCount()):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+            head = str(model.headerData(c, Qt.Orientation.Horizontal))
+            wide = {"Power": 14, "Interface": 16, "Form": 14, "Efficiency": 12, "Price": 10, "Memory": 10}
+            header.resizeSection(c, metrics.horizontalAdvance("M" * wide.get(head, max(6, len(head)))) + 12)
 
     def _apply_text(self) -> None:
         self._typing.stop()
@@ -289,8 +294,10 @@ class BuildPanel(QWidget):
             self.power_note.setText("")
             return
         rating = p.psu_w or p.recommended_psu_w
-        self.power.setRange(0, max(rating, int(p.load_w)))
-        self.power.setValue(int(p.load_w))
+        top, value = max(rating, int(p.load_w)), int(p.load_w)
+        if (self.power.maximum(), self.power.value()) != (top, value):  # a bar update repaints; skip it if same
+            self.power.setRange(0, top)
+            self.power.setValue(value)
         psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU"
         self.power.setFormat(f"{p.load_w:,.0f} W at load of {psu}")
         self.power.setToolTip("Estimated DC draw at full load (docs/checks.md gives each part's basis)")

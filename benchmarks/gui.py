@@ -1,0 +1,144 @@
+"""GUI speed: part-change latency (p95) and cold start to first paint, next to both floors, in one run.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui.py [--runs 5]
+
+Cold start is measured in fresh processes from interpreter start (QElapsedTimer started at the first line, plus the
+time Python took to get there, from the process's own clock) to the first paint event of the main window, with the
+whole catalog loaded and usable. Floors, same machine, same run: a bare PySide6 window; a PySide6 window holding
+one pyqtgraph plot. Part change: add or remove a part or change a quantity in the real main window, then let Qt
+process the resulting events; the timed span covers the checks, the findings, the costs, the chart update and the
+build panel (targets: p95 <= 16 ms; start-up ratio to the pyqtgraph floor <= 1.0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PAINT_PROBE = """
+import json, os, sys, time
+start_offset = (time.time() - float(os.environ["RIGPLAN_BENCH_T0"])) * 1000.0  # interpreter start-up so far
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject
+timer = QElapsedTimer()
+timer.start()
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QWidget
+app = QApplication(sys.argv[:1])
+{body}
+class Probe(QObject):
+    def eventFilter(self, obj, ev):
+        if ev.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is win:
+            print(json.dumps({{"ms": timer.elapsed() + start_offset}}), flush=True)
+            os._exit(0)
+        return False
+probe = Probe()
+app.installEventFilter(probe)
+win.show()
+app.exec()
+"""
+
+BARE = "win = QMainWindow(); win.setCentralWidget(QLabel('hello')); win.resize(800, 600)"
+PLOT = (
+    "import pyqtgraph as pg\n"
+    "win = QMainWindow(); w = pg.PlotWidget(); w.plot([0, 1, 2], [0, 1, 4]); win.setCentralWidget(w)\n"
+    "win.resize(800, 600)"
+)
+APP = (
+    "import tempfile\n"
+    "from PySide6.QtCore import QSettings\n"
+    f"sys.path.insert(0, {str(ROOT / 'app')!r})\n"
+    "from rigplan.gui.app import create_window\n"
+    "settings = QSettings(tempfile.mkdtemp() + '/s.ini', QSettings.Format.IniFormat)\n"
+    "win = create_window(settings)\n"
+    "assert len(win.catalog) > 26000\n"
+)
+
+
+def cold_start(body: str) -> float:
+    import os
+    import time
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "RIGPLAN_BENCH_T0": repr(time.time())}
+    out = subprocess.run(
+        [sys.executable, "-c", PAINT_PROBE.format(body=body)], capture_output=True, text=True, env=env, timeout=120
+    )
+    if out.returncode != 0 or not out.stdout.strip():
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])["ms"]
+
+
+def part_changes(n: int, tab: int) -> list[float]:
+    sys.path.insert(0, str(ROOT / "app"))
+    from PySide6.QtCore import QElapsedTimer, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from rigplan.files import load
+    from rigplan.gui.app import create_window
+    from rigplan.model import Kind
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    with tempfile.TemporaryDirectory() as tmp:
+        w = create_window(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
+        w.show()
+        w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan.yaml", ask=False)
+        w.costs.ensure_charts()
+        w.tabs.setCurrentIndex(tab)
+        for _ in range(5):
+            app.processEvents()
+        catalog = w.catalog
+        drives = [catalog.table(Kind.STORAGE).part(i) for i in range(0, 3000, 150)]
+        gpu_index = w.doc.index_of_kind(Kind.GPU)
+        times = []
+        t = QElapsedTimer()
+        for k in range(n):
+            op = k % 3
+            t.start()
+            if op == 0:
+                w.doc.add_part(drives[k % len(drives)])
+            elif op == 1:
+                w.doc.remove_item(len(w.doc.build.items) - 1)
+            else:
+                w.doc.set_quantity(gpu_index, 1 + (k // 3) % 2)
+            app.processEvents()
+            times.append(t.nsecsElapsed() / 1e6)
+        w.doc.undo_stack.setClean()
+        w.close()
+    _ = load
+    return times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--changes", type=int, default=300)
+    a = ap.parse_args()
+    results = {}
+    for name, body in (("bare PySide6 window", BARE), ("PySide6 + pyqtgraph plot", PLOT), ("RigPlan main window", APP)):
+        results[name] = [cold_start(body) for _ in range(a.runs)]
+    changes = {tab: sorted(part_changes(a.changes, tab)) for tab in (0, 1)}
+    print(f"cold start to first paint, median of {a.runs} fresh processes:")
+    for name, vals in results.items():
+        print(f"  {name:28} {statistics.median(vals):7.0f} ms   (min {min(vals):.0f}, max {max(vals):.0f})")
+    ratio = statistics.median(results["RigPlan main window"]) / statistics.median(results["PySide6 + pyqtgraph plot"])
+    print(f"  ratio to the pyqtgraph floor: {ratio:.2f} (target <= 1.0)")
+    worst = 0.0
+    for tab, label in ((0, "Parts tab on screen"), (1, "Costs tab (break-even chart) on screen")):
+        times = changes[tab]
+        p95 = times[int(len(times) * 0.95) - 1]
+        worst = max(worst, p95)
+        print(
+            f"part change (add / remove / quantity), {label}, {len(times)} changes: median "
+            f"{statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms (target p95 <= 16 ms)"
+        )
+    print("PASS" if ratio <= 1.0 and worst <= 16 else "OVER TARGET")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
