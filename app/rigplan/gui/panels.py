@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QSpinBox,
     QTableView,
     QTableWidget,
@@ -162,6 +161,48 @@ class PickerPanel(QWidget):
         self._activate(self.view.currentIndex())
 
 
+class PowerBar(QWidget):
+    """Load watts against the PSU rating. Hand-drawn because QProgressBar.setValue repaints synchronously, which
+    cost ~4 ms per build edit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._value, self._maximum, self._text, self._over = 0, 1, "", False
+        self.setMinimumHeight(self.fontMetrics().height() + 8)
+
+    def value(self) -> int:
+        return self._value
+
+    def maximum(self) -> int:
+        return self._maximum
+
+    def text(self) -> str:
+        return self._text
+
+    def set_state(self, value: int, maximum: int, text: str, over: bool) -> None:
+        state = (value, max(maximum, 1), text, over)
+        if state != (self._value, self._maximum, self._text, self._over):
+            self._value, self._maximum, self._text, self._over = state
+            self.setAccessibleDescription(text)
+            self.update()
+
+    def paintEvent(self, _event: object) -> None:  # noqa: N802
+        from PySide6.QtGui import QColor, QPainter
+
+        p = QPainter(self)
+        r = self.rect().adjusted(0, 0, -1, -1)
+        pal = self.palette()
+        p.setPen(pal.mid().color())
+        p.setBrush(pal.base())
+        p.drawRect(r)
+        filled = r.adjusted(1, 1, 0, 0)
+        filled.setWidth(int((r.width() - 1) * min(self._value / self._maximum, 1.0)))
+        p.fillRect(filled, QColor("#c0392b") if self._over else pal.highlight().color())
+        p.setPen(pal.text().color())
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._text)
+        p.end()
+
+
 class BuildPanel(QWidget):
     """One row per slot: the part, quantity, price (editable override) and a remove button; total and power."""
 
@@ -181,16 +222,18 @@ class BuildPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Fixed widths: resizing to contents would re-measure every cell on each edit.
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        for c in (0, 2, 3, 4):
-            h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        fm = self.table.fontMetrics()
+        for c, sample in ((0, "Motherboard  "), (2, "64 ⇅  "), (3, "$10,000.00  "), (4, " ✕ ")):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
+            h.resizeSection(c, fm.horizontalAdvance(sample) + 16)
         self.total = QLabel()
         self.total.setAccessibleName("Total cost")
         self.total.setTextFormat(Qt.TextFormat.RichText)
-        self.power = QProgressBar()
+        self.power = PowerBar()
         self.power.setAccessibleName("Power: load against PSU rating")
-        self.power.setTextVisible(True)
         self.power_note = QLabel()
         self.power_note.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -221,10 +264,15 @@ class BuildPanel(QWidget):
         for kind in SLOT_ORDER:
             idx = [n for n, i in enumerate(build.items) if i.part.kind == kind]
             rows += [(kind, n) for n in idx] or [(kind, None)]
-        self._rows = rows
+        keys = [(k, None if n is None else build.items[n].part.id) for k, n in rows]
+        same_rows = keys == getattr(self, "_keys", None)
+        self._rows, self._keys = rows, keys
+        if same_rows:  # the common edit (quantity, price): update values in place, keep the cell widgets
+            self._update_values(build)
+            self._filling = False
+            self._show_power(report)
+            return
         self.table.setRowCount(len(rows))
-        unpriced = 0
-        total = 0.0
         for r, (kind, n) in enumerate(rows):
             slot = QTableWidgetItem(KIND_LABELS[kind])
             slot.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
@@ -252,22 +300,11 @@ class BuildPanel(QWidget):
             spin.setEnabled(kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE))
             spin.valueChanged.connect(lambda v, n=n: self.quantity_changed.emit(n, v))
             self.table.setCellWidget(r, 2, spin)
-            price = item.unit_price
-            cell = QTableWidgetItem(self.money(price.amount) if price else "no price")
+            cell = QTableWidgetItem()
             cell.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
             cell.setData(Qt.ItemDataRole.UserRole, n)
-            tip = price.describe() if price else "No price known: type one to use your own quote"
-            cell.setToolTip(
-                ("Your price: " if item.price_override else "Catalog price: ")
-                + tip
-                + "\nEdit to override; clear to go back to the catalog price."
-            )
             cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(r, 3, cell)
-            if price:
-                total += price.amount * item.quantity
-            else:
-                unpriced += 1
             remove = QToolButton()
             remove.setText("✕")
             remove.setToolTip(f"Remove {item.part.name}")
@@ -276,34 +313,53 @@ class BuildPanel(QWidget):
             self.table.setCellWidget(r, 4, remove)
         if 0 <= current < len(rows):
             self.table.setCurrentCell(current, 0)
+        self._update_values(build)
+        self._show_power(report)
+        self._filling = False
+
+    def _update_values(self, build: Build) -> None:
+        unpriced = 0
+        total = 0.0
+        for r, (_, n) in enumerate(self._rows):
+            if n is None:
+                continue
+            item = build.items[n]
+            spin = self.table.cellWidget(r, 2)
+            if isinstance(spin, QSpinBox) and spin.value() != item.quantity:
+                spin.blockSignals(True)
+                spin.setValue(item.quantity)
+                spin.blockSignals(False)
+            price = item.unit_price
+            cell = self.table.item(r, 3)
+            cell.setText(self.money(price.amount) if price else "no price")
+            tip = price.describe() if price else "No price known: type one to use your own quote"
+            cell.setToolTip(
+                ("Your price: " if item.price_override else "Catalog price: ")
+                + tip
+                + "\nEdit to override; clear to go back to the catalog price."
+            )
+            if price:
+                total += price.amount * item.quantity
+            else:
+                unpriced += 1
         missing = (
             f" <span style='color:#b8860b'>(+ {unpriced} part{'s' if unpriced != 1 else ''} with no price)</span>"
             if unpriced
             else ""
         )
         self.total.setText(f"<b>Total: {self.money(total)}</b>{missing}")
-        self._show_power(report)
-        self._filling = False
 
     def _show_power(self, report: Report) -> None:
         p = report.power
         if p is None or not p.load_w:
-            self.power.setRange(0, 1)
-            self.power.setValue(0)
-            self.power.setFormat("No power draw yet")
+            self.power.set_state(0, 1, "No power draw yet", False)
             self.power_note.setText("")
             return
         rating = p.psu_w or p.recommended_psu_w
-        top, value = max(rating, int(p.load_w)), int(p.load_w)
-        if (self.power.maximum(), self.power.value()) != (top, value):  # a bar update repaints; skip it if same
-            self.power.setRange(0, top)
-            self.power.setValue(value)
         psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU"
-        self.power.setFormat(f"{p.load_w:,.0f} W at load of {psu}")
-        self.power.setToolTip("Estimated DC draw at full load (docs/checks.md gives each part's basis)")
         over = bool(p.psu_w and p.load_w > p.psu_w)
-        self.power.setProperty("over", over)
-        self.power.setStyleSheet("QProgressBar::chunk { background: #c0392b; }" if over else "")
+        self.power.set_state(int(p.load_w), max(rating, int(p.load_w)), f"{p.load_w:,.0f} W at load of {psu}", over)
+        self.power.setToolTip("Estimated DC draw at full load (docs/checks.md gives each part's basis)")
         self.power_note.setText(
             f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {p.wall_load_w:,.0f} W at load, "
             f"{p.wall_idle_w:,.0f} W idle."
