@@ -1,0 +1,18 @@
+# Convenience targets. The README's two commands are `bash scripts/dev run` and `bash scripts/dev test`.
+.PHONY: run test package smoke icons
+
+run:
+	bash scripts/dev run
+
+test:
+	bash scripts/dev test
+
+icons:
+	QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/make_icons.py
+
+package:
+	bash scripts/dev setup
+	bash packaging/linux/build.sh
+
+smoke:
+	.venv/bin/python packaging/smoke_test.py

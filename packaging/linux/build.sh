@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Build the Linux bundle, a portable .tar.gz and a .deb:   bash packaging/linux/build.sh
+# Output: dist/rigplan/ (the PyInstaller folder), dist/rigplan-<version>-linux-x86_64.tar.gz,
+#         dist/rigplan_<version>_amd64.deb
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PY=${PYTHON:-.venv/bin/python}
+APP_ID=io.github.rigplan.RigPlan
+VERSION=$("$PY" -c 'import sys; sys.path.insert(0, "app"); import rigplan; print(rigplan.__version__)')
+"$PY" -m pip install -q "pyinstaller>=6.10" >/dev/null
+QT_QPA_PLATFORM=offscreen "$PY" packaging/make_icons.py
+"$PY" -m PyInstaller --noconfirm --distpath dist --workpath build/pyinstaller packaging/rigplan.spec
+# Strip debug symbols, except numpy's bundled OpenBLAS, which stops loading when stripped.
+find dist/rigplan -name '*.so*' -type f -not -path '*numpy.libs*' -exec strip --strip-unneeded {} + 2>/dev/null || true
+strip --strip-unneeded dist/rigplan/rigplan dist/rigplan/rigplan-cli 2>/dev/null || true
+echo "bundle: $(du -sm dist/rigplan | cut -f1) MB unpacked"
+
+tar -C dist -czf "dist/rigplan-$VERSION-linux-x86_64.tar.gz" rigplan
+echo "tarball: $(du -m "dist/rigplan-$VERSION-linux-x86_64.tar.gz" | cut -f1) MB"
+
+root=build/deb/rigplan_${VERSION}_amd64
+rm -rf "$root"
+mkdir -p "$root/DEBIAN" "$root/opt" "$root/usr/bin" "$root/usr/share/applications" "$root/usr/share/metainfo" \
+         "$root/usr/share/mime/packages" "$root/usr/share/doc/rigplan"
+cp -a dist/rigplan "$root/opt/rigplan"
+cat > "$root/usr/bin/rigplan" <<'SH'
+#!/bin/sh
+# With a subcommand RigPlan is a CLI; the console executable keeps its output visible.
+case "${1:-}" in
+  ""|*.yaml|*.yml) exec /opt/rigplan/rigplan "$@" ;;
+  *) exec /opt/rigplan/rigplan-cli "$@" ;;
+esac
+SH
+chmod 755 "$root/usr/bin/rigplan"
+cp resources/$APP_ID.desktop "$root/usr/share/applications/"
+cp resources/$APP_ID.metainfo.xml "$root/usr/share/metainfo/"
+cp resources/$APP_ID.mime.xml "$root/usr/share/mime/packages/$APP_ID.xml"
+for d in resources/icons/hicolor/*/apps; do
+  size=$(basename "$(dirname "$d")")
+  mkdir -p "$root/usr/share/icons/hicolor/$size/apps"
+  cp "$d/$APP_ID.png" "$root/usr/share/icons/hicolor/$size/apps/"
+done
+mkdir -p "$root/usr/share/icons/hicolor/scalable/apps"
+cp resources/icons/rigplan.svg "$root/usr/share/icons/hicolor/scalable/apps/$APP_ID.svg"
+cp LICENSE "$root/usr/share/doc/rigplan/copyright"
+cp parts/LICENSE-ODC-By-1.0.txt parts/README.md "$root/usr/share/doc/rigplan/"
+size_kb=$(du -sk "$root" | cut -f1)
+cat > "$root/DEBIAN/control" <<CTRL
+Package: rigplan
+Version: $VERSION
+Architecture: amd64
+Maintainer: The RigPlan contributors <rigplan@users.noreply.github.com>
+Installed-Size: $size_kb
+Section: utils
+Priority: optional
+Depends: libc6, libgl1, libegl1, libfontconfig1, libfreetype6, libglib2.0-0, libdbus-1-3, libxkbcommon0, libxkbcommon-x11-0, libx11-6, libx11-xcb1, libxcb1, libxcb-cursor0, libxcb-icccm4, libxcb-image0, libxcb-keysyms1, libxcb-randr0, libxcb-render-util0, libxcb-shape0, libxcb-xfixes0, libxcb-xkb1, fonts-dejavu-core
+Homepage: https://github.com/rigplan/rigplan
+Description: plan a deep-learning workstation and compare owning it with renting
+ RigPlan checks that a deep-learning workstation's parts fit and can be powered,
+ works out what the machine costs to own, and shows when owning beats renting
+ the same work from AWS, GCP, Azure or Lambda.
+ .
+ Contains information from BuildCores OpenDB, made available under the ODC
+ Attribution License.
+CTRL
+cat > "$root/DEBIAN/postinst" <<'SH'
+#!/bin/sh
+set -e
+command -v update-mime-database >/dev/null && update-mime-database /usr/share/mime || true
+command -v update-desktop-database >/dev/null && update-desktop-database -q /usr/share/applications || true
+command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q /usr/share/icons/hicolor || true
+SH
+cp "$root/DEBIAN/postinst" "$root/DEBIAN/postrm"
+chmod 755 "$root/DEBIAN/postinst" "$root/DEBIAN/postrm"
+dpkg-deb --root-owner-group -Zzstd --build "$root" "dist/rigplan_${VERSION}_amd64.deb" >/dev/null
+echo "deb: dist/rigplan_${VERSION}_amd64.deb ($(du -m "dist/rigplan_${VERSION}_amd64.deb" | cut -f1) MB)"

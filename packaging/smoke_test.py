@@ -1,0 +1,75 @@
+"""Smoke test of a frozen RigPlan: the GUI opens a build offscreen and says it is ready, and the CLI works.
+
+    python packaging/smoke_test.py [--app dist/rigplan/rigplan] [--cli dist/rigplan/rigplan-cli]
+
+Fails on "ImportError", "could not load the Qt platform plugin", any traceback, a missing ready line, or a wrong CLI
+result. Also prints the GUI's cold start (process start to first paint, several runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BAD = ("ImportError", "could not load the Qt platform plugin", "Traceback")
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd="/")
+
+
+def check(ok: bool, what: str, detail: str = "") -> None:
+    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    if not ok:
+        print(detail[-3000:])
+        sys.exit(1)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--app", default=str(ROOT / "dist" / "rigplan" / "rigplan"))
+    ap.add_argument("--cli", default=str(ROOT / "dist" / "rigplan" / "rigplan-cli"))
+    ap.add_argument("--examples", default=str(ROOT / "examples"))
+    ap.add_argument("--runs", type=int, default=5)
+    a = ap.parse_args()
+    build = str(Path(a.examples) / "2x-rtx-4090.rigplan.yaml")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "RIGPLAN_SMOKE_TEST": "1"}
+    times = []
+    for _ in range(a.runs):
+        t = time.perf_counter()
+        out = run([a.app, build], env)
+        times.append((time.perf_counter() - t) * 1000)
+        text = out.stdout + out.stderr
+        check(out.returncode == 0 and "RIGPLAN READY parts=26088 build=2x RTX 4090 workstation" in out.stdout
+              and not any(b in text for b in BAD), "GUI opens the build offscreen and prints the ready line", text)
+    print(f"     GUI start to ready line and exit: median {statistics.median(times):.0f} ms "
+          f"(min {min(times):.0f}, max {max(times):.0f}; target <= 1500 ms)")
+    plain = {k: v for k, v in os.environ.items() if k != "RIGPLAN_SMOKE_TEST"}
+    out = run([a.cli, "--version"], plain)
+    check(out.returncode == 0 and out.stdout.startswith("RigPlan "), "rigplan --version", out.stderr)
+    out = run([a.cli, "check", build, "--json"], plain)
+    check(out.returncode == 0 and json.loads(out.stdout)["ok"] is True, "rigplan check on a valid build", out.stderr)
+    broken = str(Path(a.examples) / "broken" / "gpu-length.rigplan.yaml")
+    out = run([a.cli, "check", broken], plain)
+    check(out.returncode == 1 and "[gpu-length]" in out.stdout, "rigplan check names the broken rule", out.stderr)
+    out = run([a.cli, "cost", "--build-cost", "1158", "--instance", "p2.xlarge", "--hourly", "0.38",
+               "--electricity", "0", "--hours-per-day", "24", "--json"], plain)
+    ok = out.returncode == 0 and round(json.loads(out.stdout)["results"][0]["breakeven_days"]) == 127
+    check(ok, "rigplan cost --json (127-day example)", out.stderr)
+    out = run([a.cli, "parts", "list", "--kind", "gpu", "--search", "4090", "--json"], plain)
+    check(out.returncode == 0 and json.loads(out.stdout)["count"] > 20, "rigplan parts list --json", out.stderr)
+    out = run([a.cli, "check", "/nonexistent.rigplan.yaml"], plain)
+    check(out.returncode == 2 and "Traceback" not in out.stderr, "bad input: one line, exit 2", out.stderr)
+    print("smoke test passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
