@@ -32,6 +32,15 @@ def resources_dir() -> Path:
     return _bundled("resources")
 
 
+def default_data_dir() -> Path:
+    """Per-user data folder for logs and autosaves when Qt is not there to say (the CLI)."""
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "RigPlan"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "RigPlan"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "RigPlan"
+
+
 def default_cache_dir() -> Path:
     """The per-user cache folder (the GUI passes QStandardPaths' instead; this serves the CLI)."""
     override = os.environ.get("RIGPLAN_CACHE_DIR")

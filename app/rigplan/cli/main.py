@@ -64,6 +64,21 @@ def run_cli(args: Sequence[str]) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # never a traceback for a user; the message still says what broke
-        print(f"rigplan: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    except Exception as exc:  # never a traceback for a user: one line here, the trace in the log
+        where = _log_exception(exc)
+        print(f"rigplan: internal error: {type(exc).__name__}: {exc}{where}", file=sys.stderr)
         return 2
+
+
+def _log_exception(exc: BaseException) -> str:
+    import logging
+
+    try:
+        from rigplan.logs import setup_logging
+        from rigplan.paths import default_data_dir
+
+        path = setup_logging(default_data_dir() / "logs")
+        logging.getLogger("rigplan.cli").exception("internal error", exc_info=exc)
+        return f" (details in {path})"
+    except OSError:
+        return ""

@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-def create_window(settings: object | None = None):  # noqa: ANN201 - returns MainWindow, imported lazily
+def data_dir() -> Path:
+    from PySide6.QtCore import QStandardPaths
+
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+
+
+def create_window(settings: object | None = None, data: Path | None = None):  # noqa: ANN201 - MainWindow, lazy
     """Load the data and make the main window (shared by run_gui, tests and benchmarks)."""
     from PySide6.QtCore import QSettings
 
@@ -28,7 +34,7 @@ def create_window(settings: object | None = None):  # noqa: ANN201 - returns Mai
     perf = load_perf()
     docs = parts_dir().parent / "docs"
     return MainWindow(
-        catalog, offers, perf, settings or QSettings("RigPlan", "RigPlan"), docs if docs.is_dir() else None
+        catalog, offers, perf, settings or QSettings("RigPlan", "RigPlan"), docs if docs.is_dir() else None, data
     )
 
 
@@ -50,7 +56,13 @@ def run_gui(args: Sequence[str]) -> int:
         except BuildFileError as exc:
             print(f"RIGPLAN ERROR {exc}", flush=True)
             return 2
-    window = create_window()
+    from rigplan.gui.crash import install_exception_hook
+
+    data = data_dir()
+    holder: list[object] = []
+    install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
+    window = create_window(data=None if smoke else data)
+    holder.append(window)
     if args:
         window.open_path(Path(args[0]), ask=False)
     window.show()
@@ -67,4 +79,5 @@ def run_gui(args: Sequence[str]) -> int:
         QTimer.singleShot(0, ready)
     else:
         window._warm = warm_up(window)  # type: ignore[attr-defined]
+        QTimer.singleShot(0, window.offer_recovery)
     return app.exec()

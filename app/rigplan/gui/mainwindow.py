@@ -23,10 +23,12 @@ from rigplan.catalog import Catalog
 from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.files import SUFFIX, BuildFileError, load, missing_from_catalog, save
+from rigplan.files.autosave import AutosaveStore
 from rigplan.gui.costs_view import CostsView
 from rigplan.gui.dialogs import ABOUT, CustomPartDialog
 from rigplan.gui.document import BuildDocument
 from rigplan.gui.panels import BuildPanel, FindingsPanel, PickerPanel
+from rigplan.gui.recovery import RecoveryDialog
 from rigplan.model import Build, Kind, Price
 from rigplan.rules import Report, Severity, check
 
@@ -43,6 +45,7 @@ class MainWindow(QMainWindow):
         perf: PerfTable,
         settings: QSettings,
         docs_dir: Path | None = None,
+        data_dir: Path | None = None,
     ) -> None:
         super().__init__()
         self.catalog, self.settings, self.docs_dir = catalog, settings, docs_dir
@@ -97,6 +100,47 @@ class MainWindow(QMainWindow):
         self._restore_settings()
         self.refresh(self.doc.build)
         self._update_title()
+        # Autosave: unsaved edits are written every N seconds to the data folder, one file per instance.
+        self.autosave: AutosaveStore | None = AutosaveStore(data_dir / "autosave") if data_dir else None
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(max(5, int(settings.value("autosave/seconds", 60))) * 1000)
+        self.autosave_timer.timeout.connect(self.autosave_now)
+        if self.autosave:
+            self.autosave_timer.start()
+            self.doc.undo_stack.cleanChanged.connect(lambda clean: self.autosave.remove() if clean else None)
+
+    def autosave_now(self) -> None:
+        if self.autosave is None or not self.doc.is_modified():
+            return
+        try:
+            self.autosave.save(self.doc.build, self.doc.path)
+        except (BuildFileError, OSError) as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
+
+    def offer_recovery(self) -> bool:
+        """At start: offer the builds that a crashed or killed RigPlan left unsaved. True if one was recovered."""
+        if self.autosave is None:
+            return False
+        entries = self.autosave.orphans()
+        if not entries:
+            return False
+        dlg = RecoveryDialog(entries, self)
+        dlg.exec()
+        for gone in dlg.discarded:
+            AutosaveStore.discard(gone)
+        if dlg.chosen is None:
+            return False
+        build = AutosaveStore.try_load(dlg.chosen)
+        if isinstance(build, str):
+            QMessageBox.warning(self, "Cannot recover", build)
+            return False
+        original = Path(dlg.chosen.original) if dlg.chosen.original else None
+        self.doc.reset(build, original if original and original.exists() else None)
+        self.doc.undo_stack.resetClean()  # recovered edits are unsaved until the user saves them
+        self._update_title()
+        AutosaveStore.discard(dlg.chosen)
+        self.autosave_now()
+        return True
 
     # --- formatting ------------------------------------------------------------------------------------------------
 
@@ -360,6 +404,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.maybe_save():
             self.save_settings()
+            if self.autosave:
+                self.autosave.remove()  # a normal close leaves nothing to recover
             event.accept()
         else:
             event.ignore()
