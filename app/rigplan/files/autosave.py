@@ -92,8 +92,11 @@ class AutosaveStore:
             build_file = meta.with_suffix(".yaml")
             if pid_alive(pid) or not build_file.exists():
                 continue
-            out.append(Autosaved(build_file, str(info.get("name", "?")), when, info.get("original"), pid,
-                                 int(info.get("items", 0))))
+            out.append(
+                Autosaved(
+                    build_file, str(info.get("name", "?")), when, info.get("original"), pid, int(info.get("items", 0))
+                )
+            )
         return sorted(out, key=lambda a: a.saved_at, reverse=True)
 
     @staticmethod

@@ -43,12 +43,18 @@ def install_exception_hook(log_dir: Path, parent: Callable[[], QWidget | None] =
             showing[0] = False
 
     def thread_hook(args: threading.ExceptHookArgs) -> None:
-        log.error("Unexpected error in thread %s:\n%s", args.thread.name if args.thread else "?",
-                  "".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)))
+        log.error(
+            "Unexpected error in thread %s:\n%s",
+            args.thread.name if args.thread else "?",
+            "".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)),
+        )
 
     def qt_messages(mode: QtMsgType, context: object, message: str) -> None:
-        level = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
-                 QtMsgType.QtWarningMsg: logging.WARNING}.get(mode, logging.ERROR)
+        level = {
+            QtMsgType.QtDebugMsg: logging.DEBUG,
+            QtMsgType.QtInfoMsg: logging.INFO,
+            QtMsgType.QtWarningMsg: logging.WARNING,
+        }.get(mode, logging.ERROR)
         logging.getLogger("rigplan.qt").log(level, "%s", message)
 
     sys.excepthook = hook
