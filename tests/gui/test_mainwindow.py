@@ -189,3 +189,17 @@ def test_settings_persist_recent_and_assumptions(
     qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
     assert again._recent()[0].endswith("budget-1-gpu.rigplan.yaml")
     assert again.doc.build.assumptions.hours_per_day == 10
+
+
+def test_quantity_and_remove_from_the_build_table(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
+    window.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    table = window.build_panel.table
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "GPU")
+    assert table.item(row, 2).data(Qt.ItemDataRole.EditRole) == 2
+    table.item(row, 2).setData(Qt.ItemDataRole.EditRole, 1)  # what the spin-box editor commits
+    assert window.doc.build.count(Kind.GPU) == 1
+    assert window.report.power is not None and window.report.power.gpu_w == 450
+    x = table.visualItemRect(table.item(row, 4)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=x)
+    assert window.doc.build.count(Kind.GPU) == 0
+    assert "missing-gpu" in [rule for rule, _ in window.findings.findings_shown()]

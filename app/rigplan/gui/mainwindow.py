@@ -209,11 +209,15 @@ class MainWindow(QMainWindow):
         self.picker.set_build(build)
         self.costs.set_build(build)
         c = self.report.counts()
-        self.statusBar().showMessage(
+        self._status(
             f"{c[Severity.ERROR]} error{'s' if c[Severity.ERROR] != 1 else ''}, {c[Severity.WARNING]} warning"
             f"{'s' if c[Severity.WARNING] != 1 else ''}, {c[Severity.NOTE]} note{'s' if c[Severity.NOTE] != 1 else ''}"
             f"; {len(self.report.not_checked)} not checked  ·  {len(self.catalog):,} parts in the catalog"
         )
+
+    def _status(self, text: str) -> None:
+        if self.statusBar().currentMessage() != text:
+            self.statusBar().showMessage(text)
 
     def _update_title(self) -> None:
         name = self.doc.build.name

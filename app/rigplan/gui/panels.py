@@ -14,11 +14,9 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QSpinBox,
     QTableView,
     QTableWidget,
     QTableWidgetItem,
-    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -244,6 +242,9 @@ class BuildPanel(QWidget):
         lay.addWidget(self.power_note)
         self.table.currentCellChanged.connect(self._on_current)
         self.table.itemChanged.connect(self._on_item_changed)
+        self.table.cellClicked.connect(self._on_clicked)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table, activated=self._remove_current,
+                  context=Qt.ShortcutContext.WidgetShortcut)
         self._rows: list[tuple[Kind, int | None]] = []
         self._filling = False
 
@@ -272,45 +273,33 @@ class BuildPanel(QWidget):
             self._filling = False
             self._show_power(report)
             return
+        # Plain items only (no cell widgets): quantity is edited with the item delegate's spin box, and the
+        # remove column is a clickable cell, so a build edit repaints a handful of cells, not dozens of widgets.
         self.table.setRowCount(len(rows))
+        ro = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         for r, (kind, n) in enumerate(rows):
-            slot = QTableWidgetItem(KIND_LABELS[kind])
-            slot.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-            self.table.setItem(r, 0, slot)
+            cells = [QTableWidgetItem(KIND_LABELS[kind])] + [QTableWidgetItem() for _ in range(4)]
+            for c in cells:
+                c.setFlags(ro)
             if n is None:
-                empty = QTableWidgetItem("(none chosen: pick one on the right)")
-                empty.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                empty.setForeground(self.palette().placeholderText())
-                self.table.setItem(r, 1, empty)
-                for c in (2, 3):
-                    self.table.setItem(r, c, QTableWidgetItem(""))
-                    self.table.item(r, c).setFlags(Qt.ItemFlag.ItemIsEnabled)
-                self.table.setCellWidget(r, 2, None)
-                self.table.setCellWidget(r, 4, None)
-                continue
-            item = build.items[n]
-            part = QTableWidgetItem(item.part.name + ("  (custom)" if item.part.custom else ""))
-            part.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-            part.setToolTip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}")
-            self.table.setItem(r, 1, part)
-            spin = QSpinBox()
-            spin.setRange(1, 64)
-            spin.setValue(item.quantity)
-            spin.setAccessibleName(f"Quantity of {item.part.name}")
-            spin.setEnabled(kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE))
-            spin.valueChanged.connect(lambda v, n=n: self.quantity_changed.emit(n, v))
-            self.table.setCellWidget(r, 2, spin)
-            cell = QTableWidgetItem()
-            cell.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
-            cell.setData(Qt.ItemDataRole.UserRole, n)
-            cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.table.setItem(r, 3, cell)
-            remove = QToolButton()
-            remove.setText("✕")
-            remove.setToolTip(f"Remove {item.part.name}")
-            remove.setAccessibleName(f"Remove {item.part.name}")
-            remove.clicked.connect(lambda _=False, n=n: self.remove_requested.emit(n))
-            self.table.setCellWidget(r, 4, remove)
+                cells[1].setText("(none chosen: pick one on the right)")
+                cells[1].setForeground(self.palette().placeholderText())
+            else:
+                item = build.items[n]
+                cells[1].setText(item.part.name + ("  (custom)" if item.part.custom else ""))
+                cells[1].setToolTip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}")
+                if kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE):
+                    cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
+                    cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
+                cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
+                cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                cells[4].setText("✕")
+                cells[4].setToolTip(f"Remove {item.part.name}")
+                cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                for c in cells[2:]:
+                    c.setData(Qt.ItemDataRole.UserRole, n)
+            for c, cell in enumerate(cells):
+                self.table.setItem(r, c, cell)
         if 0 <= current < len(rows):
             self.table.setCurrentCell(current, 0)
         self._update_values(build)
@@ -324,11 +313,9 @@ class BuildPanel(QWidget):
             if n is None:
                 continue
             item = build.items[n]
-            spin = self.table.cellWidget(r, 2)
-            if isinstance(spin, QSpinBox) and spin.value() != item.quantity:
-                spin.blockSignals(True)
-                spin.setValue(item.quantity)
-                spin.blockSignals(False)
+            qty = self.table.item(r, 2)
+            if qty.data(Qt.ItemDataRole.EditRole) != item.quantity:
+                qty.setData(Qt.ItemDataRole.EditRole, item.quantity)  # an int: the delegate edits it with a spin box
             price = item.unit_price
             cell = self.table.item(r, 3)
             cell.setText(self.money(price.amount) if price else "no price")
@@ -365,10 +352,29 @@ class BuildPanel(QWidget):
             f"{p.wall_idle_w:,.0f} W idle."
         )
 
+    def _on_clicked(self, row: int, column: int) -> None:
+        cell = self.table.item(row, column)
+        if column == 4 and cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
+            self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
+
+    def _remove_current(self) -> None:
+        cell = self.table.item(self.table.currentRow(), 4)
+        if cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
+            self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
+
     def _on_item_changed(self, cell: QTableWidgetItem) -> None:
-        if self._filling or cell.column() != 3:
+        if self._filling or cell.column() not in (2, 3):
             return
         n = cell.data(Qt.ItemDataRole.UserRole)
+        if n is None:
+            return
+        if cell.column() == 2:
+            value = cell.data(Qt.ItemDataRole.EditRole)
+            try:
+                self.quantity_changed.emit(n, max(1, min(64, int(value))))
+            except (TypeError, ValueError):
+                self.quantity_changed.emit(n, 1)
+            return
         text = cell.text().strip().replace(",", "").lstrip("$€£")
         if text in ("", "no price"):
             self.price_edited.emit(n, None)
@@ -401,6 +407,10 @@ class FindingsPanel(QTreeWidget):
         self.itemActivated.connect(self._clicked)
 
     def show_report(self, report: Report) -> None:
+        key = (tuple(report.findings), tuple(report.not_checked))
+        if key == getattr(self, "_shown", None):
+            return  # most edits leave the findings as they were: no rebuild, no repaint
+        self._shown = key
         self.clear()
         for f in report.findings:
             item = QTreeWidgetItem([f"{ICONS[f.severity]}  {f.message}", f.rule])
