@@ -234,6 +234,10 @@ class BuildPanel(QWidget):
         self.power.setAccessibleName("Power: load against PSU rating")
         self.power_note = QLabel()
         self.power_note.setWordWrap(True)
+        # Fixed heights: new text on each edit must not re-lay out (and repaint) the whole window.
+        line = self.power_note.fontMetrics().lineSpacing()
+        self.power_note.setFixedHeight(line * 2 + 4)
+        self.total.setFixedHeight(line + 6)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.table, 1)
