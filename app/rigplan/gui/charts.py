@@ -180,9 +180,9 @@ def update_charts(view: Any, report: CostReport) -> None:
 
 
 def _nice(value: float) -> float:
-    """Round up to 1, 1.5, 2, 3, 5 or 7.5 x 10^k, so small edits keep the same axis range."""
+    """Round up to a round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k), so small edits keep the axis range."""
     exp = 10 ** np.floor(np.log10(value))
-    for step in (1, 1.5, 2, 3, 5, 7.5, 10):
+    for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
         if value <= step * exp:
             return float(step * exp)
     return float(value)

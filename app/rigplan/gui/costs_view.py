@@ -135,7 +135,7 @@ class CostsView(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setAccessibleName("Break-even summary")
         # A fixed height: text changing length on each edit must not re-lay out (and repaint) the charts.
-        self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() * 7 + 6)
+        self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() * 9 + 6)
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.dates = QLabel(
             "Prices as of: parts 2025-07-23 (PCPartPicker via pc-part-dataset); cloud: SkyPilot catalog after 2025-06 "

@@ -247,8 +247,12 @@ class BuildPanel(QWidget):
         self.table.currentCellChanged.connect(self._on_current)
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.cellClicked.connect(self._on_clicked)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table, activated=self._remove_current,
-                  context=Qt.ShortcutContext.WidgetShortcut)
+        QShortcut(
+            QKeySequence(QKeySequence.StandardKey.Delete),
+            self.table,
+            activated=self._remove_current,
+            context=Qt.ShortcutContext.WidgetShortcut,
+        )
         self._rows: list[tuple[Kind, int | None]] = []
         self._filling = False
 
