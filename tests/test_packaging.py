@@ -22,7 +22,7 @@ def text(rel: str) -> str:
 def test_one_app_id_everywhere() -> None:
     assert (RES / f"{APP_ID}.desktop").exists()
     assert f"<id>{APP_ID}</id>" in text(f"resources/{APP_ID}.metainfo.xml")
-    assert f"<launchable type=\"desktop-id\">{APP_ID}.desktop</launchable>" in text(f"resources/{APP_ID}.metainfo.xml")
+    assert f'<launchable type="desktop-id">{APP_ID}.desktop</launchable>' in text(f"resources/{APP_ID}.metainfo.xml")
     assert f"Icon={APP_ID}" in text(f"resources/{APP_ID}.desktop")
     assert f'#define AppId "{APP_ID}"' in text("packaging/windows/rigplan.iss")
     assert "bundle_identifier=APP_ID" in text("packaging/rigplan.spec")
@@ -63,6 +63,7 @@ def test_desktop_entry_validates() -> None:
 
 @pytest.mark.skipif(shutil.which("appstreamcli") is None, reason="appstream not installed")
 def test_metainfo_validates() -> None:
-    out = subprocess.run(["appstreamcli", "validate", "--no-net", str(RES / f"{APP_ID}.metainfo.xml")],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        ["appstreamcli", "validate", "--no-net", str(RES / f"{APP_ID}.metainfo.xml")], capture_output=True, text=True
+    )
     assert out.returncode == 0, out.stdout + out.stderr

