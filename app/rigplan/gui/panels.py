@@ -26,9 +26,8 @@ from PySide6.QtWidgets import (
 from rigplan.catalog import Catalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.partsmodel import PartFilterProxy, PartTableModel
-from rigplan.model import KIND_LABELS, Build, Kind, Part
+from rigplan.model import KIND_LABELS, Build, Kind
 from rigplan.rules import Report, Severity, compatible
-from rigplan.rules.findings import Finding
 
 SLOT_ORDER = [Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.MEMORY, Kind.STORAGE, Kind.GPU, Kind.PSU, Kind.CASE]
 
@@ -443,10 +442,3 @@ class FindingsPanel(QTreeWidget):
         if kind is not None:
             self.slot_selected.emit(kind)
 
-
-def finding_text(f: Finding) -> str:
-    return f"{f.severity.value}: {f.message}"
-
-
-def part_label(part: Part) -> str:
-    return f"{part.name} [{part.kind.label}]"
