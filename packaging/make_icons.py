@@ -1,6 +1,6 @@
 """Render resources/icons/rigplan.svg to the hicolor PNG sizes, a Windows .ico and a macOS .icns (with Qt).
 
-    QT_QPA_PLATFORM=offscreen python packaging/make_icons.py
+QT_QPA_PLATFORM=offscreen python packaging/make_icons.py
 """
 
 from __future__ import annotations

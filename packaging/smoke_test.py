@@ -47,10 +47,17 @@ def main() -> int:
         out = run([a.app, build], env)
         times.append((time.perf_counter() - t) * 1000)
         text = out.stdout + out.stderr
-        check(out.returncode == 0 and "RIGPLAN READY parts=26088 build=2x RTX 4090 workstation" in out.stdout
-              and not any(b in text for b in BAD), "GUI opens the build offscreen and prints the ready line", text)
-    print(f"     GUI start to ready line and exit: median {statistics.median(times):.0f} ms "
-          f"(min {min(times):.0f}, max {max(times):.0f}; target <= 1500 ms)")
+        check(
+            out.returncode == 0
+            and "RIGPLAN READY parts=26088 build=2x RTX 4090 workstation" in out.stdout
+            and not any(b in text for b in BAD),
+            "GUI opens the build offscreen and prints the ready line",
+            text,
+        )
+    print(
+        f"     GUI start to ready line and exit: median {statistics.median(times):.0f} ms "
+        f"(min {min(times):.0f}, max {max(times):.0f}; target <= 1500 ms)"
+    )
     plain = {k: v for k, v in os.environ.items() if k != "RIGPLAN_SMOKE_TEST"}
     out = run([a.cli, "--version"], plain)
     check(out.returncode == 0 and out.stdout.startswith("RigPlan "), "rigplan --version", out.stderr)
@@ -59,8 +66,24 @@ def main() -> int:
     broken = str(Path(a.examples) / "broken" / "gpu-length.rigplan.yaml")
     out = run([a.cli, "check", broken], plain)
     check(out.returncode == 1 and "[gpu-length]" in out.stdout, "rigplan check names the broken rule", out.stderr)
-    out = run([a.cli, "cost", "--build-cost", "1158", "--instance", "p2.xlarge", "--hourly", "0.38",
-               "--electricity", "0", "--hours-per-day", "24", "--json"], plain)
+    out = run(
+        [
+            a.cli,
+            "cost",
+            "--build-cost",
+            "1158",
+            "--instance",
+            "p2.xlarge",
+            "--hourly",
+            "0.38",
+            "--electricity",
+            "0",
+            "--hours-per-day",
+            "24",
+            "--json",
+        ],
+        plain,
+    )
     ok = out.returncode == 0 and round(json.loads(out.stdout)["results"][0]["breakeven_days"]) == 127
     check(ok, "rigplan cost --json (127-day example)", out.stderr)
     out = run([a.cli, "parts", "list", "--kind", "gpu", "--search", "4090", "--json"], plain)

@@ -441,4 +441,3 @@ class FindingsPanel(QTreeWidget):
         kind = item.data(0, Qt.ItemDataRole.UserRole)
         if kind is not None:
             self.slot_selected.emit(kind)
-
