@@ -16,10 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from rigplan.catalog.yamlio import load_parts_yaml
-from rigplan.model.parts import PART_ADAPTER, Kind
+from rigplan.kinds import Kind
 
 COMPILED_NAME = "catalog.json"
 COMPILED_FORMAT = 3
@@ -61,6 +58,11 @@ def hash_files(files: list[Path]) -> dict[str, str]:
 
 def compile_yaml(parts_dir: Path, progress: Callable[[str], None] | None = None) -> CompileResult:
     """Parse and validate every YAML file; broken files and entries are skipped and reported."""
+    from pydantic import ValidationError  # here, not at the top: loading the compiled file needs neither
+
+    from rigplan.catalog.yamlio import load_parts_yaml
+    from rigplan.model.parts import PART_ADAPTER
+
     files = yaml_files(parts_dir)
     records: list[dict[str, Any]] = []
     problems: list[CatalogProblem] = []

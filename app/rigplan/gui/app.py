@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
 
 
 def data_dir() -> Path:
@@ -19,22 +23,28 @@ def data_dir() -> Path:
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
 
 
-def create_window(settings: object | None = None, data: Path | None = None):  # noqa: ANN201 - MainWindow, lazy
-    """Load the data and make the main window (shared by run_gui, tests and benchmarks)."""
+def create_window(settings: object | None = None, data: Path | None = None, staged: bool = False):  # noqa: ANN201
+    """Load the catalog and make the main window (shared by run_gui, tests and benchmarks).
+
+    staged=True returns the window's first stage (catalog, build panel, findings, menus) and leaves the rest to
+    `window.finish()`, which run_gui calls right after the first paint; see rigplan.gui.mainwindow.
+    """
     from PySide6.QtCore import QSettings
 
     from rigplan.catalog import load_catalog
-    from rigplan.costs.offers import load_offers
-    from rigplan.costs.perf import load_perf
     from rigplan.gui.mainwindow import MainWindow
     from rigplan.paths import parts_dir
 
     catalog = load_catalog()
-    offers = load_offers()
-    perf = load_perf()
     docs = parts_dir().parent / "docs"
     return MainWindow(
-        catalog, offers, perf, settings or QSettings("RigPlan", "RigPlan"), docs if docs.is_dir() else None, data
+        catalog,
+        None,
+        None,
+        settings or QSettings("RigPlan", "RigPlan"),  # type: ignore[arg-type]
+        docs if docs.is_dir() else None,
+        data,
+        staged=staged,
     )
 
 
@@ -43,7 +53,6 @@ def run_gui(args: Sequence[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from rigplan import APP_ID
-    from rigplan.files import BuildFileError, load
 
     smoke = os.environ.get("RIGPLAN_SMOKE_TEST") == "1"
     app = QApplication.instance() or QApplication([sys.argv[0], *args])
@@ -51,6 +60,8 @@ def run_gui(args: Sequence[str]) -> int:
     app.setOrganizationName("RigPlan")
     app.setDesktopFileName(APP_ID)
     if smoke and args:
+        from rigplan.files import BuildFileError, load
+
         try:
             load(args[0])
         except BuildFileError as exc:
@@ -61,14 +72,12 @@ def run_gui(args: Sequence[str]) -> int:
     data = data_dir()
     holder: list[object] = []
     install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
-    window = create_window(data=None if smoke else data)
+    window = create_window(data=None if smoke else data, staged=not smoke)
     holder.append(window)
-    if args:
-        window.open_path(Path(args[0]), ask=False)
-    window.show()
-    from rigplan.gui.mainwindow import warm_up
-
     if smoke:
+        if args:
+            window.open_path(Path(args[0]), ask=False)
+        window.show()
 
         def ready() -> None:
             print(f"RIGPLAN READY parts={len(window.catalog)} build={window.doc.build.name}", flush=True)
@@ -77,7 +86,44 @@ def run_gui(args: Sequence[str]) -> int:
             app.quit()
 
         QTimer.singleShot(0, ready)
-    else:
+        return app.exec()
+    window.show()  # paints the first stage; the rest follows on the first turn of the event loop
+
+    def second_stage() -> None:
+        from rigplan.gui.mainwindow import warm_up
+
+        window.finish()
+        if args:
+            window.open_path(Path(args[0]), ask=False)
         window._warm = warm_up(window)  # type: ignore[attr-defined]
-        QTimer.singleShot(0, window.offer_recovery)
+        window.offer_recovery()
+
+    after_first_paint(window, second_stage)
     return app.exec()
+
+
+def after_first_paint(window: QWidget, fn: Callable[[], None], fallback_ms: int = 1500) -> None:
+    """Call fn once, on the event-loop turn after the window's first paint (or after fallback_ms if it is never
+    painted, e.g. started minimised). A zero timer alone is not enough: on X11 the expose event may come later."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    app = QApplication.instance()
+    done = False
+
+    def fire() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            app.removeEventFilter(watcher)
+            fn()
+
+    class Watcher(QObject):
+        def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802
+            if ev.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is window:
+                QTimer.singleShot(0, fire)
+            return False
+
+    watcher = Watcher(window)
+    app.installEventFilter(watcher)
+    QTimer.singleShot(fallback_ms, fire)

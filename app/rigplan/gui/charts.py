@@ -48,6 +48,7 @@ def _plot(title: str) -> pg.PlotWidget:
         ax = w.getAxis(side)
         ax.setPen(fg)
         ax.setTextPen(fg)
+        ax.setStyle(maxTickLevel=1)  # no unlabelled minor ticks: less to regenerate when the range moves
     # The axes draw the grid; at alpha < 1 every repaint blends full-width lines, which cost ~3 ms a frame.
     return w
 
@@ -121,8 +122,14 @@ def update_charts(view: Any, report: CostReport) -> None:
     x = (report.days / DAYS_PER_MONTH if months else report.hours)[keep]
     unit = "months" if months else "hours of work"
     be: pg.PlotWidget = p["breakeven_widget"]
-    be.setLabel("bottom", "Months from purchase" if months else "Hours of work on the desktop")
-    be.setLabel("left", f"Cumulative cost ({report.currency})")
+    labels = (
+        "Months from purchase" if months else "Hours of work on the desktop",
+        f"Cumulative cost ({report.currency})",
+    )
+    if getattr(view, "_axis_labels", None) != labels:  # a new label makes the axis regenerate its ticks and text
+        view._axis_labels = labels
+        be.setLabel("bottom", labels[0])
+        be.setLabel("left", labels[1])
     own_curve = report.own_curve[keep]
     view._curves["own"].setData(x, own_curve)
     p["resale"].setData([x[-1]], [own_curve[-1]])
@@ -177,6 +184,8 @@ def update_charts(view: Any, report: CostReport) -> None:
         view._ranges = (y_range, x_range)
         be.setYRange(*y_range, padding=0)
         be.setXRange(*x_range, padding=0.01)
+        # Apply the new range now: pyqtgraph defers it to the paint, where it schedules a second paint.
+        be.getPlotItem().vb.prepareForPaint()
 
 
 def _nice(value: float) -> float:

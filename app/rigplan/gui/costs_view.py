@@ -33,6 +33,7 @@ from rigplan.costs.model import CostReport, compute
 from rigplan.costs.offers import Offer, OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.assumptions_form import AssumptionsForm
+from rigplan.gui.livetext import LiveText
 from rigplan.gui.partsmodel import refilter
 from rigplan.model import Build, Pricing
 
@@ -130,13 +131,8 @@ class CostsView(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         # --- right: charts and summary ----------------------------------------------------------------------------
-        self.summary = QLabel("Add parts and offers to see when owning beats renting.")
-        self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary = LiveText("Add parts and offers to see when owning beats renting.", lines=9, rich=True)
         self.summary.setAccessibleName("Break-even summary")
-        # A fixed height: text changing length on each edit must not re-lay out (and repaint) the charts.
-        self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() * 9 + 6)
-        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.dates = QLabel(
             "Prices as of: parts 2025-07-23 (PCPartPicker via pc-part-dataset); cloud: SkyPilot catalog after 2025-06 "
             "(AWS, GCP, Lambda), Azure undated, and dated historic offers."
@@ -147,7 +143,7 @@ class CostsView(QWidget):
         self.axis_box.addItems(["x: calendar months", "x: hours of work"])
         self.axis_box.setAccessibleName("Chart x axis")
         self.axis_box.currentIndexChanged.connect(self._axis_changed)
-        self.readout = QLabel(" ")
+        self.readout = LiveText(" ", lines=1, wrap=False)
         self.readout.setAccessibleName("Crosshair read-out")
         self.chart_tabs = QTabWidget()
         self.chart_tabs.setAccessibleName("Cost charts")

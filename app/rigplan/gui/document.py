@@ -32,11 +32,11 @@ class BuildDocument(QObject):
     changed = Signal(object)  # the new Build
     path_changed = Signal(object)  # Path | None
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, undo_stack: QUndoStack | None = None) -> None:
         super().__init__(parent)
         self.build = Build()
         self.path: Path | None = None
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = undo_stack if undo_stack is not None else QUndoStack(self)
 
     # --- state --------------------------------------------------------------------------------------------------
 

@@ -1,17 +1,35 @@
-"""The main window: build panel | part picker and costs tabs, findings dock, menus, files, undo, settings."""
+"""The main window: build panel | part picker and costs tabs, findings dock, menus, files, undo, settings.
+
+Start-up is staged so that the window paints early. The constructor builds the shell (build panel, the whole catalog
+in the part picker, findings, menus), which needs Qt and the catalog's columns only. `finish()` then brings in the
+rest (pydantic models, checks, numpy, cloud offers, speed table, costs view) and shows the build; `run_gui` calls it
+right after the first paint, everything else (tests, tools) at construction. That is why most imports from
+pydantic-backed modules sit inside the methods that use them.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLocale, QSettings, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QInputDialog,
+    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -20,18 +38,19 @@ from PySide6.QtWidgets import (
 
 from rigplan import __version__
 from rigplan.catalog import Catalog
-from rigplan.costs.offers import OfferCatalog
-from rigplan.costs.perf import PerfTable
-from rigplan.files import SUFFIX, BuildFileError, load, missing_from_catalog, save
-from rigplan.files.autosave import AutosaveStore
-from rigplan.gui.costs_view import CostsView
-from rigplan.gui.dialogs import ABOUT, CustomPartDialog
-from rigplan.gui.document import BuildDocument
 from rigplan.gui.panels import BuildPanel, FindingsPanel, PickerPanel
-from rigplan.gui.recovery import RecoveryDialog
-from rigplan.model import Build, Kind, Price
-from rigplan.rules import Report, Severity, check
+from rigplan.kinds import Kind
 
+if TYPE_CHECKING:
+    from rigplan.costs.offers import OfferCatalog
+    from rigplan.costs.perf import PerfTable
+    from rigplan.files.autosave import AutosaveStore
+    from rigplan.gui.costs_view import CostsView
+    from rigplan.gui.document import BuildDocument
+    from rigplan.model import Assumptions, Build
+    from rigplan.rules import Report
+
+SUFFIX = ".rigplan.yaml"  # rigplan.files.SUFFIX (a test keeps the two equal)
 FILE_FILTER = f"RigPlan builds (*{SUFFIX} *.yaml *.yml);;All files (*)"
 DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
 MAX_RECENT = 8
@@ -41,14 +60,20 @@ class MainWindow(QMainWindow):
     def __init__(
         self,
         catalog: Catalog,
-        offers: OfferCatalog,
-        perf: PerfTable,
+        offers: OfferCatalog | None,
+        perf: PerfTable | None,
         settings: QSettings,
         docs_dir: Path | None = None,
         data_dir: Path | None = None,
+        *,
+        staged: bool = False,
     ) -> None:
+        """The window. offers and perf may be None: finish() loads them. With staged=True the caller must call
+        finish() (run_gui does, right after the first paint); otherwise it is called here."""
         super().__init__()
         self.catalog, self.settings, self.docs_dir = catalog, settings, docs_dir
+        self._offers, self._perf, self._data_dir = offers, perf, data_dir
+        self.ready = False
         loc = QLocale()
         # The "C" locale formats money as "449.96$"; fall back to US English there.
         self.locale = (
@@ -56,15 +81,15 @@ class MainWindow(QMainWindow):
             if loc.language() == QLocale.Language.C
             else loc
         )
-        self.doc = BuildDocument(self)
-        self.report: Report = check(self.doc.build)
+        self.undo_stack = QUndoStack(self)
         self.picker = PickerPanel(catalog, perf, self.money)
         self.build_panel = BuildPanel(self.money)
         self.findings = FindingsPanel()
-        self.costs = CostsView(offers, perf, self.money)
+        self.costs_placeholder = QLabel("Loading the cost model...")
+        self.costs_placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.picker, "Parts")
-        self.tabs.addTab(self.costs, "Costs")
+        self.tabs.addTab(self.costs_placeholder, "Costs")
         self.tabs.setAccessibleName("Parts and costs")
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.build_panel)
@@ -82,36 +107,75 @@ class MainWindow(QMainWindow):
         self.findings_dock = dock
         self.setAcceptDrops(True)
         self._make_actions()
+        self.build_panel.slot_selected.connect(self._slot_selected)
+        self.findings.slot_selected.connect(self.select_slot)
+        self._restore_geometry()
+        self.build_panel.show_build(None, None)
+        self.setWindowTitle("RigPlan")
+        self._status(f"Checking...  ·  {len(self.catalog):,} parts in the catalog")
+        self.autosave: AutosaveStore | None = None
+        self.autosave_timer = QTimer(self)
+        if not staged:
+            self.finish()
+
+    def finish(self) -> None:
+        """Second stage: the document, checks, costs and autosave. Idempotent."""
+        if self.ready:
+            return
+        from rigplan.costs.offers import load_offers
+        from rigplan.costs.perf import load_perf
+        from rigplan.files.autosave import AutosaveStore
+        from rigplan.gui.costs_view import CostsView
+        from rigplan.gui.document import BuildDocument
+        from rigplan.model import Build
+
+        offers = self._offers if self._offers is not None else load_offers()
+        if self._perf is None:
+            self._perf = load_perf()
+            self.picker.set_perf(self._perf)
+        self.doc: BuildDocument = BuildDocument(self, self.undo_stack)
+        self.costs: CostsView = CostsView(offers, self._perf, self.money)
+        current = self.tabs.currentIndex()
+        self.tabs.removeTab(1)
+        self.tabs.insertTab(1, self.costs, "Costs")
+        self.tabs.setCurrentIndex(current)
+        self.costs_placeholder.deleteLater()
         # wiring: user actions -> document edits -> one refresh
         self.picker.part_chosen.connect(self.doc.add_part)
-        self.build_panel.slot_selected.connect(self._slot_selected)
         self.build_panel.remove_requested.connect(self.doc.remove_item)
         self.build_panel.quantity_changed.connect(self.doc.set_quantity)
         self.build_panel.price_edited.connect(self._price_edited)
-        self.findings.slot_selected.connect(self.select_slot)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.chosen_changed.connect(lambda keys: self.settings.setValue("costs/offers", keys))
         self.doc.changed.connect(self.refresh)
-        self.doc.undo_stack.cleanChanged.connect(lambda _: self._update_title())
+        self.undo_stack.cleanChanged.connect(lambda _: self._update_title())
         self.doc.path_changed.connect(lambda _: self._update_title())
         self.tabs.currentChanged.connect(lambda i: self.costs.ensure_charts() if i == 1 else None)
-        keys = settings.value("costs/offers")
+        keys = self.settings.value("costs/offers")
         self.costs.set_chosen(list(keys) if isinstance(keys, list) else self.costs.default_keys())
-        self._restore_settings()
-        self.refresh(self.doc.build)
+        costs_state = self.settings.value("window/costs_splitter")
+        if costs_state is not None:
+            self.costs.splitter.restoreState(costs_state)
+        self.ready = True
+        self.doc.reset(Build(assumptions=self._last_assumptions()), None)
+        if current == 1:
+            self.costs.ensure_charts()
+        for a in self._doc_actions:
+            a.setEnabled(True)
         self._update_title()
         # Autosave: unsaved edits are written every N seconds to the data folder, one file per instance.
-        self.autosave: AutosaveStore | None = AutosaveStore(data_dir / "autosave") if data_dir else None
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setInterval(max(5, int(settings.value("autosave/seconds", 60))) * 1000)
+        self.autosave = AutosaveStore(self._data_dir / "autosave") if self._data_dir else None
+        self.autosave_timer.setInterval(max(5, int(self.settings.value("autosave/seconds", 60))) * 1000)
         self.autosave_timer.timeout.connect(self.autosave_now)
         if self.autosave:
             self.autosave_timer.start()
-            self.doc.undo_stack.cleanChanged.connect(lambda clean: self.autosave.remove() if clean else None)
+            self.undo_stack.cleanChanged.connect(lambda clean: self.autosave.remove() if clean else None)
 
     def autosave_now(self) -> None:
         if self.autosave is None or not self.doc.is_modified():
             return
+        from rigplan.files import BuildFileError
+
         try:
             self.autosave.save(self.doc.build, self.doc.path)
         except (BuildFileError, OSError) as exc:
@@ -121,6 +185,9 @@ class MainWindow(QMainWindow):
         """At start: offer the builds that a crashed or killed RigPlan left unsaved. True if one was recovered."""
         if self.autosave is None:
             return False
+        from rigplan.files.autosave import AutosaveStore
+        from rigplan.gui.recovery import RecoveryDialog
+
         entries = self.autosave.orphans()
         if not entries:
             return False
@@ -148,7 +215,7 @@ class MainWindow(QMainWindow):
         return self.locale.toCurrencyString(float(amount), self._currency_symbol())
 
     def _currency_symbol(self) -> str:
-        code = self.doc.build.assumptions.currency if hasattr(self, "doc") else "USD"
+        code = self.doc.build.assumptions.currency if self.ready else self._saved_currency()
         return {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}.get(code, code + " ")
 
     # --- actions and menus -----------------------------------------------------------------------------------------
@@ -167,9 +234,9 @@ class MainWindow(QMainWindow):
         self.act_save = self._action("&Save", self.save, sk.Save)
         self.act_save_as = self._action("Save &As...", self.save_as, sk.SaveAs)
         self.act_quit = self._action("&Quit", self.close, sk.Quit)
-        self.act_undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo = self.undo_stack.createUndoAction(self, "&Undo")
         self.act_undo.setShortcut(QKeySequence(sk.Undo))
-        self.act_redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo = self.undo_stack.createRedoAction(self, "&Redo")
         self.act_redo.setShortcut(QKeySequence(sk.Redo))
         self.act_custom = self._action("Add &custom part...", self.add_custom_part, "Ctrl+Shift+N")
         self.act_rename = self._action("&Rename build...", self.rename_build, "F2")
@@ -199,11 +266,26 @@ class MainWindow(QMainWindow):
         h.addAction(self.act_docs)
         h.addAction(self.act_about)
         self._fill_recent()
+        # Enabled by finish(), a moment after the first paint: they need the build document.
+        self._doc_actions = (self.act_new, self.act_save, self.act_save_as, self.act_custom, self.act_rename)
+        for a in self._doc_actions:
+            a.setEnabled(False)
 
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
+    def _saved_currency(self) -> str:
+        """The currency of the last assumptions, read without pydantic (before finish())."""
+        raw = self.settings.value("costs/assumptions")
+        try:
+            code = json.loads(raw).get("currency") if isinstance(raw, str) else None
+        except (ValueError, AttributeError):
+            code = None
+        return code if isinstance(code, str) else "USD"
+
     def refresh(self, build: Build) -> None:
-        self.report = check(build)
+        from rigplan.rules import Severity, check
+
+        self.report: Report = check(build)
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report)
         self.picker.set_build(build)
@@ -245,6 +327,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Price", "A price must be a number of 0 or more.")
             self.refresh(self.doc.build)
         else:
+            from rigplan.model import Price
+
             a = self.doc.build.assumptions
             self.doc.set_price(
                 index, Price(amount=value, currency=a.currency, date=dt.date.today(), source="your price")
@@ -254,7 +338,7 @@ class MainWindow(QMainWindow):
 
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current build (saved, discarded, or nothing to save)."""
-        if not self.doc.is_modified():
+        if not self.ready or not self.doc.is_modified():
             return True
         answer = QMessageBox.question(
             self,
@@ -268,6 +352,8 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Discard
 
     def new_build(self) -> None:
+        from rigplan.model import Build
+
         if self.maybe_save():
             self.doc.reset(Build(assumptions=self._last_assumptions()), None)
 
@@ -279,8 +365,11 @@ class MainWindow(QMainWindow):
             self.open_path(Path(path), ask=False)
 
     def open_path(self, path: Path, ask: bool = True) -> bool:
+        self.finish()
         if ask and not self.maybe_save():
             return False
+        from rigplan.files import BuildFileError, load, missing_from_catalog
+
         try:
             build = load(path)
         except BuildFileError as exc:
@@ -309,6 +398,8 @@ class MainWindow(QMainWindow):
         return self._write(p)
 
     def _write(self, path: Path) -> bool:
+        from rigplan.files import BuildFileError, save
+
         try:
             save(self.doc.build, path)
         except BuildFileError as exc:
@@ -351,6 +442,8 @@ class MainWindow(QMainWindow):
     # --- other commands --------------------------------------------------------------------------------------------
 
     def add_custom_part(self) -> None:
+        from rigplan.gui.dialogs import CustomPartDialog
+
         dlg = CustomPartDialog(self, self.doc.build.assumptions.currency)
         if dlg.exec() and dlg.part is not None:
             self.doc.add_part(dlg.part)
@@ -365,11 +458,13 @@ class MainWindow(QMainWindow):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(local.parent)) if local and local.exists() else QUrl(DOCS_URL))
 
     def about(self) -> None:
+        from rigplan.gui.dialogs import ABOUT
+
         QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT)
 
     # --- settings ----------------------------------------------------------------------------------------------------
 
-    def _last_assumptions(self) -> object:
+    def _last_assumptions(self) -> Assumptions:
         from rigplan.model import Assumptions
 
         raw = self.settings.value("costs/assumptions")
@@ -380,7 +475,7 @@ class MainWindow(QMainWindow):
                 pass
         return Assumptions()
 
-    def _restore_settings(self) -> None:
+    def _restore_geometry(self) -> None:
         geo = self.settings.value("window/geometry")
         if geo is not None:
             self.restoreGeometry(geo)
@@ -392,17 +487,14 @@ class MainWindow(QMainWindow):
         sizes = self.settings.value("window/splitter")
         if sizes is not None:
             self.splitter.restoreState(sizes)
-        costs = self.settings.value("window/costs_splitter")
-        if costs is not None:
-            self.costs.splitter.restoreState(costs)
-        self.doc.reset(Build(assumptions=self._last_assumptions()), None)  # type: ignore[arg-type]
 
     def save_settings(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.setValue("window/splitter", self.splitter.saveState())
-        self.settings.setValue("window/costs_splitter", self.costs.splitter.saveState())
-        self.settings.setValue("costs/assumptions", self.doc.build.assumptions.model_dump_json())
+        if self.ready:
+            self.settings.setValue("window/costs_splitter", self.costs.splitter.saveState())
+            self.settings.setValue("costs/assumptions", self.doc.build.assumptions.model_dump_json())
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
@@ -419,6 +511,7 @@ def warm_up(window: MainWindow) -> QTimer:
     """After the first paint: build the charts and the compatible-filter columns, so the first use is quick."""
     from rigplan.rules import compatible
 
+    window.finish()
     steps = [lambda: window.costs.ensure_charts()] + [
         (lambda k=k: compatible(window.doc.build, k, window.catalog)) for k in Kind
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -24,10 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.catalog import Catalog
-from rigplan.costs.perf import PerfTable
+from rigplan.gui.livetext import LiveText
 from rigplan.gui.partsmodel import PartFilterProxy, PartTableModel
-from rigplan.model import KIND_LABELS, Build, Kind
-from rigplan.rules import Report, Severity, compatible
+from rigplan.kinds import KIND_LABELS, Kind
+
+if TYPE_CHECKING:  # these panels paint before pydantic and the checks are imported (see mainwindow)
+    from rigplan.costs.perf import PerfTable
+    from rigplan.model import Build
+    from rigplan.rules import Report
 
 SLOT_ORDER = [Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.MEMORY, Kind.STORAGE, Kind.GPU, Kind.PSU, Kind.CASE]
 
@@ -40,7 +45,7 @@ class PickerPanel(QWidget):
     def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
         super().__init__()
         self.catalog, self.perf, self.money = catalog, perf, money
-        self.build = Build()
+        self.build: Build | None = None  # None until the window's second stage: no filter yet
         self._models: dict[Kind, PartTableModel] = {}
         self.kind_box = QComboBox()
         self.kind_box.setAccessibleName("Part kind")
@@ -100,6 +105,12 @@ class PickerPanel(QWidget):
     def kind(self) -> Kind:
         return Kind(self.kind_box.currentData())  # Qt hands enum data back as plain str
 
+    def set_perf(self, perf: PerfTable) -> None:
+        """The speed table arrived (second stage): the GPU table gains its speed columns."""
+        self.perf = perf
+        if self._models.pop(Kind.GPU, None) is not None and self.kind is Kind.GPU:
+            self._show_kind()
+
     def set_kind(self, kind: Kind) -> None:
         self.kind_box.setCurrentIndex(SLOT_ORDER.index(kind))
 
@@ -130,10 +141,23 @@ class PickerPanel(QWidget):
 
     def set_build(self, build: Build) -> None:
         self.build = build
-        self.refresh_compatible()
+        if self.isVisible():
+            self.refresh_compatible()
+        else:  # behind the Costs tab: filter when shown (showEvent), not on every edit
+            self._stale = True
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        if getattr(self, "_stale", False):
+            self._stale = False
+            self.refresh_compatible()
 
     def refresh_compatible(self) -> None:
-        rows = set(compatible(self.build, self.kind, self.catalog)) if self.compatible_only.isChecked() else None
+        rows = None
+        if self.build is not None and self.compatible_only.isChecked():
+            from rigplan.rules import compatible
+
+            rows = set(compatible(self.build, self.kind, self.catalog))
         self.proxy.set_allowed(rows)
         self._update_count()
 
@@ -226,17 +250,11 @@ class BuildPanel(QWidget):
         for c, sample in ((0, "Motherboard  "), (2, "64 ⇅  "), (3, "$10,000.00  "), (4, " ✕ ")):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
             h.resizeSection(c, fm.horizontalAdvance(sample) + 16)
-        self.total = QLabel()
+        self.total = LiveText(lines=1, rich=True, wrap=False)
         self.total.setAccessibleName("Total cost")
-        self.total.setTextFormat(Qt.TextFormat.RichText)
         self.power = PowerBar()
         self.power.setAccessibleName("Power: load against PSU rating")
-        self.power_note = QLabel()
-        self.power_note.setWordWrap(True)
-        # Fixed heights: new text on each edit must not re-lay out (and repaint) the whole window.
-        line = self.power_note.fontMetrics().lineSpacing()
-        self.power_note.setFixedHeight(line * 2 + 4)
-        self.total.setFixedHeight(line + 6)
+        self.power_note = LiveText(lines=2)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.table, 1)
@@ -265,14 +283,16 @@ class BuildPanel(QWidget):
                 self.table.selectRow(n)
                 return
 
-    def show_build(self, build: Build, report: Report) -> None:
+    def show_build(self, build: Build | None, report: Report | None) -> None:
+        """The build's rows (None: the empty slots, shown before the build document exists)."""
         self._filling = True
         current = self.table.currentRow()
         rows: list[tuple[Kind, int | None]] = []
+        items = build.items if build is not None else ()
         for kind in SLOT_ORDER:
-            idx = [n for n, i in enumerate(build.items) if i.part.kind == kind]
+            idx = [n for n, i in enumerate(items) if i.part.kind == kind]
             rows += [(kind, n) for n in idx] or [(kind, None)]
-        keys = [(k, None if n is None else build.items[n].part.id) for k, n in rows]
+        keys = [(k, None if n is None else items[n].part.id) for k, n in rows]
         same_rows = keys == getattr(self, "_keys", None)
         self._rows, self._keys = rows, keys
         if same_rows:  # the common edit (quantity, price): update values in place, keep the cell widgets
@@ -292,7 +312,7 @@ class BuildPanel(QWidget):
                 cells[1].setText("(none chosen: pick one on the right)")
                 cells[1].setForeground(self.palette().placeholderText())
             else:
-                item = build.items[n]
+                item = items[n]
                 cells[1].setText(item.part.name + ("  (custom)" if item.part.custom else ""))
                 cells[1].setToolTip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}")
                 if kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE):
@@ -313,12 +333,13 @@ class BuildPanel(QWidget):
         self._show_power(report)
         self._filling = False
 
-    def _update_values(self, build: Build) -> None:
+    def _update_values(self, build: Build | None) -> None:
         unpriced = 0
         total = 0.0
         for r, (_, n) in enumerate(self._rows):
             if n is None:
                 continue
+            assert build is not None  # rows with an item index come from a build
             item = build.items[n]
             qty = self.table.item(r, 2)
             if qty.data(Qt.ItemDataRole.EditRole) != item.quantity:
@@ -343,8 +364,8 @@ class BuildPanel(QWidget):
         )
         self.total.setText(f"<b>Total: {self.money(total)}</b>{missing}")
 
-    def _show_power(self, report: Report) -> None:
-        p = report.power
+    def _show_power(self, report: Report | None) -> None:
+        p = report.power if report is not None else None
         if p is None or not p.load_w:
             self.power.set_state(0, 1, "No power draw yet", False)
             self.power_note.setText("")
@@ -393,7 +414,7 @@ class BuildPanel(QWidget):
         self.price_edited.emit(n, value)
 
 
-ICONS = {Severity.ERROR: "⛔", Severity.WARNING: "⚠", Severity.NOTE: "ℹ"}
+ICONS = {"error": "⛔", "warning": "⚠", "note": "ℹ"}  # by rigplan.rules.Severity value
 
 
 class FindingsPanel(QTreeWidget):

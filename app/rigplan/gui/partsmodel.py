@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from rigplan.catalog.loader import KindTable
-from rigplan.costs.perf import PerfTable, estimate, key, without_memory
-from rigplan.model import Kind
+from rigplan.kinds import Kind
+
+if TYPE_CHECKING:  # the window paints before the speed table (YAML, pydantic) is loaded
+    from rigplan.costs.perf import PerfTable
 
 SORT_ROLE = Qt.ItemDataRole.UserRole  # raw values, so numbers sort as numbers and unknowns sort last
 Index = QModelIndex | QPersistentModelIndex
@@ -108,6 +110,7 @@ def _x16(cols: dict[str, list[Any]], i: int) -> int | None:
 def columns_for(kind: Kind, perf: PerfTable | None) -> list[Column]:
     cols = COMMON_HEAD + KIND_COLUMNS[kind]
     if kind is Kind.GPU and perf is not None:
+        from rigplan.costs.perf import estimate, key, without_memory
 
         def speed(c: dict[str, list[Any]], i: int) -> float | None:
             chip = c["chipset"][i] if "chipset" in c else None

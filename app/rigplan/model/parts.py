@@ -6,39 +6,13 @@ Every spec is optional: an unknown value is None, never 0 and never a guess. The
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from rigplan.kinds import KIND_LABELS as KIND_LABELS  # re-exported: rigplan.model is where callers look
+from rigplan.kinds import Kind
 from rigplan.model.common import Frozen, Price
-
-
-class Kind(StrEnum):
-    CPU = "cpu"
-    COOLER = "cooler"
-    MOTHERBOARD = "motherboard"
-    MEMORY = "memory"
-    STORAGE = "storage"
-    GPU = "gpu"
-    PSU = "psu"
-    CASE = "case"
-
-    @property
-    def label(self) -> str:
-        return KIND_LABELS[self]
-
-
-KIND_LABELS: dict[Kind, str] = {
-    Kind.CPU: "CPU",
-    Kind.COOLER: "CPU cooler",
-    Kind.MOTHERBOARD: "Motherboard",
-    Kind.MEMORY: "Memory",
-    Kind.STORAGE: "Storage",
-    Kind.GPU: "GPU",
-    Kind.PSU: "Power supply",
-    Kind.CASE: "Case",
-}
 
 PosInt = Annotated[int, Field(gt=0)]
 PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]

@@ -1,0 +1,88 @@
+"""Staged start-up: the first stage paints the catalog without pydantic, numpy or pyqtgraph; finish() adds the rest."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+
+from rigplan.catalog import Catalog
+from rigplan.files import SUFFIX
+from rigplan.gui import mainwindow
+from rigplan.gui.mainwindow import MainWindow
+from rigplan.model import Kind
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FIRST_STAGE = """
+import json, sys, tempfile
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from rigplan.gui.app import create_window
+w = create_window(QSettings(tempfile.mkdtemp() + "/s.ini", QSettings.Format.IniFormat), staged=True)
+w.show()
+app.processEvents()
+heavy = sorted(m for m in ("pydantic", "numpy", "yaml", "pyqtgraph") if m in sys.modules)
+first = {
+    "heavy": heavy,
+    "rows": w.picker.proxy.rowCount(),
+    "table": len(w.catalog.table(w.picker.kind)),
+    "slots": [w.build_panel.table.item(r, 0).text() for r in range(w.build_panel.table.rowCount())],
+    "save_enabled": w.act_save.isEnabled(),
+    "costs_tab": w.tabs.widget(1).__class__.__name__,
+}
+w.finish()
+app.processEvents()
+after = {
+    "heavy": sorted(m for m in ("pydantic", "numpy", "yaml") if m in sys.modules),
+    "save_enabled": w.act_save.isEnabled(),
+    "costs_tab": w.tabs.widget(1).__class__.__name__,
+    "status": w.statusBar().currentMessage(),
+    "title": w.windowTitle(),
+}
+w.doc.undo_stack.setClean()
+print(json.dumps({"first": first, "after": after}))
+"""
+
+
+def test_first_stage_paints_the_catalog_without_the_heavy_imports() -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_STAGE], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    first, after = got["first"], got["after"]
+    assert first["heavy"] == []
+    assert first["rows"] == first["table"] > 500  # the whole CPU table is listed and searchable
+    assert first["slots"] == ["CPU", "CPU cooler", "Motherboard", "Memory", "Storage", "GPU", "Power supply", "Case"]
+    assert first["save_enabled"] is False and first["costs_tab"] == "QLabel"
+    assert after["heavy"] == ["numpy", "pydantic", "yaml"]
+    assert after["save_enabled"] is True and after["costs_tab"] == "CostsView"
+    assert after["status"].startswith("0 errors, 0 warnings") and "26," in after["status"]
+    assert after["title"].endswith("- RigPlan") and after["title"] != "RigPlan"
+
+
+def test_window_file_suffix_matches_the_build_files() -> None:
+    assert mainwindow.SUFFIX == SUFFIX
+
+
+def test_gpu_speed_columns_arrive_with_the_speed_table(qtbot, catalog: Catalog, tmp_path: Path) -> None:  # noqa: ANN001
+    w = MainWindow(catalog, None, None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), staged=True)
+    qtbot.addWidget(w, before_close_func=lambda w: w.ready and w.doc.undo_stack.setClean())
+    w.picker.set_kind(Kind.GPU)
+    proxy = w.picker.proxy
+
+    def heads() -> list[str]:
+        return [proxy.headerData(c, Qt.Orientation.Horizontal) for c in range(proxy.columnCount())]
+
+    assert "Speed" not in heads()
+    w.finish()
+    assert "Speed" in heads() and "Speed/$1k" in heads()
+    speeds = [proxy.index(r, heads().index("Speed")).data() for r in range(proxy.rowCount())]
+    assert sum(s not in ("?", None) for s in speeds) > 100
