@@ -10,6 +10,7 @@ pydantic-backed modules sit inside the methods that use them.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
 import math
 from pathlib import Path
@@ -156,6 +157,7 @@ class MainWindow(QMainWindow):
         costs_state = self.settings.value("window/costs_splitter")
         if costs_state is not None:
             self.costs.splitter.restoreState(costs_state)
+        gc.freeze()  # the modules and data just loaded live as long as the app (see create_window)
         self.ready = True
         self.doc.reset(Build(assumptions=self._last_assumptions()), None)
         if current == 1:
