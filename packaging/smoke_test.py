@@ -1,6 +1,10 @@
 """Smoke test of a frozen RigPlan: the GUI opens a build offscreen and says it is ready, and the CLI works.
 
     python packaging/smoke_test.py [--app dist/rigplan/rigplan] [--cli dist/rigplan/rigplan-cli]
+                                   [--examples DIR] [--wrap "chroot ROOTFS"]
+
+--wrap runs every command through a prefix, e.g. inside a chroot where the package was installed
+(packaging/linux/chroot_test.sh); --examples then names the examples folder as seen from inside.
 
 Fails on "ImportError", "could not load the Qt platform plugin", any traceback, a missing ready line, or a wrong CLI
 result. Also prints the GUI's cold start (process start to first paint, several runs).
@@ -11,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -19,10 +24,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = ("ImportError", "could not load the Qt platform plugin", "Traceback")
+WRAP: list[str] = []
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd="/")
+    return subprocess.run([*WRAP, *cmd], capture_output=True, text=True, timeout=120, env=env, cwd="/")
 
 
 def check(ok: bool, what: str, detail: str = "") -> None:
@@ -38,7 +44,9 @@ def main() -> int:
     ap.add_argument("--cli", default=str(ROOT / "dist" / "rigplan" / "rigplan-cli"))
     ap.add_argument("--examples", default=str(ROOT / "examples"))
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--wrap", default="", help='command prefix, e.g. "chroot /srv/bookworm"')
     a = ap.parse_args()
+    WRAP[:] = shlex.split(a.wrap)
     build = str(Path(a.examples) / "2x-rtx-4090.rigplan.yaml")
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "RIGPLAN_SMOKE_TEST": "1"}
     times = []

@@ -156,3 +156,18 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     cat = load_catalog(parts, cache_dir=cache)
     assert cat.source == "rebuilt"
     assert len(cat.of_kind(Kind.CPU)) == 789
+
+
+def test_compiled_catalog_without_yaml_is_used_as_is(tmp_path: Path) -> None:
+    # The installers ship parts/catalog.json and not the YAML it was built from.
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    shutil.copy(ROOT / "parts" / COMPILED_NAME, parts / COMPILED_NAME)
+    cat = load_catalog(parts, cache_dir=tmp_path / "cache")
+    assert cat.source == "bundled"
+    assert len(cat) == len(load_catalog(ROOT / "parts", cache_dir=tmp_path / "cache2"))
+    assert len(cat.of_kind(Kind.CPU)) == 789
+    assert not (tmp_path / "cache").exists()  # nothing rebuilt, nothing cached
+    (parts / COMPILED_NAME).write_text("{broken", "utf-8")
+    empty = load_catalog(parts, cache_dir=tmp_path / "cache")
+    assert len(empty) == 0 and empty.source == "empty" and "no parts files" in empty.problems[0].message

@@ -241,3 +241,14 @@ def test_instances_list_filters() -> None:
     assert all(
         o["provider"] == "aws" and "V100" in o["gpu_model"] and o["region"] == "us-east-1" for o in data["offers"]
     )
+
+
+def test_offers_from_the_compiled_file_alone(tmp_path: Path) -> None:
+    # The installers ship cloud/offers.json without offers.yaml; with neither, the catalog is empty and says why.
+    src = Path(__file__).resolve().parents[1] / "parts" / "cloud" / "offers.json"
+    (tmp_path / "offers.json").write_bytes(src.read_bytes())
+    cat = load_offers(tmp_path)
+    assert cat.problem is None and len(cat) == len(load_offers())
+    (tmp_path / "offers.json").unlink()
+    gone = load_offers(tmp_path)
+    assert len(gone) == 0 and gone.problem is not None and "not found" in gone.problem

@@ -12,7 +12,8 @@ QT_QPA_PLATFORM=offscreen "$PY" packaging/make_icons.py
 "$PY" -m PyInstaller --noconfirm --distpath dist --workpath build/pyinstaller packaging/rigplan.spec
 # Strip debug symbols, except numpy's bundled OpenBLAS, which stops loading when stripped.
 find dist/rigplan -name '*.so*' -type f -not -path '*numpy.libs*' -exec strip --strip-unneeded {} + 2>/dev/null || true
-strip --strip-unneeded dist/rigplan/rigplan dist/rigplan/rigplan-cli 2>/dev/null || true
+strip --strip-unneeded dist/rigplan/rigplan 2>/dev/null || true
+ln -sf rigplan dist/rigplan/rigplan-cli  # one executable on Linux (see packaging/rigplan.spec)
 echo "bundle: $(du -sm dist/rigplan | cut -f1) MB unpacked"
 
 tar -C dist -czf "dist/rigplan-$VERSION-linux-x86_64.tar.gz" rigplan

@@ -155,12 +155,18 @@ def load_catalog(
     """The whole catalog. Broken entries and files are skipped and listed in `Catalog.problems`.
 
     Order: the compiled file beside the YAML (shipped in the wheel), then the user's cache, then a rebuild from
-    YAML which is written to the cache (the bundled folder may be read-only).
+    YAML which is written to the cache (the bundled folder may be read-only). A folder with the compiled file and
+    no YAML at all (the installers) uses the compiled file.
     """
     parts_dir = parts_dir or bundled_parts_dir()
     cache_dir = cache_dir or default_cache_dir()
     files = yaml_files(parts_dir)
     if not files:
+        # An installed bundle ships the compiled catalog without its YAML sources (packaging/rigplan.spec): there
+        # is nothing to compare it with, so it is used as it is.
+        doc = _read_without_gc(parts_dir / COMPILED_NAME)
+        if doc is not None:
+            return Catalog(_tables_from(doc), [CatalogProblem(*p) for p in doc.get("problems", [])], "bundled")
         empty = {k: KindTable(k, {"id": [], "name": []}) for k in Kind}
         return Catalog(empty, [CatalogProblem(str(parts_dir), None, "no parts files found")], "empty")
     hashes = hash_files(files)

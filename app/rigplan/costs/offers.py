@@ -135,13 +135,15 @@ def load_offers(folder: Path | None = None) -> OfferCatalog:
     """All offers; a missing or broken file gives an empty catalog with `problem` set, never an exception."""
     folder = folder or parts_dir() / "cloud"
     src, compiled = folder / "offers.yaml", folder / "offers.json"
+    sha: str | None = None  # None: no YAML source (the installers ship offers.json only), use the compiled file
     try:
         sha = _sha(src)
     except OSError as exc:
-        return OfferCatalog([], f"cloud offers not found: {exc}")
+        if not compiled.is_file():
+            return OfferCatalog([], f"cloud offers not found: {exc}")
     try:
         doc = json.loads(compiled.read_bytes())
-        if doc.get("format") == OFFERS_FORMAT and doc.get("yaml_sha256") == sha:
+        if doc.get("format") == OFFERS_FORMAT and (sha is None or doc.get("yaml_sha256") == sha):
             return OfferCatalog(_LIST.validate_python(doc["offers"]))
     except (OSError, ValueError, ValidationError, AttributeError):
         pass
