@@ -86,3 +86,47 @@ def test_gpu_speed_columns_arrive_with_the_speed_table(qtbot, catalog: Catalog, 
     assert "Speed" in heads() and "Speed/$1k" in heads()
     speeds = [proxy.index(r, heads().index("Speed")).data() for r in range(proxy.rowCount())]
     assert sum(s not in ("?", None) for s in speeds) > 100
+
+
+RUN_GUI = """
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from rigplan.gui.app import run_gui
+seen = []
+def probe():
+    wins = [w for w in app.topLevelWidgets() if w.__class__.__name__ == "MainWindow"]
+    if wins and not wins[0].ready:
+        seen.append("first stage shown")
+    if not wins or not wins[0].ready or not wins[0].doc.path:
+        QTimer.singleShot(20, probe)
+        return
+    w = wins[0]
+    print(json.dumps({"seen": seen[:1], "name": w.doc.build.name, "title": w.windowTitle(),
+                      "items": len(w.doc.build.items), "findings": w.findings.topLevelItemCount()}), flush=True)
+    w.doc.undo_stack.setClean()
+    w.close()
+    app.quit()
+QTimer.singleShot(0, probe)
+sys.exit(run_gui([sys.argv[1]]))
+"""
+
+
+def test_run_gui_paints_first_then_opens_the_file_it_was_given(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    build = ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"
+    out = subprocess.run(
+        [sys.executable, "-c", RUN_GUI, str(build)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["seen"] == ["first stage shown"]
+    assert got["name"] == "2x RTX 4090 workstation" and got["items"] == 8
+    assert got["title"].startswith("2x RTX 4090 workstation (2x-rtx-4090.rigplan.yaml)")
+    assert got["findings"] >= 1

@@ -91,6 +91,8 @@ def run_gui(args: Sequence[str]) -> int:
 
         QTimer.singleShot(0, ready)
         return app.exec()
+    if args:
+        window.statusBar().showMessage(f"Opening {Path(args[0]).name}...")
     window.show()  # paints the first stage; the rest follows on the first turn of the event loop
 
     def second_stage() -> None:
