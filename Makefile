@@ -1,5 +1,5 @@
 # Convenience targets. The README's two commands are `bash scripts/dev run` and `bash scripts/dev test`.
-.PHONY: run test package smoke icons
+.PHONY: run test package smoke chroot-test icons
 
 run:
 	bash scripts/dev run
@@ -16,3 +16,7 @@ package:
 
 smoke:
 	.venv/bin/python packaging/smoke_test.py
+
+# Install the .deb into a fresh Debian 12 chroot, smoke-test it there and remove it (root; Debian mirror).
+chroot-test:
+	PYTHON=.venv/bin/python bash packaging/linux/chroot_test.sh

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -65,6 +66,14 @@ def main() -> int:
     print(
         f"     GUI start to ready line and exit: median {statistics.median(times):.0f} ms "
         f"(min {min(times):.0f}, max {max(times):.0f}; target <= 1500 ms)"
+    )
+    out = run([a.app, build], {**env, "RIGPLAN_SMOKE_TEST": "charts"})
+    text = out.stdout + out.stderr
+    curves = re.search(r"RIGPLAN READY .* curves=(\d+)", out.stdout)
+    check(
+        out.returncode == 0 and curves is not None and int(curves.group(1)) >= 1 and not any(b in text for b in BAD),
+        f"GUI draws the break-even chart (pyqtgraph, numpy): {curves.group(1) if curves else 'no'} curves",
+        text,
     )
     plain = {k: v for k, v in os.environ.items() if k != "RIGPLAN_SMOKE_TEST"}
     out = run([a.cli, "--version"], plain)

@@ -7,8 +7,28 @@ cd "$(dirname "$0")/../.."
 PY=${PYTHON:-.venv/bin/python}
 APP_ID=io.github.rigplan.RigPlan
 VERSION=$("$PY" -c 'import sys; sys.path.insert(0, "app"); import rigplan; print(rigplan.__version__)')
-"$PY" -m pip install -q "pyinstaller>=6.10" >/dev/null
 QT_QPA_PLATFORM=offscreen "$PY" packaging/make_icons.py
+
+# A packaging venv (build/venv-package) with RigPlan's dependencies, PyInstaller, and numpy compiled without BLAS:
+# the PyPI wheel carries OpenBLAS and gfortran (27 MB of the bundle) for matrix routines RigPlan never calls
+# (pyqtgraph needs numpy arrays, not BLAS). The wheel is built once, same numpy version as .venv (about 6 minutes
+# on 2 cores), and kept in build/wheels. RIGPLAN_STOCK_NUMPY=1 skips this and bundles the PyPI numpy.
+NUMPY_VERSION=$("$PY" -c 'import importlib.metadata as m; print(m.version("numpy"))')
+PKG_VENV=build/venv-package
+[ -x "$PKG_VENV/bin/python" ] || "$PY" -m venv "$PKG_VENV"
+if [ "${RIGPLAN_STOCK_NUMPY:-0}" != 1 ]; then
+  if ! ls build/wheels/numpy-"$NUMPY_VERSION"-*.whl >/dev/null 2>&1; then
+    echo "building numpy $NUMPY_VERSION without BLAS (once; several minutes)"
+    "$PY" -m pip wheel -q --no-deps --no-binary numpy "numpy==$NUMPY_VERSION" -w build/wheels \
+      -Csetup-args=-Dallow-noblas=true -Csetup-args=-Dblas=none -Csetup-args=-Dlapack=none
+  fi
+  "$PKG_VENV/bin/python" -m pip install -q --force-reinstall --no-deps build/wheels/numpy-"$NUMPY_VERSION"-*.whl
+else
+  "$PKG_VENV/bin/python" -m pip install -q --force-reinstall --no-deps "numpy==$NUMPY_VERSION"
+fi
+"$PKG_VENV/bin/python" -m pip install -q . "pyinstaller>=6.10" "numpy==$NUMPY_VERSION" >/dev/null
+PY=$PKG_VENV/bin/python
+"$PY" -c 'import numpy; print("numpy", numpy.__version__, "BLAS:", numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]["name"])'
 "$PY" -m PyInstaller --noconfirm --distpath dist --workpath build/pyinstaller packaging/rigplan.spec
 # Strip debug symbols, except numpy's bundled OpenBLAS, which stops loading when stripped.
 find dist/rigplan -name '*.so*' -type f -not -path '*numpy.libs*' -exec strip --strip-unneeded {} + 2>/dev/null || true

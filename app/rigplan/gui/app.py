@@ -2,7 +2,8 @@
 
 Smoke-test contract (packaging/smoke_test.py relies on it): with RIGPLAN_SMOKE_TEST=1, open the build given on the
 command line, print `RIGPLAN READY parts=<n> build=<name or ->` after the first paint, and exit 0 (non-zero with a
-one-line message if the build could not be opened).
+one-line message if the build could not be opened). With RIGPLAN_SMOKE_TEST=charts, also build the Costs tab's
+charts (pyqtgraph) first and end the line with ` curves=<n>`, the curves on the break-even chart.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,7 +60,8 @@ def run_gui(args: Sequence[str]) -> int:
 
     from rigplan import APP_ID
 
-    smoke = os.environ.get("RIGPLAN_SMOKE_TEST") == "1"
+    smoke_mode = os.environ.get("RIGPLAN_SMOKE_TEST", "")
+    smoke = smoke_mode in ("1", "charts")
     app = QApplication.instance() or QApplication([sys.argv[0], *args])
     app.setApplicationName("RigPlan")
     app.setOrganizationName("RigPlan")
@@ -75,7 +78,10 @@ def run_gui(args: Sequence[str]) -> int:
 
     data = data_dir()
     holder: list[object] = []
-    install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
+    if smoke:  # no dialog to wait on: print the traceback and fail at once
+        sys.excepthook = lambda kind, value, tb: (traceback.print_exception(kind, value, tb), os._exit(3))
+    else:
+        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
     window = create_window(data=None if smoke else data, staged=not smoke)
     holder.append(window)
     if smoke:
@@ -84,7 +90,12 @@ def run_gui(args: Sequence[str]) -> int:
         window.show()
 
         def ready() -> None:
-            print(f"RIGPLAN READY parts={len(window.catalog)} build={window.doc.build.name}", flush=True)
+            line = f"RIGPLAN READY parts={len(window.catalog)} build={window.doc.build.name}"
+            if smoke_mode == "charts":
+                window.tabs.setCurrentIndex(1)
+                window.costs.ensure_charts()
+                line += f" curves={sum(1 for x, _ in window.costs.curve_data().values() if len(x))}"
+            print(line, flush=True)
             window.doc.undo_stack.setClean()
             window.close()
             app.quit()
