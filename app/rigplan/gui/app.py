@@ -82,7 +82,15 @@ def run_gui(args: Sequence[str]) -> int:
         sys.excepthook = lambda kind, value, tb: (traceback.print_exception(kind, value, tb), os._exit(3))
     else:
         install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
-    window = create_window(data=None if smoke else data, staged=not smoke)
+    settings = None
+    if smoke:  # a smoke run must not leave its window size or recent files in the user's settings
+        import tempfile
+
+        from PySide6.QtCore import QSettings
+
+        scratch = tempfile.TemporaryDirectory(prefix="rigplan-smoke-")  # removed when run_gui returns
+        settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
+    window = create_window(settings, data=None if smoke else data, staged=not smoke)
     holder.append(window)
     if smoke:
         if args:

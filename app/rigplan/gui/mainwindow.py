@@ -367,6 +367,7 @@ class MainWindow(QMainWindow):
             self.open_path(Path(path), ask=False)
 
     def open_path(self, path: Path, ask: bool = True) -> bool:
+        path = Path(path).absolute()  # recent files must work from any folder
         self.finish()
         if ask and not self.maybe_save():
             return False
