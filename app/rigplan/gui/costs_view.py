@@ -138,7 +138,7 @@ class CostsView(QWidget):
             "(AWS, GCP, Lambda), Azure undated, and dated historic offers."
         )
         self.dates.setWordWrap(True)
-        self.dates.setStyleSheet("color: palette(mid)")
+        self.dates.setStyleSheet("color: palette(placeholder-text)")  # secondary text, readable light or dark
         self.axis_box = QComboBox()
         self.axis_box.addItems(["x: calendar months", "x: hours of work"])
         self.axis_box.setAccessibleName("Chart x axis")
