@@ -11,8 +11,6 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 
 from rigplan.catalog import Catalog
-from rigplan.files import SUFFIX
-from rigplan.gui import mainwindow
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
 
@@ -66,10 +64,6 @@ def test_first_stage_paints_the_catalog_without_the_heavy_imports() -> None:
     assert after["save_enabled"] is True and after["costs_tab"] == "CostsView"
     assert after["status"].startswith("0 errors, 0 warnings") and "26," in after["status"]
     assert after["title"].endswith("- RigPlan") and after["title"] != "RigPlan"
-
-
-def test_window_file_suffix_matches_the_build_files() -> None:
-    assert mainwindow.SUFFIX == SUFFIX
 
 
 def test_gpu_speed_columns_arrive_with_the_speed_table(qtbot, catalog: Catalog, tmp_path: Path) -> None:  # noqa: ANN001

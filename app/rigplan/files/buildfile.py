@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from rigplan import BUILD_SUFFIX
 from rigplan.files.errors import BuildFileError
 from rigplan.model.build import FORMAT_VERSION, Build
 
@@ -30,7 +31,7 @@ except ImportError:  # pragma: no cover
 
 MAGIC = "rigplan-build"
 MAX_BYTES = 10 * 1024 * 1024
-SUFFIX = ".rigplan.yaml"
+SUFFIX = BUILD_SUFFIX
 
 
 def build_to_dict(build: Build) -> dict[str, Any]:

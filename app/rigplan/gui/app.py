@@ -78,18 +78,19 @@ def run_gui(args: Sequence[str]) -> int:
 
     data = data_dir()
     holder: list[object] = []
-    if smoke:  # no dialog to wait on: print the traceback and fail at once
-        sys.excepthook = lambda kind, value, tb: (traceback.print_exception(kind, value, tb), os._exit(3))
-    else:
-        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
     settings = None
-    if smoke:  # a smoke run must not leave its window size or recent files in the user's settings
+    if smoke:
         import tempfile
 
         from PySide6.QtCore import QSettings
 
+        # No dialog to wait on: print the traceback and fail at once.
+        sys.excepthook = lambda kind, value, tb: (traceback.print_exception(kind, value, tb), os._exit(3))
+        # Throwaway settings: a smoke run must not leave its window size or recent files in the user's.
         scratch = tempfile.TemporaryDirectory(prefix="rigplan-smoke-")  # removed when run_gui returns
         settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
+    else:
+        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
     window = create_window(settings, data=None if smoke else data, staged=not smoke)
     holder.append(window)
     if smoke:

@@ -18,7 +18,6 @@ class LiveText(QWidget):
         super().__init__()
         self._rich = rich
         self._text = ""
-        self._color: str | None = None
         self._doc = QTextDocument(self)
         self._doc.setDocumentMargin(0)
         self._doc.setDefaultFont(self.font())
@@ -39,14 +38,6 @@ class LiveText(QWidget):
     def text(self) -> str:
         """The text as set (HTML when rich), like QLabel.text()."""
         return self._text
-
-    def plain_text(self) -> str:
-        return self._doc.toPlainText()
-
-    def set_color(self, color: str | None) -> None:
-        """A fixed text colour (e.g. for errors); None follows the palette."""
-        self._color = color
-        self.update()
 
     def setText(self, text: str) -> None:  # noqa: N802
         if text == self._text:
@@ -71,7 +62,7 @@ class LiveText(QWidget):
             self._doc.setTextWidth(self.width())
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette = QPalette(pal)
-        ctx.palette.setColor(QPalette.ColorRole.Text, self._color or pal.color(QPalette.ColorRole.WindowText))
+        ctx.palette.setColor(QPalette.ColorRole.Text, pal.color(QPalette.ColorRole.WindowText))
         ctx.clip = QRectF(self.rect())
         p.setClipRect(self.rect())
         self._doc.documentLayout().draw(p, ctx)

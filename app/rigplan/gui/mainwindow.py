@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from rigplan import BUILD_SUFFIX as SUFFIX
 from rigplan import __version__
 from rigplan.catalog import Catalog
 from rigplan.gui.panels import BuildPanel, FindingsPanel, PickerPanel
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
     from rigplan.model import Assumptions, Build
     from rigplan.rules import Report
 
-SUFFIX = ".rigplan.yaml"  # rigplan.files.SUFFIX (a test keeps the two equal)
 FILE_FILTER = f"RigPlan builds (*{SUFFIX} *.yaml *.yml);;All files (*)"
 DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
 MAX_RECENT = 8

@@ -47,6 +47,7 @@ class PickerPanel(QWidget):
         self.catalog, self.perf, self.money = catalog, perf, money
         self.build: Build | None = None  # None until the window's second stage: no filter yet
         self._models: dict[Kind, PartTableModel] = {}
+        self._stale = False  # the build changed while the picker was hidden
         self.kind_box = QComboBox()
         self.kind_box.setAccessibleName("Part kind")
         for kind in SLOT_ORDER:
@@ -148,7 +149,7 @@ class PickerPanel(QWidget):
 
     def showEvent(self, event: object) -> None:  # noqa: N802
         super().showEvent(event)  # type: ignore[arg-type]
-        if getattr(self, "_stale", False):
+        if self._stale:
             self._stale = False
             self.refresh_compatible()
 
