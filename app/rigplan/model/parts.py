@@ -36,6 +36,8 @@ class Cpu(PartBase):
     base_clock_ghz: PosFloat | None = None
     boost_clock_ghz: PosFloat | None = None
     tdp_w: PosInt | None = None
+    # Sustained boost power from the maker (AMD PPT, Intel PL2 / Maximum Turbo Power); None: a family rule applies.
+    boost_power_w: PosInt | None = None
     memory_types: tuple[str, ...] | None = None
     memory_channels: PosInt | None = None
     max_memory_gb: PosInt | None = None
@@ -79,6 +81,8 @@ class Motherboard(PartBase):
     chipset: str | None = None
     ram_type: str | None = None
     memory_slots: PosInt | None = None
+    # "DIMM" or "SO-DIMM"; None when the data does not say (the importer infers DIMM only for ATX-class boards).
+    memory_form_factor: str | None = None
     max_memory_gb: PosInt | None = None
     pcie_slots: tuple[PcieSlot, ...] | None = None
     m2_slots: tuple[M2Slot, ...] | None = None
@@ -149,6 +153,7 @@ class Gpu(PartBase):
     vram_gb: PosFloat | None = None
     memory_type: str | None = None
     tdp_w: PosInt | None = None
+    tdp_source: str | None = None  # None: the part's spec_source; set when the importer replaced an implausible value
     length_mm: PosFloat | None = None
     slot_width: PosFloat | None = None
     power_connectors: GpuPower | None = None

@@ -9,26 +9,32 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
+from rigplan.rules.platforms import key, platforms
 
 
 def norm_socket(s: str) -> str:
-    """'LGA 1700' == 'LGA1700'; 'sTR5' == 'STR5'."""
-    return re.sub(r"[\s\-]", "", s).upper()
-
-
-_FF_ALIASES = {"EATX": "EATX", "E-ATX": "EATX", "MATX": "MICROATX", "MICROATX": "MICROATX", "MINIITX": "MINIITX"}
+    """Canonical socket, compared as a key: 'LGA 1700' == 'LGA1700'; 'TR4' == 'sTR4' (parts/platforms.yaml)."""
+    return key(platforms().canonical_socket(s) or s)
 
 
 def norm_ff(s: str) -> str:
-    key = re.sub(r"[\s\-]", "", s).upper()
-    return _FF_ALIASES.get(key, key)
+    """Canonical motherboard form factor as a key: 'E-ATX' == 'EATX', 'Micro-ATX' == 'Micro ATX'."""
+    return key(platforms().canonical_ff(s))
 
 
-# Which memory a platform takes: registered (RDIMM) or unbuffered (UDIMM). Platform facts from AMD/Intel specs.
-RDIMM_SOCKETS = frozenset(norm_socket(s) for s in ("sTR5", "sWRX8", "LGA 4677", "SP3", "SP5", "LGA 4189", "LGA 3647"))
-UDIMM_SOCKETS = frozenset(
-    norm_socket(s) for s in ("AM4", "AM5", "LGA 1700", "LGA 1851", "LGA 1200", "LGA 1151", "sTRX4", "TR4", "LGA 2066")
-)
+def board_fits_case(board_ff: str, case_ffs: tuple[str, ...] | list[str]) -> bool:
+    """A board fits a case that lists its form factor or a larger standard that keeps its holes (platforms.yaml)."""
+    ff = platforms().board_form_factor(board_ff)
+    listed = {norm_ff(a) for a in case_ffs}
+    if ff is None:
+        return norm_ff(board_ff) in listed
+    return any(key(f) in listed for f in ff.fits)
+
+
+def socket_memory(socket: str | None) -> str | None:
+    """'UDIMM' or 'RDIMM': the DIMMs a platform takes, from AMD's and Intel's specs; None when unknown."""
+    s = platforms().socket(socket)
+    return s.memory if s else None
 
 
 def gpu_cables(gpu: Gpu) -> tuple[int, int] | None:

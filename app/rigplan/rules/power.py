@@ -6,12 +6,14 @@ Every figure's basis is in docs/checks.md ("Power estimate"). All figures are es
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from rigplan.model.build import Build
 from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
+from rigplan.rules.platforms import platforms
 
 # 80 PLUS efficiency requirements, 115 V internal non-redundant PSUs, at 20 % / 50 % / 100 % of rated load
 # (Titanium also 10 %). Source: 80 PLUS program (CLEAResult), "80 PLUS Certified Power Supplies and Manufacturers".
@@ -30,13 +32,27 @@ UNKNOWN_EFFICIENCY = 0.80
 # When no PSU is chosen, wall draw assumes an 80 PLUS Gold unit sized at the recommended rating.
 DEFAULT_RATING = "80+ Gold"
 
-# Common PSU sizes on the market, for rounding the recommendation up to something one can buy.
-PSU_SIZES = (300, 350, 400, 450, 500, 550, 650, 750, 850, 1000, 1200, 1300, 1500, 1600, 2000, 2200, 2800)
+# PSU ratings sold today; every size here exists in the catalog (tests/test_power.py holds this), so a recommendation
+# is something one can buy (1650 W and 1800 W units exist: a 1,735 W need is an 1800 W unit, not 2000 W).
+PSU_SIZES = (
+    300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 850, 1000, 1050, 1200, 1250, 1300, 1350, 1500, 1600,
+    1650, 1800, 2000, 2050, 2200, 2800,
+)  # fmt: skip
 RECOMMEND_MARGIN = 0.10  # Dettmers: sum of part powers + 10 %
-TRANSIENT_SHARE = 0.25  # + 25 % of GPU board power for millisecond spikes (ATX 3.x allows 200 % excursions)
+# Millisecond GPU power excursions. ATX 3.x units are specified to carry 200 % of their rating for 100 us and 180 %
+# for 1 ms (Intel ATX 3.0 design guide, section 3.2.11), which covers GPU spikes, so they get no extra margin. Older
+# or unknown units get +25 % of GPU board power (NVIDIA's RTX 30-series spikes reached about 1.5-2x board power for
+# under 1 ms in Igor's Lab measurements).
+TRANSIENT_SHARE = 0.25
 
-HEDT_SOCKETS = frozenset({"sTR5", "sTRX4", "sWRX8", "TR4", "LGA 4677", "LGA 2066", "LGA 2011-3", "LGA 2011"})
-
+# Training-load profile for running costs (docs/checks.md, "Two power figures"). A GPU kept busy by training runs
+# below its board power on average: RigPlan takes 75 %. Sources: a GTX 1070 Ti (180 W) + Pentium G4600 box drew
+# about 180 W at the wall at peak training (thescinder.com, "I too built a rather decent deep learning rig for 900
+# quid", 2018), and an 8x H100 node peaked at 82 % of its rated power while training (Latif et al., arXiv
+# 2412.08602, 2024). The CPU feeds data loaders: half its base power (TDP), not its boost.
+TRAIN_GPU_SHARE = 0.75
+TRAIN_CPU_SHARE = 0.50
+VRM_LOSS = 0.10  # board voltage regulators lose about 10 % of what they feed the CPU
 
 def _curve(rating: str | None) -> tuple[np.ndarray, np.ndarray]:
     points = EIGHTY_PLUS.get(rating or "")
@@ -71,92 +87,185 @@ def round_up_psu(watts: float) -> int:
     return int(math.ceil(watts / 100) * 100)
 
 
+ATX3_NAME = re.compile(r"\bATX\s*3(\.\d)?\b|\bATX3", re.I)
+
+
+def is_atx3(psu: Psu | None) -> bool:
+    """An ATX 3.x unit (its name says so); unknown or older units get the transient margin."""
+    return bool(psu and ATX3_NAME.search(psu.name))
+
+
+def recommended_psu(peak_w: float, gpu_w: float, atx3: bool) -> int:
+    if not peak_w:
+        return 0
+    return round_up_psu(peak_w * (1 + RECOMMEND_MARGIN) + (0.0 if atx3 else TRANSIENT_SHARE * gpu_w))
+
+
 @dataclass(frozen=True)
 class PowerLine:
     label: str
     kind: Kind | None
-    load_w: float
+    load_w: float  # peak sustained (PSU sizing)
     idle_w: float
+    train_w: float = 0.0  # training-load profile (running costs)
 
 
 @dataclass(frozen=True)
 class PowerEstimate:
+    """Two figures for two purposes (docs/checks.md): `load_w` is the worst sustained DC draw that sizes the PSU
+    (GPU board power, CPU at sustained boost, the rest at full); `train_w` is the DC draw while training, which with
+    `idle_w` drives running costs. `wall_*` are the same through the PSU's efficiency. When a GPU's or CPU's power is
+    unknown, `unknown` names it and every figure is a lower bound ("at least")."""
+
     load_w: float
     idle_w: float
-    wall_load_w: float
+    wall_load_w: float  # AC at training load (running costs)
     wall_idle_w: float
     psu_w: int | None
     recommended_psu_w: int
     efficiency_at_load: float
     gpu_w: float
+    train_w: float = 0.0
+    wall_peak_w: float = 0.0  # AC at the sizing load (wall circuit)
+    recommended_psu_w_atx2: int = 0  # for a unit without ATX 3.x transient ratings
+    unknown: tuple[str, ...] = ()
     lines: tuple[PowerLine, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
-    def to_json(self) -> dict[str, float | int | None]:
+    @property
+    def complete(self) -> bool:
+        return not self.unknown
+
+    def to_json(self) -> dict[str, object]:
         return {
             "load_w": round(self.load_w, 1),
+            "train_w": round(self.train_w, 1),
             "idle_w": round(self.idle_w, 1),
+            "wall_peak_w": round(self.wall_peak_w, 1),
             "wall_load_w": round(self.wall_load_w, 1),
             "wall_idle_w": round(self.wall_idle_w, 1),
             "psu_w": self.psu_w,
             "recommended_psu_w": self.recommended_psu_w,
+            "recommended_psu_w_atx2": self.recommended_psu_w_atx2,
+            "lower_bound": bool(self.unknown),
+            "unknown_power": list(self.unknown),
         }
 
 
-# --- per-part figures (load W, idle W); basis in docs/checks.md -----------------------------------------------------
+# --- per-part figures (peak W, idle W, training W); basis in docs/checks.md ----------------------------------------
 
 
-def gpu_watts(gpu: Gpu) -> tuple[float, float]:
+def gpu_watts(gpu: Gpu) -> tuple[float, float, float]:
+    """Board power at peak; idle 5 % of it within 7-30 W (TechPowerUp idle measurements: GTX 1070 Ti ~8 W, RTX
+    4090 FE ~21 W); 75 % of it while training."""
     tdp = float(gpu.tdp_w or 0)
-    return tdp, min(30.0, max(8.0, 0.07 * tdp)) if tdp else 0.0
+    if not tdp:
+        return 0.0, 0.0, 0.0
+    return tdp, min(30.0, max(7.0, 0.05 * tdp)), TRAIN_GPU_SHARE * tdp
 
 
-def cpu_watts(cpu: Cpu) -> tuple[float, float]:
+# Sustained boost power as a multiple of TDP, where the maker's own figure (OpenDB's `ppt`) is missing.
+# AMD: PPT = 1.35 x TDP on AM4/AM5 (AMD, "Socket power (PPT)" in Ryzen Master and the AM4/AM5 default limits:
+# 65 W -> 88 W, 105 W -> 142 W, 170 W -> 230 W); Threadripper PPT equals TDP (280 W -> 280 W, 350 W -> 350 W).
+# Intel 12th-14th gen and Core Ultra: PL2 253 W for 125 W K parts (i9-13900K), so 2.0 x; 10th/11th gen 250 W for
+# 125 W (i9-10900K), 2.0 x; 6th-9th gen and HEDT: the datasheet default PL2 = 1.25 x PL1.
+BOOST_FACTOR: dict[str, float] = {
+    "AM4": 1.35,
+    "AM5": 1.35,
+    "sTR4": 1.0,
+    "sTRX4": 1.0,
+    "sTR5": 1.0,
+    "sWRX8": 1.0,
+    "LGA 1700": 2.0,
+    "LGA 1851": 2.0,
+    "LGA 1200": 2.0,
+}
+DEFAULT_BOOST_FACTOR = 1.25
+
+
+def cpu_boost_w(cpu: Cpu) -> tuple[float, str] | None:
+    """(sustained boost watts, where the figure comes from), or None when the CPU's power is unknown."""
+    if cpu.boost_power_w:
+        return float(cpu.boost_power_w), "maker's figure"
+    if not cpu.tdp_w:
+        return None
+    sock = platforms().canonical_socket(cpu.socket) or ""
+    factor = BOOST_FACTOR.get(sock, DEFAULT_BOOST_FACTOR)
+    return cpu.tdp_w * factor, f"{factor:g} x TDP ({sock or 'unknown socket'} family rule)"
+
+
+def cpu_watts(cpu: Cpu) -> tuple[float, float, float]:
+    """Sustained boost at peak; idle and training from the TDP (docs/checks.md)."""
+    boost = cpu_boost_w(cpu)
     tdp = float(cpu.tdp_w or 0)
-    return tdp, min(60.0, max(10.0, 0.15 * tdp)) if tdp else 0.0
+    if boost is None or not tdp:
+        return (boost[0] if boost else 0.0), 0.0, 0.0
+    sock = platforms().socket(cpu.socket)
+    apu = re.search(r"\d{4}G[E]?\b", cpu.name) is not None
+    if sock and sock.hedt:
+        idle = 0.2 * tdp  # Threadripper and Xeon W idle at 40-90 W (their I/O die and mesh stay awake)
+    elif sock and sock.vendor == "AMD" and sock.name in {"AM4", "AM5"} and not apu:
+        idle = max(15.0, 0.12 * tdp)  # Ryzen chiplet parts: the I/O die alone idles at about 15 W
+    else:
+        idle = max(3.0, 0.05 * tdp)  # monolithic desktop parts idle at a few watts
+    return boost[0], idle, TRAIN_CPU_SHARE * tdp
 
 
 def board_watts(board: Motherboard | None, socket: str | None) -> tuple[float, float]:
-    hedt = (board.socket if board and board.socket else socket) in HEDT_SOCKETS
-    return (60.0, 40.0) if hedt else (40.0, 25.0)
+    """Board and chipset without the CPU's VRM losses: (load, idle)."""
+    s = platforms().socket(board.socket if board and board.socket else socket)
+    return (30.0, 20.0) if s and s.hedt else (10.0, 6.0)
 
 
-def memory_watts(mem: Memory) -> tuple[float, float]:
-    per = (8.0, 4.0) if mem.registered else (4.0, 2.0)
+def memory_watts(mem: Memory) -> tuple[float, float, float]:
+    per = (6.0, 3.0) if mem.registered else (3.0, 1.0)
     n = mem.modules or 1
-    return per[0] * n, per[1] * n
+    return per[0] * n, per[1] * n, per[0] * n
 
 
-def storage_watts(drive: Storage) -> tuple[float, float]:
+def storage_watts(drive: Storage) -> tuple[float, float, float]:
     if (drive.storage_type or "").upper() == "HDD":
-        return 8.0, 5.0
+        return 8.0, 5.0, 6.0
     if drive.nvme or drive.is_m2:
-        return 7.0, 1.0
-    return 3.0, 0.5
+        return 7.0, 0.5, 3.0
+    return 3.0, 0.5, 2.0
 
 
-def cooler_watts(cooler: Cooler | None) -> tuple[float, float]:
+def cooler_watts(cooler: Cooler | None) -> tuple[float, float, float]:
     if cooler is None:
-        return 3.0, 2.0  # a boxed cooler's fan
+        return 3.0, 0.7, 1.5  # a boxed cooler's fan
     fans = cooler.fan_count or (0 if cooler.fanless else 1)
-    pump = 6.0 if cooler.water_cooled else 0.0
-    return 3.0 * fans + pump, 1.5 * fans + pump
+    pump = 5.0 if cooler.water_cooled else 0.0
+    return 3.0 * fans + pump, 0.7 * fans + pump, 1.5 * fans + pump
 
 
-CASE_FANS = (9.0, 5.0)  # three 120 mm case fans; the case data has no fan count
+CASE_FANS = (9.0, 2.0, 4.5)  # three 120 mm fans at full, idle and training speed; the case data has no fan count
+
+
+def _psu_of(build: Build) -> Psu | None:
+    psu = build.first(Kind.PSU)
+    return psu if isinstance(psu, Psu) else None
 
 
 def estimate_power(build: Build) -> PowerEstimate:
     lines: list[PowerLine] = []
     cpu = build.first(Kind.CPU)
     board = build.first(Kind.MOTHERBOARD)
+    unknown: list[str] = []
     for item in build.items:
         p, n = item.part, item.quantity
-        watts: tuple[float, float] | None = None
+        watts: tuple[float, float, float] | None = None
         if isinstance(p, Gpu):
             watts = gpu_watts(p)
+            if not p.tdp_w:
+                unknown.append(p.name)
         elif isinstance(p, Cpu):
             watts = cpu_watts(p)
+            if cpu_boost_w(p) is None:
+                unknown.append(p.name)
+            else:
+                extra = VRM_LOSS * watts[0], VRM_LOSS * watts[1], VRM_LOSS * watts[2]
+                lines.append(PowerLine("CPU voltage regulator losses (10 %)", Kind.MOTHERBOARD, *extra))
         elif isinstance(p, Memory):
             watts = memory_watts(p)
         elif isinstance(p, Storage):
@@ -165,25 +274,28 @@ def estimate_power(build: Build) -> PowerEstimate:
             watts = cooler_watts(p)
         if watts is not None:
             label = f"{n}x {p.name}" if n > 1 else p.name
-            lines.append(PowerLine(label, p.kind, watts[0] * n, watts[1] * n))
+            lines.append(PowerLine(label, p.kind, watts[0] * n, watts[1] * n, watts[2] * n))
     notes: list[str] = []
     if build.items:
         bw = board_watts(
             board if isinstance(board, Motherboard) else None, cpu.socket if isinstance(cpu, Cpu) else None
         )
-        lines.append(PowerLine("Motherboard, chipset and VRM losses (estimate)", Kind.MOTHERBOARD, *bw))
+        lines.append(PowerLine("Motherboard and chipset (estimate)", Kind.MOTHERBOARD, bw[0], bw[1], bw[0]))
         if build.first(Kind.COOLER) is None and isinstance(cpu, Cpu) and cpu.includes_cooler:
             lines.append(PowerLine("Boxed CPU cooler fan", Kind.COOLER, *cooler_watts(None)))
         lines.append(PowerLine("Case fans (3 assumed)", Kind.CASE, *CASE_FANS))
-    unknown = [i.part.name for i in build.items if isinstance(i.part, (Gpu, Cpu)) and not i.part.tdp_w]
+    unknown = list(dict.fromkeys(unknown))
     if unknown:
-        notes.append(f"no TDP known for {', '.join(unknown)}: counted as 0 W")
+        notes.append(f"no power figure for {', '.join(unknown)}: every figure is a lower bound (at least)")
     load = sum(line.load_w for line in lines)
     idle = sum(line.idle_w for line in lines)
+    train = sum(line.train_w for line in lines)
     gpu_w = sum(line.load_w for line in lines if line.kind is Kind.GPU)
-    recommended = round_up_psu(load * (1 + RECOMMEND_MARGIN) + TRANSIENT_SHARE * gpu_w) if load else 0
-    psu = build.first(Kind.PSU)
-    psu = psu if isinstance(psu, Psu) else None
+    psu = _psu_of(build)
+    atx3 = is_atx3(psu)
+    rec3 = recommended_psu(load, gpu_w, True)
+    rec2 = recommended_psu(load, gpu_w, False)
+    recommended = rec3 if (psu is None or atx3) else rec2
     if psu is None:
         notes.append(f"no PSU chosen: wall draw assumes an {DEFAULT_RATING} unit of {recommended} W")
     elif psu.efficiency is None:
@@ -192,16 +304,20 @@ def estimate_power(build: Build) -> PowerEstimate:
         notes.append("PSU wattage unknown: efficiency taken at the recommended size")
     size = (psu.wattage if psu else None) or recommended or 1
     rating = psu.efficiency if psu else DEFAULT_RATING
-    eff = float(efficiency(load / size, rating)) if load else 0.0
+    eff = float(efficiency(train / size, rating)) if train else 0.0
     return PowerEstimate(
         load_w=load,
         idle_w=idle,
-        wall_load_w=wall_watts(load, psu, recommended),
+        wall_load_w=wall_watts(train, psu, recommended),
         wall_idle_w=wall_watts(idle, psu, recommended),
         psu_w=psu.wattage if psu else None,
         recommended_psu_w=recommended,
         efficiency_at_load=eff,
         gpu_w=gpu_w,
+        train_w=train,
+        wall_peak_w=wall_watts(load, psu, recommended),
+        recommended_psu_w_atx2=rec2,
+        unknown=tuple(unknown),
         lines=tuple(lines),
         notes=tuple(notes),
     )

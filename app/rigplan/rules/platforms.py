@@ -1,0 +1,138 @@
+"""Platform facts from parts/platforms.yaml: canonical sockets, cooler mounts, board and PSU form factors.
+
+Spellings are compared without spaces, hyphens or case ("LGA 1700" == "LGA1700", "TR4" -> "sTR4"), and dual-socket
+boards ("2 x LGA 2011") map to their socket. The file is read once, on first use (no import reads files).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rigplan.paths import parts_dir
+
+
+def key(s: str) -> str:
+    return re.sub(r"[\s\-_]", "", s).upper()
+
+
+_MULTI = re.compile(r"^\s*(\d+)\s*x\s*(.+)$", re.I)
+
+
+@dataclass(frozen=True)
+class Socket:
+    name: str
+    vendor: str
+    mount: str | None
+    memory: str | None  # "UDIMM", "RDIMM" or None when boards differ
+    hedt: bool
+    soldered: bool
+    cooler_only: bool
+
+
+@dataclass(frozen=True)
+class FormFactor:
+    name: str
+    fits: frozenset[str]  # canonical case form factors that take this board (its own included)
+    note: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class PsuFormFactor:
+    name: str
+    fits: frozenset[str]
+    with_bracket: frozenset[str]
+    maybe: frozenset[str]
+    source: str
+
+
+@dataclass
+class Platforms:
+    sockets: dict[str, Socket] = field(default_factory=dict)  # by key() of every spelling
+    mounts: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (label, source)
+    unknown: dict[str, str] = field(default_factory=dict)  # key() -> why it is ignored
+    board_ff: dict[str, FormFactor] = field(default_factory=dict)  # by key() of every spelling
+    psu_ff: dict[str, PsuFormFactor] = field(default_factory=dict)
+
+    def socket(self, spelling: str | None) -> Socket | None:
+        if not spelling:
+            return None
+        m = _MULTI.match(spelling)
+        return self.sockets.get(key(m.group(2) if m else spelling))
+
+    def canonical_socket(self, spelling: str | None) -> str | None:
+        """Canonical name; an unrecognised spelling stays as written (compared literally), None stays None."""
+        if not spelling:
+            return None
+        s = self.socket(spelling)
+        return s.name if s else spelling.strip()
+
+    def mount(self, spelling: str) -> str | None:
+        s = self.socket(spelling)
+        return s.mount if s else None
+
+    def board_form_factor(self, spelling: str | None) -> FormFactor | None:
+        return self.board_ff.get(key(spelling)) if spelling else None
+
+    def canonical_ff(self, spelling: str) -> str:
+        ff = self.board_form_factor(spelling)
+        return ff.name if ff else spelling.strip()
+
+    def psu_form_factor(self, spelling: str | None) -> PsuFormFactor | None:
+        return self.psu_ff.get(key(spelling)) if spelling else None
+
+
+def _load(path: Path) -> Platforms:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    doc: dict[str, Any] = yaml.load(path.read_text("utf-8"), Loader=loader)  # noqa: S506 - a safe loader
+    p = Platforms()
+    for mid, m in doc["mounts"].items():
+        p.mounts[mid] = (m["label"], " ".join(m["source"].split()))
+    for name, s in doc["sockets"].items():
+        sock = Socket(
+            name=name,
+            vendor=s.get("vendor", ""),
+            mount=s.get("mount"),
+            memory=s.get("memory"),
+            hedt=bool(s.get("hedt")),
+            soldered=bool(s.get("soldered")),
+            cooler_only=bool(s.get("cooler_only")),
+        )
+        for spelling in (name, *s.get("aliases", ())):
+            p.sockets[key(spelling)] = sock
+    p.unknown = {key(k): v for k, v in (doc.get("unknown_spellings") or {}).items()}
+    names: dict[str, str] = {}
+    for name, f in doc["form_factors"].items():
+        for spelling in (name, *f.get("aliases", ())):
+            names[key(spelling)] = name
+    for name, f in doc["form_factors"].items():
+        fits = frozenset({name, *(names.get(key(x), x) for x in f.get("fits_cases_for", ()))})
+        ff = FormFactor(name, fits, f.get("note"), " ".join(f["source"].split()))
+        for spelling in (name, *f.get("aliases", ())):
+            p.board_ff[key(spelling)] = ff
+    for name, f in doc["psu_form_factors"].items():
+        pf = PsuFormFactor(
+            name,
+            frozenset(f.get("fits", ())),
+            frozenset(f.get("with_bracket", ())),
+            frozenset(f.get("maybe", ())),
+            " ".join(f["source"].split()),
+        )
+        for spelling in (name, *f.get("aliases", ())):
+            p.psu_ff[key(spelling)] = pf
+    return p
+
+
+@lru_cache(maxsize=4)
+def _cached(path: str) -> Platforms:
+    return _load(Path(path))
+
+
+def platforms() -> Platforms:
+    return _cached(str(parts_dir() / "platforms.yaml"))
