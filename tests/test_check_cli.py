@@ -25,7 +25,11 @@ def test_valid_examples_exit_0_with_the_json_keys() -> None:
     assert {"ok", "findings", "not_checked", "power"} <= set(data)
     assert set(data["power"]) >= {"load_w", "idle_w", "wall_load_w", "psu_w", "recommended_psu_w"}
     assert data["power"]["psu_w"] == 1600
-    assert 1000 < data["power"]["load_w"] < data["power"]["wall_load_w"] < 1440
+    power = data["power"]
+    # Sizing figure (peak) vs running-cost figure (training): two purposes, two numbers (docs/checks.md).
+    assert 1000 < power["load_w"] < power["wall_peak_w"] < 1440
+    assert power["train_w"] < power["load_w"] and power["train_w"] < power["wall_load_w"] < power["wall_peak_w"]
+    assert power["lower_bound"] is False
     for f in data["findings"]:
         assert set(f) == {"severity", "rule", "message", "parts", "hint"}
     for n in data["not_checked"]:

@@ -69,7 +69,7 @@ def compatible_mask(build: Build, kind: Kind, catalog: Catalog) -> np.ndarray:
     report = check(base)
     power = report.power
     assert power is not None
-    b = Base(Ctx(base), power.load_w, power.gpu_w, {f.rule for f in report.errors()})
+    b = Base(Ctx(base), power.load_w, power.gpu_w, {f.rule for f in report.errors()}, bool(power.unknown))
     return FILTERS[kind](b, table)
 
 

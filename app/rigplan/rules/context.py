@@ -37,6 +37,16 @@ def socket_memory(socket: str | None) -> str | None:
     return s.memory if s else None
 
 
+def dimm_form(value: str | None) -> str | None:
+    """'288-pin DIMM' / 'UDIMM' -> 'DIMM'; '262-pin SO-DIMM' -> 'SO-DIMM'; anything else unknown."""
+    if not value:
+        return None
+    v = value.upper().replace("SODIMM", "SO-DIMM")
+    if "SO-DIMM" in v:
+        return "SO-DIMM"
+    return "DIMM" if "DIMM" in v else None
+
+
 def gpu_cables(gpu: Gpu) -> tuple[int, int] | None:
     """(16-pin cables, 6+2-pin cables) one card needs, or None when its connectors are unknown."""
     if gpu.power_connectors is None:

@@ -2,17 +2,46 @@
 
 from __future__ import annotations
 
-from rigplan.model.parts import Kind
+import math
+from dataclasses import dataclass, field
+
+from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.context import Ctx, gpu_cables
-from rigplan.rules.power import PowerEstimate
+from rigplan.rules.power import PowerEstimate, is_atx3
 
 K = Kind
 CONTINUOUS_SHARE = 0.8  # a breaker may carry 80 % of its rating continuously (US NEC 210.19/210.20)
-ADAPTER_8PIN_PER_16PIN = 4  # the 16-pin adapter shipped with 450-600 W cards takes up to four 8-pin cables
+# A 6+2-pin PCIe cable carries 150 W (PCI-SIG CEM 5.0); the 16-pin (12VHPWR / 12V-2x6) adapter shipped with a card
+# takes one 8-pin per 150 W of its power: 2 up to 300 W, 3 for 450 W, 4 for 600 W (NVIDIA's adapters for the RTX
+# 4070 Ti, 4080 and 4090; the sense pins tell the card how many are connected).
+WATTS_PER_8PIN = 150
+MAX_ADAPTER_8PIN = 4
 
 
 def circuit_limit_w(volts: float, amps: float) -> float:
     return volts * amps * CONTINUOUS_SHARE
+
+
+def adapter_cables(board_w: float | None, plugs16: int) -> tuple[int, int] | None:
+    """(8-pin cables needed to run at stock power, cables on the adapter the card ships with), per 16-pin plug."""
+    if not board_w or not plugs16:
+        return None
+    per_plug = board_w / plugs16
+    need = min(MAX_ADAPTER_8PIN, max(2, math.ceil(per_plug / WATTS_PER_8PIN - 1e-9)))
+    # Cards at 450 W or more ship a 4-cable adapter, so the power limit can be raised to 600 W (RTX 4090, 5090).
+    shipped = MAX_ADAPTER_8PIN if per_plug >= 450 else need
+    return need, shipped
+
+
+def _unknown_power(c: Ctx, p: PowerEstimate, rule: str, kinds: tuple[Kind, ...]) -> bool:
+    if not p.unknown:
+        return False
+    c.unchecked(
+        rule,
+        f"no power figure for {', '.join(p.unknown)}: the rest draws at least {p.load_w:.0f} W",
+        kinds,
+    )
+    return True
 
 
 def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
@@ -21,70 +50,141 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
     if c.psu.wattage is None:
         c.unchecked("psu-wattage", "the PSU's wattage is unknown", (K.PSU,))
         return
+    if _unknown_power(c, p, "psu-wattage", (K.PSU, K.GPU, K.CPU)):
+        return
     w = c.psu.wattage
+    atx = "an ATX 3.x unit, rated for GPU power spikes" if is_atx3(c.psu) else "+25 % of GPU power for spikes"
+    circuit = circuit_conflict(c, p)
     if p.load_w > w:
         c.error(
             "psu-wattage",
-            f"The parts draw about {p.load_w:.0f} W at load; the PSU is rated {w} W.",
-            f"Choose a PSU of at least {p.recommended_psu_w} W, or fewer or lower-power GPUs.",
+            f"The parts draw about {p.load_w:.0f} W at full load (GPUs at board power, CPU at sustained boost); "
+            f"the PSU is rated {w} W.",
+            circuit or f"Choose a PSU of at least {p.recommended_psu_w} W, or fewer or lower-power GPUs.",
             [c.psu],
             (K.PSU,),
         )
     elif w < p.recommended_psu_w:
         c.warn(
             "psu-wattage",
-            f"The PSU is rated {w} W; for {p.load_w:.0f} W at load RigPlan recommends {p.recommended_psu_w} W "
-            f"(+10 % and headroom for GPU power spikes).",
-            f"Choose a PSU of at least {p.recommended_psu_w} W.",
+            f"The PSU is rated {w} W; for {p.load_w:.0f} W at full load RigPlan recommends {p.recommended_psu_w} W "
+            f"(+10 %, {atx}).",
+            circuit or f"Choose a PSU of at least {p.recommended_psu_w} W.",
             [c.psu],
             (K.PSU,),
         )
 
 
+def circuit_conflict(c: Ctx, p: PowerEstimate) -> str | None:
+    """When the wall circuit cannot feed the build at all, no PSU fixes it: say so instead of recommending one."""
+    a = c.assumptions
+    limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
+    if p.wall_peak_w <= limit:
+        return None
+    return (
+        f"A bigger PSU would not help: at {p.wall_peak_w:,.0f} W from the wall the build exceeds the {limit:,.0f} W "
+        f"a {a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries. Use a 20 A or 230 V circuit, two circuits "
+        f"with two PSUs, or lower GPU power limits."
+    )
+
+
+def _gpu_label(n: int, name: str) -> str:
+    return f"GPU {n} ({name})"
+
+
 def psu_pcie(c: Ctx) -> None:
+    """Cables per card: 8-pin cards take their own; 16-pin cards take a native 16-pin cable, the strongest cards
+    first, and the rest the adapter shipped with the card, fed by as many 6+2-pin cables as the card's power needs."""
     if not (c.psu and c.gpus):
         return
-    need16 = need8 = 0
-    unknown = []
-    for g in c.gpus:
-        cables = gpu_cables(g)
-        if cables is None:
-            unknown.append(g.name)
-            continue
-        need16 += cables[0]
-        need8 += cables[1]
+    unknown = sorted({g.name for g in c.gpus if gpu_cables(g) is None})
     if unknown:
-        c.unchecked(
-            "psu-pcie-connectors", f"power connectors unknown for {', '.join(sorted(set(unknown)))}", (K.GPU, K.PSU)
-        )
+        c.unchecked("psu-pcie-connectors", f"power connectors unknown for {', '.join(unknown)}", (K.GPU, K.PSU))
     conn = c.psu.connectors
     if conn is None or conn.pcie8 is None or conn.pcie16 is None:
         c.unchecked("psu-pcie-connectors", "the PSU's PCIe cable counts are unknown", (K.PSU, K.GPU))
         return
-    if not (need16 or need8):
+    cards = [(n, g, cables) for n, g in enumerate(c.gpus, 1) if (cables := gpu_cables(g)) is not None]
+    if not any(x[2][0] or x[2][1] for x in cards):
         return
-    short16 = max(0, need16 - conn.pcie16)
-    spare8 = conn.pcie8 - need8
+    plan = plan_cables(cards, conn.pcie16, conn.pcie8)
     parts = [c.psu, *(i.part for i in c.gpu_items)]
     have = f"{conn.pcie16}x 16-pin and {conn.pcie8}x 6+2-pin"
-    want = " + ".join(b for b in (f"{need16}x 16-pin" if need16 else "", f"{need8}x 6+2-pin" if need8 else "") if b)
-    if spare8 < 0 or short16 * ADAPTER_8PIN_PER_16PIN > spare8:
+    if plan.unknown_adapters:
+        c.unchecked(
+            "psu-pcie-connectors",
+            f"board power unknown for {', '.join(plan.unknown_adapters)}: how many 8-pin cables its 16-pin adapter "
+            "needs is not known",
+            (K.GPU, K.PSU),
+        )
+        return
+    where = "; ".join(plan.lines)
+    n16 = sum(x[2][0] for x in cards)
+    n8 = sum(x[2][1] for x in cards)
+    take = " + ".join(b for b in (f"{n16}x 16-pin" if n16 else "", f"{n8}x 6+2-pin" if n8 else "") if b)
+    if plan.short > 0:
         c.error(
             "psu-pcie-connectors",
-            f"The GPUs need {want} PCIe power cables; the PSU has {have}.",
-            "Choose a PSU with enough native cables (no splitters or pigtails are assumed).",
+            f"The GPUs take {take}; the PSU has {have}. Fed as below they need {plan.need8} 6+2-pin cables, "
+            f"{plan.short} more than it has. Cables: {where}.",
+            "Choose a PSU with more PCIe cables (no splitters or pigtails are assumed), or with native 16-pin cables.",
             parts,
             (K.PSU, K.GPU),
         )
-    elif short16:
+    elif plan.no_headroom:
         c.warn(
             "psu-pcie-connectors",
-            f"The GPUs need {need16}x 16-pin; the PSU has {conn.pcie16}. {short16} card(s) would run on the 8-pin "
-            f"adapter shipped with the card ({ADAPTER_8PIN_PER_16PIN}x 6+2-pin each).",
-            "A PSU with native 16-pin (12V-2x6) cables is the safer choice.",
+            f"The PSU ({have}) feeds every card at its stock power limit, but {', '.join(plan.no_headroom)} "
+            f"cannot raise it: its adapter is fed fewer cables than it has. Cables: {where}.",
+            "Fine at stock settings; for power-limit headroom choose a PSU with native 16-pin cables or more 6+2-pin.",
             parts,
             (K.PSU, K.GPU),
         )
+
+
+@dataclass
+class CablePlan:
+    need8: int = 0
+    short: int = 0
+    lines: list[str] = field(default_factory=list)
+    no_headroom: list[str] = field(default_factory=list)
+    unknown_adapters: list[str] = field(default_factory=list)
+
+
+def plan_cables(cards: list[tuple[int, Gpu, tuple[int, int]]], have16: int, have8: int) -> CablePlan:
+    plan = CablePlan()
+    natives = have16
+    sixteen = []
+    for n, g, (p16, p8) in cards:
+        if p8:
+            plan.need8 += p8
+            plan.lines.append(f"{_gpu_label(n, g.name)}: {p8}x 6+2-pin")
+        if p16:
+            ad = adapter_cables(g.tdp_w, p16)
+            sixteen.append((ad[0] * p16 if ad else 0, n, g, p16, ad))
+    short_of_full: list[tuple[str, int]] = []  # cards fed fewer cables than their adapter has
+    # Native cables go to the cards whose adapters would need the most 8-pin cables.
+    for need, n, g, p16, ad in sorted(sixteen, key=lambda x: -x[0]):
+        label = _gpu_label(n, g.name)
+        if natives >= p16:
+            natives -= p16
+            plan.lines.append(f"{label}: native 16-pin cable{'s' if p16 > 1 else ''}")
+        elif ad is None:
+            plan.unknown_adapters.append(g.name)
+        else:
+            plan.need8 += need
+            plan.lines.append(f"{label}: its 16-pin adapter with {need}x 6+2-pin")
+            if ad[1] > ad[0]:
+                short_of_full.append((label, (ad[1] - ad[0]) * p16))
+    spare = have8 - plan.need8
+    plan.short = max(0, -spare)
+    # Spare 6+2-pin cables complete the adapters of the cards that need them, in order.
+    for label, extra in short_of_full:
+        if spare >= extra:
+            spare -= extra
+        else:
+            plan.no_headroom.append(label)
+    return plan
 
 
 def psu_eps(c: Ctx) -> None:
@@ -117,12 +217,14 @@ def psu_eps(c: Ctx) -> None:
 def wall_circuit(c: Ctx, p: PowerEstimate) -> None:
     if not p.load_w:
         return
+    if _unknown_power(c, p, "wall-circuit", (K.PSU, K.GPU, K.CPU)):
+        return
     a = c.assumptions
     limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
-    if p.wall_load_w > limit:
+    if p.wall_peak_w > limit:
         c.error(
             "wall-circuit",
-            f"At load the build draws about {p.wall_load_w:.0f} W from the wall; a {a.wall_voltage:g} V / "
+            f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall; a {a.wall_voltage:g} V / "
             f"{a.wall_amps:g} A circuit carries {limit:.0f} W continuously (80 % of the breaker).",
             "Use a dedicated higher-rated circuit (e.g. 230 V, or 120 V / 20 A), fewer GPUs, or lower power limits.",
             [c.psu] if c.psu else [],

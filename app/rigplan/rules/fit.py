@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from rigplan.model.parts import Kind
 from rigplan.rules.context import (
-    RDIMM_SOCKETS,
-    UDIMM_SOCKETS,
     Ctx,
+    board_fits_case,
+    dimm_form,
     gpu_slots,
     mm,
-    norm_ff,
     norm_socket,
     open_air,
+    socket_memory,
 )
+from rigplan.rules.platforms import platforms
 
 K = Kind
 
@@ -22,6 +23,14 @@ def cpu_socket(c: Ctx) -> None:
         return
     if not (c.cpu.socket and c.board.socket):
         c.unchecked("cpu-socket", "the CPU's or the board's socket is unknown", (K.CPU, K.MOTHERBOARD))
+    elif (board_socket := platforms().socket(c.board.socket)) is not None and board_socket.soldered:
+        c.error(
+            "cpu-socket",
+            f"The motherboard has its CPU soldered on ({c.board.socket}); it takes no {c.cpu.socket} CPU.",
+            f"Choose a {c.cpu.socket} motherboard, or leave out the CPU.",
+            [c.cpu, c.board],
+            (K.CPU, K.MOTHERBOARD),
+        )
     elif norm_socket(c.cpu.socket) != norm_socket(c.board.socket):
         c.error(
             "cpu-socket",
@@ -68,16 +77,7 @@ def cooler_rules(c: Ctx) -> None:
     if c.cpu and not c.cooler and c.cpu.includes_cooler:
         return  # the boxed cooler does the job; nothing to check
     if c.cooler and c.cpu:
-        if not (c.cooler.sockets and c.cpu.socket):
-            c.unchecked("cooler-socket", "the cooler's sockets or the CPU's socket are unknown", (K.COOLER, K.CPU))
-        elif norm_socket(c.cpu.socket) not in {norm_socket(s) for s in c.cooler.sockets}:
-            c.error(
-                "cooler-socket",
-                f"The cooler does not list socket {c.cpu.socket} (it fits {', '.join(c.cooler.sockets)}).",
-                f"Choose a cooler that supports {c.cpu.socket}, or check the maker for a mounting kit.",
-                [c.cooler, c.cpu],
-                (K.COOLER, K.CPU),
-            )
+        cooler_socket(c)
     if c.cooler and c.case:
         h, limit = c.cooler.height_mm, c.case.max_cooler_height_mm
         if h is None or limit is None:
@@ -99,6 +99,39 @@ def cooler_rules(c: Ctx) -> None:
         )
 
 
+def cooler_socket(c: Ctx) -> None:
+    """The cooler fits when it lists the CPU's socket, or a socket with the same mounting pattern (the makers'
+    statements in parts/platforms.yaml: AM4 coolers fit AM5, LGA1700 ones LGA1851, the 115x family and 1200...)."""
+    assert c.cooler and c.cpu
+    if not (c.cooler.sockets and c.cpu.socket):
+        c.unchecked("cooler-socket", "the cooler's sockets or the CPU's socket are unknown", (K.COOLER, K.CPU))
+        return
+    pf = platforms()
+    target = norm_socket(c.cpu.socket)
+    if target in {norm_socket(s) for s in c.cooler.sockets}:
+        return
+    mount = pf.mount(c.cpu.socket)
+    via = [s for s in c.cooler.sockets if mount and pf.mount(s) == mount]
+    if via:
+        label, source = pf.mounts[mount]
+        c.note(
+            "cooler-socket",
+            f"The cooler lists {', '.join(via)}, not {c.cpu.socket}; both use the {label}, so it fits ({source})",
+            "Check that the cooler's mounting kit is the standard one for that pattern.",
+            [c.cooler, c.cpu],
+            (K.COOLER, K.CPU),
+        )
+        return
+    c.error(
+        "cooler-socket",
+        f"The cooler does not list socket {c.cpu.socket} or one with its mounting pattern "
+        f"(it fits {', '.join(c.cooler.sockets)}).",
+        f"Choose a cooler that supports {c.cpu.socket}, or check the maker for a mounting kit.",
+        [c.cooler, c.cpu],
+        (K.COOLER, K.CPU),
+    )
+
+
 def board_form_factor(c: Ctx) -> None:
     if not (c.board and c.case):
         return
@@ -109,7 +142,7 @@ def board_form_factor(c: Ctx) -> None:
             "the board's form factor or the case's supported ones are unknown",
             (K.MOTHERBOARD, K.CASE),
         )
-    elif norm_ff(ff) not in {norm_ff(a) for a in allowed}:
+    elif not board_fits_case(ff, allowed):
         c.error(
             "board-form-factor",
             f"The motherboard is {ff}; the case takes {', '.join(allowed)}.",
@@ -125,14 +158,8 @@ def psu_fit(c: Ctx) -> None:
     ff, allowed = c.psu.form_factor, c.case.psu_form_factors
     if not (ff and allowed):
         c.unchecked("psu-form-factor", "the case's supported PSU form factors are unknown", (K.PSU, K.CASE))
-    elif norm_ff(ff) not in {norm_ff(a) for a in allowed}:
-        c.error(
-            "psu-form-factor",
-            f"The PSU is {ff}; the case takes {', '.join(allowed)} units.",
-            f"Choose a {' / '.join(allowed)} PSU or a case that takes {ff}.",
-            [c.psu, c.case],
-            (K.PSU, K.CASE),
-        )
+    else:
+        psu_form_factor(c, ff, allowed)
     length, limit = c.psu.length_mm, c.case.max_psu_length_mm
     if length is None or limit is None:
         c.unchecked(
@@ -148,6 +175,60 @@ def psu_fit(c: Ctx) -> None:
             [c.psu, c.case],
             (K.PSU, K.CASE),
         )
+
+
+def psu_fit_level(ff: str, allowed: tuple[str, ...] | list[str]) -> str:
+    """'fits', 'bracket' (an SFX unit in an ATX bay), 'maybe' (SFX-L in an SFX case) or 'no' (parts/platforms.yaml)."""
+    pf = platforms().psu_form_factor(ff)
+    bays = {(b.name if (b := platforms().psu_form_factor(a)) else a) for a in allowed}
+    if pf is None:
+        return "fits" if ff.strip() in bays else "no"
+    if pf.fits & bays:
+        return "fits"
+    if pf.with_bracket & bays:
+        return "bracket"
+    return "maybe" if pf.maybe & bays else "no"
+
+
+def psu_form_factor(c: Ctx, ff: str, allowed: tuple[str, ...]) -> None:
+    """An SFX or SFX-L unit fits an ATX bay with the usual bracket (a note); an ATX unit in an SFX case does not."""
+    assert c.psu and c.case
+    level = psu_fit_level(ff, allowed)
+    pf = platforms().psu_form_factor(ff)
+    if level == "bracket":
+        c.note(
+            "psu-form-factor",
+            f"The PSU is {ff}; the case takes {', '.join(allowed)} units: it fits with an {ff}-to-ATX bracket "
+            f"({pf.source if pf else ''}).",
+            "Use the bracket that comes with the PSU, or buy one; check the PSU cables reach.",
+            [c.psu, c.case],
+            (K.PSU, K.CASE),
+        )
+    elif level == "maybe":
+        c.warn(
+            "psu-form-factor",
+            f"The PSU is {ff}, 30 mm deeper than the SFX units the case lists ({', '.join(allowed)}).",
+            "Check the case maker's PSU clearance, or choose an SFX unit.",
+            [c.psu, c.case],
+            (K.PSU, K.CASE),
+        )
+    elif level == "no":
+        c.error(
+            "psu-form-factor",
+            f"The PSU is {ff}; the case takes {', '.join(allowed)} units.",
+            f"Choose a {' / '.join(allowed)} PSU or a case that takes {ff}.",
+            [c.psu, c.case],
+            (K.PSU, K.CASE),
+        )
+
+
+def cooler_fits(cooler_sockets: tuple[str, ...] | list[str], cpu_socket: str) -> str:
+    """'listed', 'mount' (same mounting pattern as a listed socket) or 'no'."""
+    pf = platforms()
+    if norm_socket(cpu_socket) in {norm_socket(s) for s in cooler_sockets}:
+        return "listed"
+    mount = pf.mount(cpu_socket)
+    return "mount" if mount and any(pf.mount(s) == mount for s in cooler_sockets) else "no"
 
 
 def memory_rules(c: Ctx) -> None:
@@ -174,9 +255,9 @@ def memory_rules(c: Ctx) -> None:
                     (K.MEMORY, K.MOTHERBOARD),
                 )
         socket = (b.socket if b and b.socket else None) or (c.cpu.socket if c.cpu else None)
-        if socket and mem.registered is not None:
-            s = norm_socket(socket)
-            if mem.registered and s in UDIMM_SOCKETS:
+        takes = socket_memory(socket)
+        if takes and mem.registered is not None:
+            if mem.registered and takes == "UDIMM":
                 c.error(
                     "memory-registered",
                     f"The memory is registered (RDIMM); {socket} takes unbuffered DIMMs.",
@@ -184,7 +265,7 @@ def memory_rules(c: Ctx) -> None:
                     [mem, b or c.cpu],
                     (K.MEMORY,),
                 )
-            elif not mem.registered and s in RDIMM_SOCKETS:
+            elif not mem.registered and takes == "RDIMM":
                 c.error(
                     "memory-registered",
                     f"The memory is unbuffered; {socket} takes registered DIMMs (RDIMM).",
@@ -192,6 +273,8 @@ def memory_rules(c: Ctx) -> None:
                     [mem, b or c.cpu],
                     (K.MEMORY,),
                 )
+        if b:
+            memory_form_factor(c, mem)
     mems = [m for m, _ in c.memory]
     if b:
         if b.memory_slots is None or unknown_layout:
@@ -218,6 +301,23 @@ def memory_rules(c: Ctx) -> None:
                 [*mems, part],
                 (K.MEMORY, K.MOTHERBOARD if label == "motherboard" else K.CPU),
             )
+
+
+def memory_form_factor(c: Ctx, mem: object) -> None:
+    """Laptop SO-DIMMs do not fit desktop DIMM slots, nor the reverse (different length and pin count, JEDEC)."""
+    b = c.board
+    assert b is not None
+    have, takes = dimm_form(getattr(mem, "form_factor", None)), b.memory_form_factor
+    if have is None or takes is None:
+        c.unchecked("memory-form-factor", "the memory's or the board's module form factor is unknown", (K.MEMORY,))
+    elif have != takes:
+        c.error(
+            "memory-form-factor",
+            f"The memory is {have} ({getattr(mem, 'form_factor', '')}); the motherboard has {takes} slots.",
+            f"Choose {takes} memory{' (desktop modules)' if takes == 'DIMM' else ' (laptop modules)'}.",
+            [mem, b],
+            (K.MEMORY, K.MOTHERBOARD),
+        )
 
 
 def storage_rules(c: Ctx) -> None:
@@ -342,7 +442,7 @@ def gpu_rules(c: Ctx) -> None:
 def lane_split(cpu_lanes: int, n: int) -> int:
     """Lanes per GPU: the CPU lanes left for graphics (16 on desktop platforms, all but 8 on HEDT), split evenly,
     rounded down to a PCIe link width and capped at x16."""
-    budget = 16 if cpu_lanes <= 28 else cpu_lanes - 8
+    budget = graphics_lanes(cpu_lanes)
     per = budget // n
     for width in (16, 8, 4, 2, 1):
         if per >= width:
@@ -350,19 +450,53 @@ def lane_split(cpu_lanes: int, n: int) -> int:
     return 0
 
 
+def graphics_lanes(cpu_lanes: int) -> int:
+    return 16 if cpu_lanes <= 28 else cpu_lanes - 8
+
+
+def _widths(per_slot: list[int]) -> str:
+    return "/".join(f"x{w}" for w in per_slot)
+
+
 def gpu_lanes(c: Ctx, n: int, parts: list[object]) -> None:
+    """What each GPU's link runs at: the board's wiring where the data lists its slots' lanes, within the CPU's
+    budget; otherwise an even split of the CPU's graphics lanes."""
     if not c.cpu or c.cpu.pcie_lanes is None:
         c.unchecked("gpu-lanes", "the CPU's PCIe lane count is not known", (K.GPU, K.CPU))
         return
-    per = lane_split(c.cpu.pcie_lanes, n)
-    split = "/".join(f"x{per}" for _ in range(n))
-    msg = f"{n} GPUs share the CPU's {c.cpu.pcie_lanes} PCIe lanes: about {split} if split evenly."
-    if per >= 8:
-        c.note("gpu-lanes", msg + " Data-parallel training loses little at x8.", "", [*parts, c.cpu], (K.GPU, K.CPU))
+    budget = graphics_lanes(c.cpu.pcie_lanes)
+    board_slots = (c.board.pcie_slots if c.board else None) or ()
+    slots = sorted((s.lanes for s in board_slots for _ in range(s.count)), reverse=True)
+    wired = slots[:n] if c.board and len(slots) >= n else None
+    if wired and sum(wired) <= budget:
+        per_slot = wired
+        how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes"
+    elif wired:
+        per = lane_split(c.cpu.pcie_lanes, n)
+        per_slot = [min(w, per) for w in wired]
+        how = (
+            f"the board lists {_widths(wired)} slots, but the CPU has {budget} lanes for graphics, so they cannot "
+            f"all run at full width: at least {_widths(per_slot)} when the board splits the CPU's lanes evenly, "
+            f"less on a slot wired to the chipset (the board's manual says which)"
+        )
+    else:
+        per = lane_split(c.cpu.pcie_lanes, n)
+        per_slot = [per] * n
+        how = f"split evenly, the CPU's {budget} graphics lanes give about {_widths(per_slot)}"
+    slowest = min(per_slot)
+    msg = f"{n} GPUs: {how}."
+    if slowest >= 8:
+        c.note(
+            "gpu-lanes",
+            msg + " Data-parallel training loses little at x8 or more (Dettmers: a few percent on PCIe 4.0).",
+            "",
+            [*parts, c.cpu],
+            (K.GPU, K.CPU),
+        )
     else:
         c.warn(
             "gpu-lanes",
-            msg + " At x4 or less, gradient exchange between GPUs slows multi-GPU training noticeably.",
+            msg + f" A GPU at x{slowest} exchanges gradients slowly, which slows data-parallel training noticeably.",
             "Choose a platform with more CPU lanes (Threadripper, Xeon W) for this many GPUs.",
             [*parts, c.cpu],
             (K.GPU, K.CPU),

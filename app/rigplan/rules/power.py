@@ -54,6 +54,7 @@ TRAIN_GPU_SHARE = 0.75
 TRAIN_CPU_SHARE = 0.50
 VRM_LOSS = 0.10  # board voltage regulators lose about 10 % of what they feed the CPU
 
+
 def _curve(rating: str | None) -> tuple[np.ndarray, np.ndarray]:
     points = EIGHTY_PLUS.get(rating or "")
     if points is None:
