@@ -10,7 +10,7 @@ from rigplan.catalog import Catalog
 from rigplan.files import load
 from rigplan.model import Build, Kind
 from rigplan.rules import check, compatible
-from rigplan.rules.compat import base_build, naive_compatible, with_candidate
+from rigplan.rules.compat import slots_full, base_build, naive_compatible, with_candidate
 
 BUILDS = ["budget-1-gpu", "2x-rtx-4090", "4-gpu-threadripper", "broken/psu-pcie-connectors", "broken/memory-type"]
 
@@ -44,8 +44,14 @@ def test_filter_really_filters(catalog: Catalog, examples_dir: Path) -> None:
     table = catalog.table(Kind.CPU)
     assert 0 < len(cpus) < len(table)
     assert all(table.columns["socket"][i] == "AM5" for i in cpus)
-    # The board has two x16 slots, both taken: no third GPU fits.
-    assert compatible(b, Kind.GPU, catalog) == []
+    # The board has two x16 slots, both taken: the filter answers "what could replace one of the 4090s" (issue 11,
+    # item 10) and says why; each replacement leaves the build without errors.
+    assert slots_full(b, Kind.GPU) == "every x16 slot (2) holds a GPU"
+    gpus = compatible(b, Kind.GPU, catalog)
+    gtable = catalog.table(Kind.GPU)
+    assert 0 < len(gpus) < len(gtable)
+    for i in gpus[:: max(1, len(gpus) // 10)]:
+        assert check(with_candidate(base_build(b, Kind.GPU), gtable.part(i))).ok
     # Every compatible case adds no error when swapped in.
     cases = compatible(b, Kind.CASE, catalog)
     for i in cases[:: max(1, len(cases) // 20)]:

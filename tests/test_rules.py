@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 
 import pytest
@@ -174,12 +176,18 @@ def test_4x_4090_on_1000w_is_an_error(catalog: Catalog) -> None:
 def test_psu_wattage_boundary_and_recommendation(catalog: Catalog) -> None:
     gpu = part(catalog, GIGABYTE_4090)
     psu = part(catalog, "33e96b5a")
-    load = estimate_power(build((gpu, 1), (psu, 1))).load_w
-    exact = psu.model_copy(update={"wattage": int(load)})
-    assert load == int(load)
+    # The PSU must carry the sizing figure: sustained peak plus 25 % of GPU power unless it is an ATX 3.x unit.
+    est = estimate_power(build((gpu, 1), (psu, 1)))
+    need = est.sizing_w
+    assert need == pytest.approx(est.load_w + 0.25 * 450)
+    exact = psu.model_copy(update={"wattage": math.ceil(need)})
     r = check(build((gpu, 1), (exact, 1)))
     assert "psu-wattage" not in r.rules(Severity.ERROR) and "psu-wattage" in r.rules(Severity.WARNING)
-    assert "psu-wattage" in rules_of(build((gpu, 1), (psu.model_copy(update={"wattage": int(load) - 1}), 1)))
+    short = psu.model_copy(update={"wattage": math.ceil(need) - 1})
+    assert "psu-wattage" in check(build((gpu, 1), (short, 1))).rules(Severity.ERROR)
+    # An ATX 3.x unit of the same rating gets no spike margin: the sustained peak alone is compared.
+    atx3 = psu.model_copy(update={"wattage": math.ceil(est.load_w), "name": "Example ATX 3.1 unit"})
+    assert "psu-wattage" not in check(build((gpu, 1), (atx3, 1))).rules(Severity.ERROR)
 
 
 def test_four_16_pin_cards_on_a_psu_with_one(catalog: Catalog) -> None:

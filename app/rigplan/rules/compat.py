@@ -25,11 +25,37 @@ SINGLE = frozenset({Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.PSU, Kind.CASE
 IGNORED_RULES = frozenset({"cpu-igpu"})
 
 
-def base_build(build: Build, kind: Kind) -> Build:
-    """The build the candidate goes into: without the current part of a single-slot kind."""
+def slots_full(build: Build, kind: Kind) -> str | None:
+    """Why another part of this kind cannot be added ("all 4 DIMM slots are used"), or None when there is room.
+    Then the filter answers "what could replace the current part" instead of "what could be added"."""
+    c = Ctx(build)
+    if kind is Kind.MEMORY and c.board and c.board.memory_slots and c.memory:
+        if all(m.modules for m, _ in c.memory):
+            used = sum((m.modules or 0) * q for m, q in c.memory)
+            if used >= c.board.memory_slots:
+                return f"all {c.board.memory_slots} DIMM slots are used"
+    if kind is Kind.GPU and c.board and c.gpus:
+        x16 = c.board.x16_size_slots()
+        if x16 and len(c.gpus) >= x16:
+            return f"every x16 slot ({x16}) holds a GPU"
+    return None
+
+
+def base_build(build: Build, kind: Kind, replacing: str | None = None) -> Build:
+    """The build the candidate goes into: without the current part of a single-slot kind; for memory and GPUs,
+    without one of the current parts (`replacing`, else the last one) when the board has no free slot."""
     if kind in SINGLE:
         return build.model_copy(update={"items": tuple(i for i in build.items if i.part.kind != kind)})
-    return build
+    if slots_full(build, kind) is None:
+        return build
+    items = list(build.items)
+    idx = [n for n, i in enumerate(items) if i.part.kind == kind]
+    pick = next((n for n in idx if items[n].part.id == replacing), idx[-1])
+    if items[pick].quantity > 1:
+        items[pick] = items[pick].model_copy(update={"quantity": items[pick].quantity - 1})
+    else:
+        del items[pick]
+    return build.model_copy(update={"items": tuple(items)})
 
 
 def with_candidate(base: Build, part: Part) -> Build:
@@ -50,8 +76,10 @@ def error_keys(build: Build, leave_out: str) -> set[tuple[str, tuple[str, ...]]]
     }
 
 
-def naive_compatible(build: Build, kind: Kind, catalog: Catalog, rows: list[int] | None = None) -> list[int]:
-    base = base_build(build, kind)
+def naive_compatible(
+    build: Build, kind: Kind, catalog: Catalog, rows: list[int] | None = None, replacing: str | None = None
+) -> list[int]:
+    base = base_build(build, kind, replacing)
     table = catalog.table(kind)
     out = []
     for i in range(len(table)) if rows is None else rows:
@@ -61,11 +89,11 @@ def naive_compatible(build: Build, kind: Kind, catalog: Catalog, rows: list[int]
     return out
 
 
-def compatible_mask(build: Build, kind: Kind, catalog: Catalog) -> np.ndarray:
+def compatible_mask(build: Build, kind: Kind, catalog: Catalog, replacing: str | None = None) -> np.ndarray:
     table = catalog.table(kind)
     if not len(table):
         return np.zeros(0, dtype=bool)
-    base = base_build(build, kind)
+    base = base_build(build, kind, replacing)
     report = check(base)
     power = report.power
     assert power is not None
@@ -73,6 +101,7 @@ def compatible_mask(build: Build, kind: Kind, catalog: Catalog) -> np.ndarray:
     return FILTERS[kind](b, table)
 
 
-def compatible(build: Build, kind: Kind, catalog: Catalog) -> list[int]:
-    """Row indices of catalog.table(kind) that would add no error to `build` (see the module docstring)."""
-    return np.flatnonzero(compatible_mask(build, kind, catalog)).tolist()
+def compatible(build: Build, kind: Kind, catalog: Catalog, replacing: str | None = None) -> list[int]:
+    """Row indices of catalog.table(kind) that would add no error to `build` (see the module docstring). When the
+    board's memory or x16 slots are full, the rows that could replace a current part (`replacing`, else the last)."""
+    return np.flatnonzero(compatible_mask(build, kind, catalog, replacing)).tolist()

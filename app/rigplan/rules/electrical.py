@@ -53,13 +53,17 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
     if _unknown_power(c, p, "psu-wattage", (K.PSU, K.GPU, K.CPU)):
         return
     w = c.psu.wattage
-    atx = "an ATX 3.x unit, rated for GPU power spikes" if is_atx3(c.psu) else "+25 % of GPU power for spikes"
+    spikes = (
+        "an ATX 3.x unit is rated for GPU power spikes"
+        if is_atx3(c.psu)
+        else f"+{p.sizing_w - p.load_w:.0f} W for GPU power spikes, as the PSU is not an ATX 3.x unit"
+    )
     circuit = circuit_conflict(c, p)
-    if p.load_w > w:
+    if p.sizing_w > w:
         c.error(
             "psu-wattage",
-            f"The parts draw about {p.load_w:.0f} W at full load (GPUs at board power, CPU at sustained boost); "
-            f"the PSU is rated {w} W.",
+            f"The parts draw about {p.load_w:.0f} W at full load (GPUs at board power, CPU at sustained boost; "
+            f"{spikes}): {p.sizing_w:.0f} W against the PSU's {w} W.",
             circuit or f"Choose a PSU of at least {p.recommended_psu_w} W, or fewer or lower-power GPUs.",
             [c.psu],
             (K.PSU,),
@@ -67,8 +71,8 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
     elif w < p.recommended_psu_w:
         c.warn(
             "psu-wattage",
-            f"The PSU is rated {w} W; for {p.load_w:.0f} W at full load RigPlan recommends {p.recommended_psu_w} W "
-            f"(+10 %, {atx}).",
+            f"The PSU is rated {w} W; for {p.load_w:.0f} W at full load ({spikes}) RigPlan recommends "
+            f"{p.recommended_psu_w} W (+10 %).",
             circuit or f"Choose a PSU of at least {p.recommended_psu_w} W.",
             [c.psu],
             (K.PSU,),

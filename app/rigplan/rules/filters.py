@@ -81,7 +81,7 @@ def wall_draw(
     load: np.ndarray, gpu_w: np.ndarray, psu_w: np.ndarray, rating: np.ndarray, atx3: np.ndarray | bool
 ) -> np.ndarray:
     sizes = np.array(PSU_SIZES, dtype=float)
-    raw = load * (1 + RECOMMEND_MARGIN) + np.where(atx3, 0.0, TRANSIENT_SHARE * gpu_w)
+    raw = load * RECOMMEND_MARGIN + load + np.where(atx3, 0.0, TRANSIENT_SHARE * gpu_w)
     pos = np.searchsorted(sizes, raw)
     rec = np.where(pos < len(sizes), sizes[np.minimum(pos, len(sizes) - 1)], np.ceil(raw / 100) * 100)
     size = np.where(np.isnan(psu_w), rec, psu_w)
@@ -118,7 +118,7 @@ def power_ok(
     assert rating is not None and atx3 is not None
     bad = np.zeros(n, dtype=bool)
     if "psu-wattage" not in b.errors:
-        bad |= (load > 0) & (load > psu_w)
+        bad |= (load > 0) & (load + np.where(atx3, 0.0, TRANSIENT_SHARE * gpu_w) > psu_w)
     if "wall-circuit" not in b.errors:
         a = c.assumptions
         bad |= wall_draw(load, gpu_w, psu_w, rating, atx3) > circuit_limit_w(a.wall_voltage, a.wall_amps)

@@ -96,10 +96,15 @@ def is_atx3(psu: Psu | None) -> bool:
     return bool(psu and ATX3_NAME.search(psu.name))
 
 
+def sizing_watts(peak_w: float, gpu_w: float, atx3: bool) -> float:
+    """The worst case a PSU must carry: sustained peak, plus GPU spikes unless the unit is rated for them."""
+    return peak_w + (0.0 if atx3 else TRANSIENT_SHARE * gpu_w)
+
+
 def recommended_psu(peak_w: float, gpu_w: float, atx3: bool) -> int:
     if not peak_w:
         return 0
-    return round_up_psu(peak_w * (1 + RECOMMEND_MARGIN) + (0.0 if atx3 else TRANSIENT_SHARE * gpu_w))
+    return round_up_psu(peak_w * RECOMMEND_MARGIN + sizing_watts(peak_w, gpu_w, atx3))
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,7 @@ class PowerEstimate:
     efficiency_at_load: float
     gpu_w: float
     train_w: float = 0.0
+    sizing_w: float = 0.0  # load_w plus the GPU-spike margin for the chosen PSU (none for ATX 3.x units)
     wall_peak_w: float = 0.0  # AC at the sizing load (wall circuit)
     recommended_psu_w_atx2: int = 0  # for a unit without ATX 3.x transient ratings
     unknown: tuple[str, ...] = ()
@@ -141,6 +147,7 @@ class PowerEstimate:
         return {
             "load_w": round(self.load_w, 1),
             "train_w": round(self.train_w, 1),
+            "sizing_w": round(self.sizing_w, 1),
             "idle_w": round(self.idle_w, 1),
             "wall_peak_w": round(self.wall_peak_w, 1),
             "wall_load_w": round(self.wall_load_w, 1),
@@ -316,6 +323,7 @@ def estimate_power(build: Build) -> PowerEstimate:
         efficiency_at_load=eff,
         gpu_w=gpu_w,
         train_w=train,
+        sizing_w=sizing_watts(load, gpu_w, psu is None or atx3),
         wall_peak_w=wall_watts(load, psu, recommended),
         recommended_psu_w_atx2=rec2,
         unknown=tuple(unknown),
