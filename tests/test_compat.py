@@ -10,7 +10,7 @@ from rigplan.catalog import Catalog
 from rigplan.files import load
 from rigplan.model import Build, Kind
 from rigplan.rules import check, compatible
-from rigplan.rules.compat import slots_full, base_build, naive_compatible, with_candidate
+from rigplan.rules.compat import base_build, naive_compatible, slots_full, with_candidate
 
 BUILDS = ["budget-1-gpu", "2x-rtx-4090", "4-gpu-threadripper", "broken/psu-pcie-connectors", "broken/memory-type"]
 

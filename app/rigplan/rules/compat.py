@@ -1,7 +1,8 @@
 """compatible(build, kind, catalog): the "compatible only" filter, vectorised over a whole kind of the catalog.
 
 A candidate is compatible when putting it in the build (a CPU, cooler, board, PSU or case replaces the current one;
-a GPU, memory kit or drive is added once) adds no error that check() would report. Errors are compared by rule id
+a GPU, memory kit or drive is added once, or replaces one of its kind when the board's memory or x16 slots are all
+taken: see slots_full) adds no error that check() would report. Errors are compared by rule id
 and the parts involved, leaving the candidate out, so an error the build already has does not hide every candidate.
 `naive_compatible` runs that definition literally (check() per candidate); tests/test_compat.py holds the two equal
 and benchmarks/compat_filter.py times both.
@@ -29,11 +30,10 @@ def slots_full(build: Build, kind: Kind) -> str | None:
     """Why another part of this kind cannot be added ("all 4 DIMM slots are used"), or None when there is room.
     Then the filter answers "what could replace the current part" instead of "what could be added"."""
     c = Ctx(build)
-    if kind is Kind.MEMORY and c.board and c.board.memory_slots and c.memory:
-        if all(m.modules for m, _ in c.memory):
-            used = sum((m.modules or 0) * q for m, q in c.memory)
-            if used >= c.board.memory_slots:
-                return f"all {c.board.memory_slots} DIMM slots are used"
+    if kind is Kind.MEMORY and c.board and c.board.memory_slots and c.memory and all(m.modules for m, _ in c.memory):
+        used = sum((m.modules or 0) * q for m, q in c.memory)
+        if used >= c.board.memory_slots:
+            return f"all {c.board.memory_slots} DIMM slots are used"
     if kind is Kind.GPU and c.board and c.gpus:
         x16 = c.board.x16_size_slots()
         if x16 and len(c.gpus) >= x16:
