@@ -177,6 +177,20 @@ def cpu(b: Base, t: KindTable) -> np.ndarray:
             ok &= np.fromiter((s is None for s in sock), dtype=bool, count=len(t))
         else:
             ok &= ~not_in(sock, {norm_socket(c.board.socket)})
+    if c.board and c.board.chipset:
+        chip = c.board.chipset
+        cache: dict[tuple[str | None, str | None], bool] = {}
+        arch = t.column("microarchitecture")
+        raw_sock = t.column("socket")
+        bsock = norm_socket(c.board.socket) if c.board.socket else None
+        ok &= np.fromiter(
+            (
+                s != bsock or cache.setdefault((r, a), platforms().chipset_support(r, a, chip) != "no")
+                for s, r, a in zip(sock, raw_sock, arch, strict=True)
+            ),
+            dtype=bool,
+            count=len(t),
+        )
     types = derived(t, "memory_types_set", lambda cols, i: frozenset(col(cols, "memory_types", i) or ()))
     for mem, _ in c.memory:
         if mem.ram_type:
@@ -252,6 +266,18 @@ def motherboard(b: Base, t: KindTable) -> np.ndarray:
     if c.cpu and c.cpu.socket:
         soldered = derived(t, "soldered", lambda cols, i: _soldered(col(cols, "socket", i)), bool)
         ok &= ~not_in(sock, {norm_socket(c.cpu.socket)}) & ~soldered
+        cpu_sock, arch = c.cpu.socket, c.cpu.microarchitecture
+        chips = t.column("chipset")
+        cache: dict[str | None, bool] = {}
+        ok &= np.fromiter(
+            (
+                s != norm_socket(cpu_sock)
+                or cache.setdefault(ch, platforms().chipset_support(cpu_sock, arch, ch) != "no")
+                for s, ch in zip(sock, chips, strict=True)
+            ),
+            dtype=bool,
+            count=n,
+        )
     if c.case and c.case.motherboard_form_factors:
         case_ffs = c.case.motherboard_form_factors
         ffs = t.column("form_factor")

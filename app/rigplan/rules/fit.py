@@ -41,6 +41,41 @@ def cpu_socket(c: Ctx) -> None:
         )
 
 
+def cpu_chipset(c: Ctx) -> None:
+    """Same socket, different generation: an i9-9900K does not run on a Z270 board (parts/platforms.yaml)."""
+    if not (c.cpu and c.board) or norm_socket(c.cpu.socket or "?") != norm_socket(c.board.socket or "!"):
+        return
+    pf = platforms()
+    if pf.canonical_socket(c.cpu.socket) not in pf.chipsets:
+        return  # no support table for this socket: every CPU of it runs on every chipset of it, as far as we know
+    level = pf.chipset_support(c.cpu.socket, c.cpu.microarchitecture, c.board.chipset)
+    arch, chip = c.cpu.microarchitecture, c.board.chipset
+    if level is None:
+        c.unchecked(
+            "cpu-chipset",
+            f"RigPlan's support table does not cover {arch or 'an unknown CPU generation'} on "
+            f"{chip or 'an unknown chipset'}",
+            (K.CPU, K.MOTHERBOARD),
+        )
+    elif level == "no":
+        c.error(
+            "cpu-chipset",
+            f"The {arch} CPU fits the {c.board.socket} socket but does not run on the {chip} chipset "
+            f"({pf.chipset_source(c.cpu.socket)})",
+            "Choose a board with a chipset that supports this CPU generation, or a CPU of the board's generation.",
+            [c.cpu, c.board],
+            (K.CPU, K.MOTHERBOARD),
+        )
+    elif level == "bios":
+        c.note(
+            "cpu-chipset",
+            f"The {arch} CPU runs on the {chip} chipset only after a BIOS update ({pf.chipset_source(c.cpu.socket)})",
+            "Check the board's BIOS version, or choose a board with USB BIOS flashback.",
+            [c.cpu, c.board],
+            (K.CPU, K.MOTHERBOARD),
+        )
+
+
 def cpu_igpu(c: Ctx) -> None:
     if not c.cpu or c.gpus:
         return
@@ -505,6 +540,7 @@ def gpu_lanes(c: Ctx, n: int, parts: list[object]) -> None:
 
 FIT_RULES = (
     cpu_socket,
+    cpu_chipset,
     cpu_igpu,
     cpu_memory_type,
     cooler_rules,

@@ -57,6 +57,28 @@ class Platforms:
     unknown: dict[str, str] = field(default_factory=dict)  # key() -> why it is ignored
     board_ff: dict[str, FormFactor] = field(default_factory=dict)  # by key() of every spelling
     psu_ff: dict[str, PsuFormFactor] = field(default_factory=dict)
+    # socket -> (chipsets known for it, {microarchitecture: (ok chipsets, bios chipsets)}, source)
+    chipsets: dict[str, tuple[frozenset[str], dict[str, tuple[frozenset[str], frozenset[str]]], str]] = field(
+        default_factory=dict
+    )
+
+    def chipset_support(self, socket: str | None, microarch: str | None, chipset: str | None) -> str | None:
+        """'ok', 'bios' (after a BIOS update), 'no', or None when the table does not cover the pair."""
+        name = self.canonical_socket(socket)
+        table = self.chipsets.get(name or "")
+        if table is None or not microarch or not chipset:
+            return None
+        known, gens, _ = table
+        chip = chipset_name(chipset)
+        gen = gens.get(microarch.strip())
+        if gen is None or chip not in known:
+            return None
+        ok, bios = gen
+        return "ok" if chip in ok else "bios" if chip in bios else "no"
+
+    def chipset_source(self, socket: str | None) -> str:
+        table = self.chipsets.get(self.canonical_socket(socket) or "")
+        return table[2] if table else ""
 
     def socket(self, spelling: str | None) -> Socket | None:
         if not spelling:
@@ -84,6 +106,11 @@ class Platforms:
 
     def psu_form_factor(self, spelling: str | None) -> PsuFormFactor | None:
         return self.psu_ff.get(key(spelling)) if spelling else None
+
+
+def chipset_name(chipset: str) -> str:
+    """'Intel Z390' -> 'Z390', 'AMD B650E' -> 'B650E'."""
+    return re.sub(r"^(Intel|AMD)\s+", "", chipset.strip(), flags=re.I).upper()
 
 
 def _load(path: Path) -> Platforms:
@@ -126,6 +153,16 @@ def _load(path: Path) -> Platforms:
         )
         for spelling in (name, *f.get("aliases", ())):
             p.psu_ff[key(spelling)] = pf
+    for sock, entry in (doc.get("chipsets") or {}).items():
+        gens: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        known: set[str] = set()
+        for g in entry["generations"]:
+            ok = frozenset(chipset_name(c) for c in g.get("ok", ()))
+            bios = frozenset(chipset_name(c) for c in g.get("bios", ()))
+            known |= ok | bios
+            for arch in g["cpus"]:
+                gens[arch] = (ok, bios)
+        p.chipsets[sock] = (frozenset(known), gens, " ".join(entry["source"].split()))
     return p
 
 
