@@ -510,9 +510,9 @@ def gpu_lanes(c: Ctx, n: int, parts: list[object]) -> None:
         per = lane_split(c.cpu.pcie_lanes, n)
         per_slot = [min(w, per) for w in wired]
         how = (
-            f"the board lists {_widths(wired)} slots, but the CPU has {budget} lanes for graphics, so they cannot "
-            f"all run at full width: at least {_widths(per_slot)} when the board splits the CPU's lanes evenly, "
-            f"less on a slot wired to the chipset (the board's manual says which)"
+            f"the board lists {_widths(wired)} slots, but the CPU has {budget} lanes for graphics, so not all can "
+            f"run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot wired to "
+            f"the chipset instead runs at x4 or less (the board's manual says which)"
         )
     else:
         per = lane_split(c.cpu.pcie_lanes, n)

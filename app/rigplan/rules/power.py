@@ -32,10 +32,11 @@ UNKNOWN_EFFICIENCY = 0.80
 # When no PSU is chosen, wall draw assumes an 80 PLUS Gold unit sized at the recommended rating.
 DEFAULT_RATING = "80+ Gold"
 
-# PSU ratings sold today; every size here exists in the catalog (tests/test_power.py holds this), so a recommendation
-# is something one can buy (1650 W and 1800 W units exist: a 1,735 W need is an 1800 W unit, not 2000 W).
+# PSU ratings to recommend: every size at least 20 catalog models are sold in below 1500 W, and every size that
+# exists from 1500 W up (few models each, and there a step matters: a 1,735 W need is an 1800 W unit, not 2000 W).
+# tests/test_platforms.py holds this list to the catalog.
 PSU_SIZES = (
-    300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 850, 1000, 1050, 1200, 1250, 1300, 1350, 1500, 1600,
+    300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 850, 1000, 1050, 1200, 1250, 1300, 1500, 1550, 1600,
     1650, 1800, 2000, 2050, 2200, 2800,
 )  # fmt: skip
 RECOMMEND_MARGIN = 0.10  # Dettmers: sum of part powers + 10 %
@@ -46,11 +47,12 @@ RECOMMEND_MARGIN = 0.10  # Dettmers: sum of part powers + 10 %
 TRANSIENT_SHARE = 0.25
 
 # Training-load profile for running costs (docs/checks.md, "Two power figures"). A GPU kept busy by training runs
-# below its board power on average: RigPlan takes 75 %. Sources: a GTX 1070 Ti (180 W) + Pentium G4600 box drew
-# about 180 W at the wall at peak training (thescinder.com, "I too built a rather decent deep learning rig for 900
-# quid", 2018), and an 8x H100 node peaked at 82 % of its rated power while training (Latif et al., arXiv
-# 2412.08602, 2024). The CPU feeds data loaders: half its base power (TDP), not its boost.
-TRAIN_GPU_SHARE = 0.75
+# below its board power on average: RigPlan takes 70 %, between two published measurements: a GTX 1070 Ti (180 W)
+# + Pentium G4600 box drew about 180 W at the wall at peak training, which leaves the card about 60 % of its board
+# power (thescinder.com, "I too built a rather decent deep learning rig for 900 quid", 2018), and an 8x H100 node
+# peaked at 82 % of its rated power while training (Latif et al., arXiv 2412.08602, 2024). The CPU feeds data
+# loaders: half its base power (TDP), not its boost.
+TRAIN_GPU_SHARE = 0.70
 TRAIN_CPU_SHARE = 0.50
 VRM_LOSS = 0.10  # board voltage regulators lose about 10 % of what they feed the CPU
 
