@@ -1,4 +1,4 @@
-"""parts/platforms.yaml covers the whole catalog: every socket, form-factor and chipset spelling maps to a known entry."""
+"""parts/platforms.yaml covers the catalog: every socket, form-factor and chipset spelling maps to a known entry."""
 
 from __future__ import annotations
 

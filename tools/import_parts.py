@@ -194,7 +194,9 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         re.sub(r"\s*pin\s*$", "-pin", t.replace("-pin", " pin")).strip()
         for t in texts((rec.get("power_connectors") or {}).get("cpu_power")) or []
     ]
-    sata = (store.get("sata_6_gb_s") or 0) + (store.get("sata_3_gb_s") or 0) if store else None
+    # OpenDB writes 0 for "not recorded": 927 boards, nearly all ATX and microATX ones that do have SATA ports,
+    # listed 0, which made every SATA drive on them a false error. 0 is therefore unknown, like other OpenDB zeros.
+    sata = ((store.get("sata_6_gb_s") or 0) + (store.get("sata_3_gb_s") or 0) or None) if store else None
     d = base(Kind.MOTHERBOARD, rec)
     d.update(
         socket=text(rec.get("socket")),
@@ -206,7 +208,7 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         pcie_slots=slots or None,
         # An empty M.2 list cannot be told apart from "not recorded", so it stays unknown.
         m2_slots=m2 or None,
-        sata_ports=sata if store else None,
+        sata_ports=sata,
         u2_ports=store.get("u2") if isinstance(store.get("u2"), int) else None,
         eps_connectors=eps or None,
         ecc_support=flag(rec.get("ecc_support")),

@@ -291,7 +291,14 @@ def memory_rules(c: Ctx) -> None:
                 )
         socket = (b.socket if b and b.socket else None) or (c.cpu.socket if c.cpu else None)
         takes = socket_memory(socket)
-        if takes and mem.registered is not None:
+        if socket and (takes is None or mem.registered is None):
+            why = (
+                "the memory's buffering is unknown"
+                if takes
+                else f"which DIMMs {socket} takes is not in RigPlan's table"
+            )
+            c.unchecked("memory-registered", why, (K.MEMORY,))
+        elif takes and mem.registered is not None:
             if mem.registered and takes == "UDIMM":
                 c.error(
                     "memory-registered",
