@@ -10,6 +10,7 @@ import numpy as np
 from rigplan.catalog.loader import KindTable
 
 _CACHE: dict[tuple[int, str], np.ndarray] = {}
+_RESULTS: dict[tuple[int, str, object], np.ndarray] = {}
 
 
 def col(cols: dict[str, list[Any]], field: str, i: int) -> Any:
@@ -56,9 +57,38 @@ def not_in(values: np.ndarray, allowed: set[str] | frozenset[str] | None) -> np.
     """True where the value is known, the allowed set is known, and the value is not in it."""
     if not allowed:
         return np.zeros(len(values), dtype=bool)
-    return np.fromiter((v is not None and v not in allowed for v in values), dtype=bool, count=len(values))
+    verdict = {v: v is not None and v not in allowed for v in set(values.tolist())}
+    return np.fromiter(map(verdict.__getitem__, values), dtype=bool, count=len(values))
 
 
 def none_of(values: np.ndarray, target: str) -> np.ndarray:
     """True where a known set of values does not contain `target`."""
-    return np.fromiter((bool(v) and target not in v for v in values), dtype=bool, count=len(values))
+    verdict = {v: bool(v) and target not in v for v in set(values.tolist())}
+    return np.fromiter(map(verdict.__getitem__, values), dtype=bool, count=len(values))
+
+
+def by_value(
+    table: KindTable, name: str, values: np.ndarray, fn: Callable[[Any], bool], memo: object = None
+) -> np.ndarray:
+    """fn applied once per distinct value of a column (or derived column) `name`, spread back over the rows.
+    The distinct values and each row's index into them are built once per table and cached. With `memo` (a
+    hashable that fully determines fn), the result itself is cached too: later calls cost one dict lookup."""
+    if memo is not None:
+        done = _RESULTS.get((id(table), name, memo))
+        if done is not None:
+            return done
+    key = (id(table), f"codes:{name}")
+    cached = _CACHE.get(key)
+    if cached is None:
+        index: dict[Any, int] = {}
+        codes = np.fromiter((index.setdefault(v, len(index)) for v in values), dtype=np.int64, count=len(values))
+        uniq = np.empty(len(index), dtype=object)
+        uniq[:] = list(index)
+        _CACHE[key] = cached = np.array([codes, uniq], dtype=object)
+    codes, uniq = cached
+    result = np.fromiter((bool(fn(u)) for u in uniq), dtype=bool, count=len(uniq))[codes]
+    if memo is not None:
+        if len(_RESULTS) > 512:
+            _RESULTS.clear()
+        _RESULTS[(id(table), name, memo)] = result
+    return result

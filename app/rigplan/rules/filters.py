@@ -3,11 +3,13 @@ returns a boolean mask of candidates that add no error; tests/test_compat.py hol
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from rigplan.catalog.loader import KindTable
 from rigplan.model.parts import Gpu, Kind
-from rigplan.rules.arrays import col, derived, none_of, not_in, num, sub
+from rigplan.rules.arrays import by_value, col, derived, none_of, not_in, num, sub
 from rigplan.rules.context import (
     Ctx,
     board_fits_case,
@@ -132,14 +134,18 @@ def _sock(cols: dict, i: int) -> str | None:
     return norm_socket(s) if isinstance(s, str) else None
 
 
-def registered_ok(b: Base, sockets: np.ndarray) -> np.ndarray:
-    """No memory-registered error: RDIMMs on a UDIMM platform or the reverse (sockets as norm_socket keys)."""
-    ok = np.ones(len(sockets), dtype=bool)
+def registered_ok(b: Base, takes: np.ndarray) -> np.ndarray:
+    """No memory-registered error, given what each candidate's platform takes ("UDIMM", "RDIMM" or None)."""
+    ok = np.ones(len(takes), dtype=bool)
     for mem, _ in b.c.memory:
         bad = "UDIMM" if mem.registered is True else "RDIMM" if mem.registered is False else None
         if bad:
-            ok &= np.fromiter((socket_memory(s) != bad for s in sockets), dtype=bool, count=len(sockets))
+            ok &= takes != bad
     return ok
+
+
+def _socket_memory_col(t: KindTable) -> np.ndarray:
+    return derived(t, "socket_memory", lambda cols, i: socket_memory(col(cols, "socket", i)))
 
 
 def _cpu_boost(cols: dict, i: int) -> float:
@@ -178,19 +184,15 @@ def cpu(b: Base, t: KindTable) -> np.ndarray:
         else:
             ok &= ~not_in(sock, {norm_socket(c.board.socket)})
     if c.board and c.board.chipset:
-        chip = c.board.chipset
-        cache: dict[tuple[str | None, str | None], bool] = {}
-        arch = t.column("microarchitecture")
-        raw_sock = t.column("socket")
-        bsock = norm_socket(c.board.socket) if c.board.socket else None
-        ok &= np.fromiter(
-            (
-                s != bsock or cache.setdefault((r, a), platforms().chipset_support(r, a, chip) != "no")
-                for s, r, a in zip(sock, raw_sock, arch, strict=True)
-            ),
-            dtype=bool,
-            count=len(t),
-        )
+        chip, bsock = c.board.chipset, norm_socket(c.board.socket) if c.board.socket else None
+        pairs = derived(t, "socket_arch", lambda cols, i: (col(cols, "socket", i), col(cols, "microarchitecture", i)))
+
+        def runs(pair: tuple[str | None, str | None]) -> bool:
+            if pair[0] is None or norm_socket(pair[0]) != bsock:
+                return True
+            return platforms().chipset_support(pair[0], pair[1], chip) != "no"
+
+        ok &= by_value(t, "socket_arch", pairs, runs, memo=(bsock, chip))
     types = derived(t, "memory_types_set", lambda cols, i: frozenset(col(cols, "memory_types", i) or ()))
     for mem, _ in c.memory:
         if mem.ram_type:
@@ -200,7 +202,7 @@ def cpu(b: Base, t: KindTable) -> np.ndarray:
     if c.memory and b.mem_known:
         ok &= ~(b.mem_gb > num(t, "max_memory_gb"))
     if c.memory and not (c.board and c.board.socket):
-        ok &= registered_ok(b, sock)
+        ok &= registered_ok(b, _socket_memory_col(t))
     raw = t.column("socket")
     board_line = np.array([board_watts(c.board, s)[0] for s in raw]) if not (c.board and c.board.socket) else None
     includes = t.column("includes_cooler")
@@ -243,19 +245,12 @@ def cooler(b: Base, t: KindTable) -> np.ndarray:
     return ok & power_ok(b, len(t), dl)
 
 
-def _board_line(sockets: list[str | None], cpu_socket: str | None) -> np.ndarray:
-    return np.array([board_watts(None, s or cpu_socket)[0] for s in sockets])
-
-
-def _fits_cases(board_ff: str, case_ffs: np.ndarray) -> np.ndarray:
-    cache: dict[frozenset[str], bool] = {}
-    out = np.ones(len(case_ffs), dtype=bool)
-    for i, ffs in enumerate(case_ffs):
-        if ffs:
-            if ffs not in cache:
-                cache[ffs] = board_fits_case(board_ff, tuple(ffs))
-            out[i] = cache[ffs]
-    return out
+def _board_line(t: KindTable, cpu_socket: str | None) -> np.ndarray:
+    own = derived(t, "board_line", lambda cols, i: board_watts(None, col(cols, "socket", i))[0], float)
+    if cpu_socket is None:
+        return own
+    unknown = derived(t, "socket_unknown", lambda cols, i: col(cols, "socket", i) is None, bool)
+    return np.where(unknown, board_watts(None, cpu_socket)[0], own)
 
 
 def motherboard(b: Base, t: KindTable) -> np.ndarray:
@@ -267,23 +262,19 @@ def motherboard(b: Base, t: KindTable) -> np.ndarray:
         soldered = derived(t, "soldered", lambda cols, i: _soldered(col(cols, "socket", i)), bool)
         ok &= ~not_in(sock, {norm_socket(c.cpu.socket)}) & ~soldered
         cpu_sock, arch = c.cpu.socket, c.cpu.microarchitecture
-        chips = t.column("chipset")
-        cache: dict[str | None, bool] = {}
-        ok &= np.fromiter(
-            (
-                s != norm_socket(cpu_sock)
-                or cache.setdefault(ch, platforms().chipset_support(cpu_sock, arch, ch) != "no")
-                for s, ch in zip(sock, chips, strict=True)
-            ),
-            dtype=bool,
-            count=n,
-        )
+        cpu_key = norm_socket(cpu_sock)
+        pairs = derived(t, "socket_chipset", lambda cols, i: (col(cols, "socket", i), col(cols, "chipset", i)))
+
+        def runs(pair: tuple[str | None, str | None]) -> bool:
+            same = pair[0] is not None and norm_socket(pair[0]) == cpu_key
+            return not same or platforms().chipset_support(cpu_sock, arch, pair[1]) != "no"
+
+        ok &= by_value(t, "socket_chipset", pairs, runs, memo=(cpu_key, arch))
     if c.case and c.case.motherboard_form_factors:
         case_ffs = c.case.motherboard_form_factors
-        ffs = t.column("form_factor")
-        cache: dict[str, bool] = {}
-        ok &= np.fromiter(
-            (v is None or cache.setdefault(v, board_fits_case(v, case_ffs)) for v in ffs), dtype=bool, count=n
+        ffs = np.array(t.column("form_factor"), dtype=object)
+        ok &= by_value(
+            t, "form_factor", ffs, lambda v: v is None or board_fits_case(v, case_ffs), memo=("case", case_ffs)
         )
     ram = np.array(t.column("ram_type"), dtype=object)
     for mem, _ in c.memory:
@@ -296,8 +287,12 @@ def motherboard(b: Base, t: KindTable) -> np.ndarray:
         ok &= ~(b.mem_modules > num(t, "memory_slots"))
         ok &= ~(b.mem_gb > num(t, "max_memory_gb"))
     if c.memory:
-        cpu_sock = norm_socket(c.cpu.socket) if c.cpu and c.cpu.socket else None
-        ok &= registered_ok(b, np.array([s or cpu_sock for s in sock], dtype=object))
+        takes = _socket_memory_col(t)
+        if c.cpu and c.cpu.socket:
+            own = socket_memory(c.cpu.socket)
+            unknown = derived(t, "socket_unknown", lambda cols, i: col(cols, "socket", i) is None, bool)
+            takes = np.where(unknown, own, takes)
+        ok &= registered_ok(b, takes)
     ok &= _storage_on_boards(b, t)
     if c.gpus:
         x16 = derived(t, "x16", lambda cols, i: _x16(col(cols, "pcie_slots", i)), float)
@@ -305,7 +300,7 @@ def motherboard(b: Base, t: KindTable) -> np.ndarray:
     if c.psu and c.psu.connectors and c.psu.connectors.eps8 == 0:
         ok &= ~derived(t, "has_eps", lambda cols, i: bool(col(cols, "eps_connectors", i)), bool)
     cpu_socket = c.cpu.socket if c.cpu else None
-    dl = b.delta(0.0, board_line=_board_line(t.column("socket"), cpu_socket))
+    dl = b.delta(0.0, board_line=_board_line(t, cpu_socket))
     return ok & power_ok(b, n, dl)
 
 
@@ -322,14 +317,16 @@ def _storage_on_boards(b: Base, t: KindTable) -> np.ndarray:
     sata = sum(q for d, q in c.storage if d.is_sata and not d.is_m2)
     if m2:
         slots = derived(t, "m2_m", lambda cols, i: _m_slots(col(cols, "m2_slots", i)))
-        count = np.array([np.nan if s is None else len(s) for s in slots])
+        count = derived(t, "m2_count", lambda cols, i: np.nan if slots[i] is None else len(slots[i]), float)
         ok &= ~(len(m2) > count)
+        sizes = derived(t, "m2_sizes", lambda cols, i: None if slots[i] is None else tuple(slots[i]))
         for d in {d.id: d for d in m2}.values():
             size = (d.form_factor or "").removeprefix("M.2-")
             if size.isdigit():
-                ok &= ~np.fromiter(
-                    (bool(s) and all(x and size not in x for x in s) for s in slots), dtype=bool, count=len(t)
+                misfit = by_value(
+                    t, "m2_sizes", sizes, lambda s, n=size: bool(s) and all(x and n not in x for x in s), memo=size
                 )
+                ok &= ~misfit
     if sata:
         ok &= ~(sata > num(t, "sata_ports"))
     return ok
@@ -345,22 +342,24 @@ def memory(b: Base, t: KindTable) -> np.ndarray:
     c = b.c
     n = len(t)
     ok = np.ones(n, dtype=bool)
-    ram = np.array(t.column("ram_type"), dtype=object)
+    ram = derived(t, "ram_type", lambda cols, i: col(cols, "ram_type", i))
     if c.board and c.board.ram_type:
-        ok &= ~not_in(ram, {c.board.ram_type})
+        board_ram = c.board.ram_type
+        ok &= by_value(t, "ram_type", ram, lambda v: v is None or v == board_ram)
     if c.cpu and c.cpu.memory_types:
-        ok &= ~not_in(ram, set(c.cpu.memory_types))
+        cpu_types = set(c.cpu.memory_types)
+        ok &= by_value(t, "ram_type", ram, lambda v: v is None or v in cpu_types)
     socket = (c.board.socket if c.board and c.board.socket else None) or (c.cpu.socket if c.cpu else None)
-    reg = t.column("registered")
+    reg = derived(t, "registered", lambda cols, i: col(cols, "registered", i))
     takes = socket_memory(socket)
     if takes:
-        bad = np.fromiter(
-            ((r is True and takes == "UDIMM") or (r is False and takes == "RDIMM") for r in reg), dtype=bool, count=n
+        ok &= by_value(
+            t, "registered", reg, lambda r: not ((r is True and takes == "UDIMM") or (r is False and takes == "RDIMM"))
         )
-        ok &= ~bad
     if c.board and c.board.memory_form_factor:
         forms = derived(t, "dimm_form", lambda cols, i: dimm_form(col(cols, "form_factor", i)))
-        ok &= ~not_in(forms, {c.board.memory_form_factor})
+        board_form = c.board.memory_form_factor
+        ok &= by_value(t, "dimm_form", forms, lambda v: v is None or v == board_form)
     modules, cap = num(t, "modules"), num(t, "capacity_gb")
     if b.mem_known:  # unknown layouts anywhere make the totals "not checked"
         if c.board and c.board.memory_slots is not None:
@@ -368,7 +367,7 @@ def memory(b: Base, t: KindTable) -> np.ndarray:
         for part in (c.board, c.cpu):
             if part is not None and part.max_memory_gb is not None:
                 ok &= ~(b.mem_gb + cap > part.max_memory_gb)
-    per = np.array([6.0 if r else 3.0 for r in reg])
+    per = derived(t, "module_watts", lambda cols, i: 6.0 if col(cols, "registered", i) else 3.0, float)
     dl = b.delta(per * np.where(np.isnan(modules), 1.0, modules))
     return ok & power_ok(b, n, dl)
 
@@ -397,12 +396,10 @@ def storage(b: Base, t: KindTable) -> np.ndarray:
                 ok &= ~is_m2
             ff = derived(t, "m2_size", lambda cols, i: (col(cols, "form_factor", i) or "").removeprefix("M.2-"))
             if sizes:
-                ok &= ~(
-                    is_m2
-                    & np.fromiter(
-                        (s.isdigit() and all(x and s not in x for x in sizes) for s in ff), dtype=bool, count=n
-                    )
+                misfit = by_value(
+                    t, "m2_size", ff, lambda s: s.isdigit() and all(x and s not in x for x in sizes), memo=tuple(sizes)
                 )
+                ok &= ~(is_m2 & misfit)
         if c.board.sata_ports is not None and sata_now + 1 > c.board.sata_ports:
             ok &= ~(kind == "sata")
 
@@ -437,19 +434,25 @@ def gpu(b: Base, t: KindTable) -> np.ndarray:
     if conn and conn.pcie8 is not None and conn.pcie16 is not None and "psu-pcie-connectors" not in b.errors:
         p16 = sub(t, "power_connectors", "pin16")
         p8 = np.nan_to_num(sub(t, "power_connectors", "pin8")) + np.nan_to_num(sub(t, "power_connectors", "pin6"))
+        # Board power matters only for 16-pin cards (their adapter's size): other cards share one key.
+        keys = derived(
+            t,
+            "cable_key",
+            lambda cols, i: (
+                None
+                if np.isnan(p16[i])  # unknown connectors: check() lists the candidate as not checked
+                else (int(p16[i]), int(p8[i]), None if p16[i] == 0 or np.isnan(tdp_raw[i]) else int(tdp_raw[i]))
+            ),
+        )
         base = _cards(c.gpus)
-        verdict: dict[tuple[float, float, float], bool] = {}
-        bad = np.zeros(n, dtype=bool)
-        for i in range(n):
-            if np.isnan(p16[i]):
-                continue  # the candidate's connectors are unknown: check() lists it as not checked
-            k = (p16[i], p8[i], tdp_raw[i])
-            if k not in verdict:
-                cand = Gpu.model_construct(name="candidate", tdp_w=None if np.isnan(k[2]) else int(k[2]))
-                cards = [*base, (len(base) + 1, cand, (int(k[0]), int(k[1])))]
-                verdict[k] = _cables_short(cards, conn.pcie16, conn.pcie8)
-            bad[i] = verdict[k]
-        ok &= ~bad
+
+        def fits(k: tuple[int, int, int | None] | None) -> bool:
+            if k is None:
+                return True
+            cand = SimpleNamespace(name="candidate", tdp_w=k[2])
+            return not _cables_short([*base, (len(base) + 1, cand, (k[0], k[1]))], conn.pcie16, conn.pcie8)
+
+        ok &= by_value(t, "cable_key", keys, fits)
     return ok
 
 
@@ -471,31 +474,23 @@ def psu(b: Base, t: KindTable) -> np.ndarray:
     ok = np.ones(n, dtype=bool)
     if c.case and c.case.psu_form_factors:
         allowed = c.case.psu_form_factors
-        cache: dict[str, bool] = {}
-        ok &= np.fromiter(
-            (v is None or cache.setdefault(v, psu_fit_level(v, allowed) != "no") for v in t.column("form_factor")),
-            dtype=bool,
-            count=n,
-        )
+        ffs = np.array(t.column("form_factor"), dtype=object)
+        ok &= by_value(t, "form_factor", ffs, lambda v: v is None or psu_fit_level(v, allowed) != "no")
     if c.case and c.case.max_psu_length_mm is not None:
         ok &= ~(num(t, "length_mm") > c.case.max_psu_length_mm)
     cards = _cards(c.gpus)
     if cards:
         p16, p8 = sub(t, "connectors", "pcie16"), sub(t, "connectors", "pcie8")
-        verdict: dict[tuple[float, float], bool] = {}
-        bad = np.zeros(n, dtype=bool)
-        for i in range(n):
-            if np.isnan(p16[i]) or np.isnan(p8[i]):
-                continue
-            k = (p16[i], p8[i])
-            if k not in verdict:
-                verdict[k] = _cables_short(cards, int(k[0]), int(k[1]))
-            bad[i] = verdict[k]
-        ok &= ~bad
+        keys = derived(
+            t,
+            "psu_cable_key",
+            lambda cols, i: None if np.isnan(p16[i]) or np.isnan(p8[i]) else (int(p16[i]), int(p8[i])),
+        )
+        ok &= by_value(t, "psu_cable_key", keys, lambda k: k is None or not _cables_short(cards, k[0], k[1]))
     if c.board and c.board.eps_connectors:
         ok &= ~(sub(t, "connectors", "eps8") == 0)
     watts = num(t, "wattage")
-    rating = np.array([v or "?" for v in t.column("efficiency")], dtype=object)
+    rating = derived(t, "rating", lambda cols, i: col(cols, "efficiency", i) or "?")
     atx3 = derived(t, "atx3", lambda cols, i: ATX3_NAME.search(col(cols, "name", i) or "") is not None, bool)
     return ok & power_ok(b, n, 0.0, 0.0, psu_w=watts, rating=rating, atx3=atx3)
 
@@ -506,7 +501,8 @@ def case(b: Base, t: KindTable) -> np.ndarray:
     ok = np.ones(n, dtype=bool)
     if c.board and c.board.form_factor:
         ffs = derived(t, "mb_ffs", lambda cols, i: frozenset(col(cols, "motherboard_form_factors", i) or ()))
-        ok &= _fits_cases(c.board.form_factor, ffs)
+        board_ff = c.board.form_factor
+        ok &= by_value(t, "mb_ffs", ffs, lambda v: not v or board_fits_case(board_ff, tuple(v)))
     if c.cooler and c.cooler.height_mm is not None and not (c.cpu and c.cpu.includes_cooler and c.cooler is None):
         ok &= ~(c.cooler.height_mm > num(t, "max_cooler_height_mm"))
     lengths = [g.length_mm for g in c.gpus if g.length_mm is not None]
@@ -517,11 +513,8 @@ def case(b: Base, t: KindTable) -> np.ndarray:
         ok &= ~(sum(w for w in widths if w) > num(t, "expansion_slots"))
     if c.psu and c.psu.form_factor:
         pffs = derived(t, "psu_ffs", lambda cols, i: frozenset(col(cols, "psu_form_factors", i) or ()))
-        cache: dict[frozenset[str], bool] = {}
         ff = c.psu.form_factor
-        ok &= np.fromiter(
-            (not v or cache.setdefault(v, psu_fit_level(ff, tuple(v)) != "no") for v in pffs), dtype=bool, count=n
-        )
+        ok &= by_value(t, "psu_ffs", pffs, lambda v: not v or psu_fit_level(ff, tuple(v)) != "no")
     if c.psu and c.psu.length_mm is not None:
         ok &= ~(c.psu.length_mm > num(t, "max_psu_length_mm"))
     return ok & power_ok(b, n, b.delta(0.0))

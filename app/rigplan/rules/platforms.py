@@ -6,6 +6,7 @@ boards ("2 x LGA 2011") map to their socket. The file is read once, on first use
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,6 +16,7 @@ from typing import Any
 from rigplan.paths import parts_dir
 
 
+@lru_cache(maxsize=4096)
 def key(s: str) -> str:
     return re.sub(r"[\s\-_]", "", s).upper()
 
@@ -57,6 +59,7 @@ class Platforms:
     unknown: dict[str, str] = field(default_factory=dict)  # key() -> why it is ignored
     board_ff: dict[str, FormFactor] = field(default_factory=dict)  # by key() of every spelling
     psu_ff: dict[str, PsuFormFactor] = field(default_factory=dict)
+    _memo: dict[str, Socket | None] = field(default_factory=dict, repr=False)
     # socket -> (chipsets known for it, {microarchitecture: (ok chipsets, bios chipsets)}, source)
     chipsets: dict[str, tuple[frozenset[str], dict[str, tuple[frozenset[str], frozenset[str]]], str]] = field(
         default_factory=dict
@@ -83,8 +86,12 @@ class Platforms:
     def socket(self, spelling: str | None) -> Socket | None:
         if not spelling:
             return None
-        m = _MULTI.match(spelling)
-        return self.sockets.get(key(m.group(2) if m else spelling))
+        try:
+            return self._memo[spelling]
+        except KeyError:
+            m = _MULTI.match(spelling)
+            found = self._memo[spelling] = self.sockets.get(key(m.group(2) if m else spelling))
+            return found
 
     def canonical_socket(self, spelling: str | None) -> str | None:
         """Canonical name; an unrecognised spelling stays as written (compared literally), None stays None."""
@@ -167,9 +174,10 @@ def _load(path: Path) -> Platforms:
 
 
 @lru_cache(maxsize=4)
-def _cached(path: str) -> Platforms:
-    return _load(Path(path))
+def _cached(override: str | None) -> Platforms:
+    return _load(parts_dir() / "platforms.yaml")
 
 
 def platforms() -> Platforms:
-    return _cached(str(parts_dir() / "platforms.yaml"))
+    """The platform table of the parts folder in use (RIGPLAN_PARTS_DIR or the bundled one), read once."""
+    return _cached(os.environ.get("RIGPLAN_PARTS_DIR"))
