@@ -6,6 +6,7 @@ import argparse
 
 from rigplan.cli.output import print_json
 from rigplan.rules.findings import Report, Severity
+from rigplan.rules.power import PSU_SIZES
 
 MARK = {Severity.ERROR: "ERROR  ", Severity.WARNING: "WARNING", Severity.NOTE: "note   "}
 
@@ -36,9 +37,12 @@ def print_report(name: str, report: Report, notes: list[str]) -> None:
     p = report.power
     assert p is not None
     psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU chosen"
+    least = "at least " if p.unknown else ""
+    rec = f"{p.recommended_psu_w} W" if p.recommended_psu_w <= PSU_SIZES[-1] else f"over {PSU_SIZES[-1]} W (two PSUs)"
     print(
-        f"Power: {p.load_w:.0f} W at load, {p.idle_w:.0f} W idle (estimates); at the wall {p.wall_load_w:.0f} W / "
-        f"{p.wall_idle_w:.0f} W; {psu}, recommended {p.recommended_psu_w} W."
+        f"Power: {least}{p.load_w:.0f} W at full load ({p.sizing_w:.0f} W with GPU spikes, for PSU "
+        f"sizing); at the wall {least}{p.wall_load_w:.0f} W training, {p.wall_idle_w:.0f} W idle; {psu}, "
+        f"recommended {rec} (estimates)."
     )
     for n in p.notes:
         print(f"  ({n})")

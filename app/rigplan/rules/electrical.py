@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.context import Ctx, gpu_cables
-from rigplan.rules.power import PowerEstimate, is_atx3
+from rigplan.rules.power import PSU_SIZES, PowerEstimate, is_atx3
 
 K = Kind
 CONTINUOUS_SHARE = 0.8  # a breaker may carry 80 % of its rating continuously (US NEC 210.19/210.20)
@@ -58,7 +58,9 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
         if is_atx3(c.psu)
         else f"+{p.sizing_w - p.load_w:.0f} W for GPU power spikes, as the PSU is not an ATX 3.x unit"
     )
-    circuit = circuit_conflict(c, p)
+    circuit = circuit_conflict(c, p) or too_big(p)
+    big = p.recommended_psu_w > PSU_SIZES[-1]
+    rec = f"more than any single PSU ({PSU_SIZES[-1]} W)" if big else f"{p.recommended_psu_w} W"
     if p.sizing_w > w:
         c.error(
             "psu-wattage",
@@ -72,11 +74,20 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
         c.warn(
             "psu-wattage",
             f"The PSU is rated {w} W; for {p.load_w:.0f} W at full load ({spikes}) RigPlan recommends "
-            f"{p.recommended_psu_w} W (+10 %).",
+            f"{rec} (+10 %).",
             circuit or f"Choose a PSU of at least {p.recommended_psu_w} W.",
             [c.psu],
             (K.PSU,),
         )
+
+
+def too_big(p: PowerEstimate) -> str | None:
+    if p.recommended_psu_w <= PSU_SIZES[-1]:
+        return None
+    return (
+        f"No single PSU that large is sold (the largest in the catalog is {PSU_SIZES[-1]} W): split the GPUs over two "
+        "PSUs (with an add2psu relay or a dual-PSU case) or lower their power limits."
+    )
 
 
 def circuit_conflict(c: Ctx, p: PowerEstimate) -> str | None:

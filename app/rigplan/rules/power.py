@@ -312,6 +312,14 @@ def estimate_power(build: Build) -> PowerEstimate:
         notes.append(f"PSU efficiency rating unknown: {UNKNOWN_EFFICIENCY:.0%} assumed")
     elif psu.wattage is None:
         notes.append("PSU wattage unknown: efficiency taken at the recommended size")
+    a = build.assumptions
+    limit = a.wall_voltage * a.wall_amps * 0.8  # continuous share of the breaker (electrical.CONTINUOUS_SHARE)
+    wall_peak = wall_watts(load, psu, recommended)
+    if wall_peak > limit:
+        notes.append(
+            f"no PSU fixes the wall circuit: at {wall_peak:,.0f} W from the wall the build needs more than a "
+            f"{a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries ({limit:,.0f} W continuously)"
+        )
     size = (psu.wattage if psu else None) or recommended or 1
     rating = psu.efficiency if psu else DEFAULT_RATING
     eff = float(efficiency(train / size, rating)) if train else 0.0
@@ -326,7 +334,7 @@ def estimate_power(build: Build) -> PowerEstimate:
         gpu_w=gpu_w,
         train_w=train,
         sizing_w=sizing_watts(load, gpu_w, psu is None or atx3),
-        wall_peak_w=wall_watts(load, psu, recommended),
+        wall_peak_w=wall_peak,
         recommended_psu_w_atx2=rec2,
         unknown=tuple(unknown),
         lines=tuple(lines),
