@@ -589,6 +589,11 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         f"GPUs without a board power in OpenDB that take their chip's reference figure: "
         f"{gpu_report['stats'].get('board power from the chip', 0):,} (each cites it in `tdp_source`).",
         "",
+        "OpenDB writes 0 for values it does not have. Besides the zeros the loader already treats as unknown (all",
+        "numbers must be positive), three kinds are read as unknown here: all-zero GPU power connectors on a card",
+        "over 75 W, all-zero EPS/PCIe counts on a PSU, and 0 SATA ports on a board (927 boards, almost all ATX or",
+        "microATX boards that do have SATA ports; reading them as 0 made every SATA drive on them a false error).",
+        "",
         "## Data corrections",
         "",
         "Values no part can have, found by the sanity pass in `tools/catalog_sanity.py` (its docstring gives each",
