@@ -48,6 +48,8 @@ def quirks_for(ondemand: float | None, spot: float | None, note: str) -> list[st
     out = [q.strip() for q in note.split(";") if q.strip()] if note else []
     if ondemand and spot and spot > ondemand:
         out.append(f"spot price {spot:g} is above on-demand {ondemand:g} in the source")
+    if ondemand and spot and spot == ondemand:
+        out.append("spot price equals on-demand in the source: no real spot discount listed")
     if ondemand is None:
         out.append("no on-demand price in the source")
     return out
@@ -200,6 +202,12 @@ def quoted_rows(path: Path) -> list[dict[str, Any]]:
             if r["note"]:
                 quirks.append(r["note"])
             od, spot = num(r["ondemand_usd_hr"]), num(r["spot_usd_hr"])
+            if od and spot and abs(spot - 0.3 * od) <= 0.006:
+                # Every Feb 2022 spot figure is 30 % of on-demand to the cent (0.27/0.90, 2.16/7.20, 0.92/3.06,
+                # 3.67/12.24, 3.93/13.11): the author's estimate, not observed spot prices (cloud/SOURCE.md).
+                quirks.append("spot price is exactly 30 % of on-demand: the report author's estimate, not a quote")
+            if od and spot and spot == od:
+                quirks.append("spot price equals on-demand in the source: no real spot discount listed")
             out.append(
                 {
                     "provider": "aws",
@@ -222,6 +230,33 @@ def quoted_rows(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def flag_odd_memory_prices(rows: list[dict[str, Any]]) -> None:
+    """An 80 GB A100 (or H100) VM priced below the 40 GB one of the same provider, region, snapshot and GPU count is
+    odd (the larger memory costs more everywhere else): flagged on both, kept as listed."""
+    pairs = {"A100-80GB": "A100"}
+    index: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in rows:
+        index.setdefault((r["provider"], r["region"], r["snapshot"], r["gpu_count"], r["gpu_model"]), r)
+    for r in rows:
+        small = pairs.get(r["gpu_model"] or "")
+        if not small:
+            continue
+        other = index.get((r["provider"], r["region"], r["snapshot"], r["gpu_count"], small))
+        if (
+            other
+            and r.get("ondemand_usd_h")
+            and other.get("ondemand_usd_h")
+            and r["ondemand_usd_h"] < other["ondemand_usd_h"]
+        ):
+            msg = (
+                f"odd price: {r['instance_type']} ({r['gpu_count']}x {r['gpu_model']}, {r['ondemand_usd_h']:g}/h) is "
+                f"cheaper than {other['instance_type']} ({other['gpu_count']}x {small}, {other['ondemand_usd_h']:g}/h) "
+                "in the same region"
+            )
+            r["quirks"] = [*r["quirks"], msg]
+            other["quirks"] = [*other["quirks"], msg]
+
+
 def offer_id(r: dict[str, Any]) -> str:
     base = f"{r['provider']}:{r['instance_type']}:{r['region']}"
     return base if r["snapshot"] == "current" else f"{base}@{r['snapshot'].replace('quoted ', 'quoted-')}"
@@ -239,6 +274,7 @@ def main() -> int:
     rows += ec2info_rows(cloud / "ec2instances.info-0.0.2_2017-10_gpu_instances.json")
     rows += seed_rows(cloud / "seed_2022_us-east-1.csv")
     rows += quoted_rows(cloud / "quoted_prices_2018-2022.csv")
+    flag_odd_memory_prices(rows)
     offers: dict[str, dict[str, Any]] = {}
     dupes = 0
     for r in rows:
