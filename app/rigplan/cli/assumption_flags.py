@@ -78,7 +78,11 @@ def add_assumption_flags(p: argparse.ArgumentParser) -> None:
     )
     for name, field in Assumptions.model_fields.items():
         base = _base_type(field.annotation)
-        kw: dict[str, Any] = {"dest": f"a_{name}", "help": field.description, "default": None}
+        kw: dict[str, Any] = {
+            "dest": f"a_{name}",
+            "help": (field.description or "").replace("%", "%%"),
+            "default": None,
+        }
         if isinstance(base, type) and issubclass(base, Enum):
             kw["choices"] = [e.value for e in base]
         elif base is tuple:
