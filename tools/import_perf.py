@@ -145,6 +145,7 @@ SPECS = {
     "K80": "Tesla K80",
     "H200": "H200 SXM 141 GB",
     "B300": "B300",
+    "RTX PRO 6000 Server": "RTX PRO 6000 Blackwell Server",
     "Radeon MI25": "Radeon Instinct MI25",
     "Radeon Pro V520": "Radeon Pro V520",
 }

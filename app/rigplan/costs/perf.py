@@ -140,8 +140,8 @@ def gpu_speed(table: PerfTable, gpu: Gpu) -> Speed | None:
 def instance_model(offer: Offer) -> str | None:
     g = (offer.gpu_model or "").upper()
     t = offer.instance_type.lower()
-    if not g or g == "GAUDI":
-        return None
+    if not g or g.startswith("GAUDI"):
+        return None  # Habana Gaudi accelerators: no GPU speed figure applies
     if g in {"A100", "A100-40GB"}:
         # Lambda: 1x/2x/4x A100 are 40 GB PCIe cards (Lambda's own benchmark row "LambdaCloud 1x A100 40GB PCIe"),
         # gpu_1x_a100_sxm4 and gpu_8x_a100 are SXM4. AWS p4d, GCP a2-highgpu/megagpu, Azure ND96asr_v4: SXM4.
@@ -165,6 +165,8 @@ def instance_model(offer: Offer) -> str | None:
         "A6000": "RTX A6000",
         "RTX6000": "Quadro RTX 6000",
         "P100": "P100 PCIe 16GB",
+        "T4G": "T4",  # g5g: the T4G is a T4 (TU104) for Graviton hosts
+        "RTXPRO6000": "RTX PRO 6000 Server",  # g7e
         "RADEON MI25": "Radeon MI25",
         "RADEON PRO V520": "Radeon Pro V520",
     }.get(g, offer.gpu_model)
