@@ -17,7 +17,7 @@ from rigplan.costs.model import OfferInput, OwnInputs, compute
 from rigplan.costs.offers import load_offers
 from rigplan.costs.resale import default_curve, resale_share, retained
 from rigplan.files import load
-from rigplan.model import Assumptions, Pricing
+from rigplan.model import Assumptions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -187,4 +187,4 @@ def test_cost_json_is_always_finite(examples_dir: Path) -> None:
     for args in runs:
         out = rigplan("cost", *args, "--json")
         assert out.returncode == 0, out.stderr
-        json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON for {args}"))
+        json.loads(out.stdout, parse_constant=lambda c, a=args: pytest.fail(f"{c} in JSON for {a}"))
