@@ -58,7 +58,7 @@ def _r(v: float | None, nd: int = 2) -> float | None:
         return None
     if not math.isfinite(v):
         raise ValueError(f"internal: non-finite figure {v}")
-    return round(v, nd)
+    return round(v, nd) + 0.0  # + 0.0: no "-0.0" in the output
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
