@@ -248,6 +248,7 @@ class CostsView(QWidget):
         self.report.notes[:0] = list(costing.notes) + skipped
         self._inputs = inputs
         self._costing = costing
+        self.form.set_hints(_hints(self.build, costing, self.perf))
         self._update_summary()
         if self._charts_ready:
             self._update_charts()
@@ -270,6 +271,7 @@ class CostsView(QWidget):
                 months = o.breakeven_days / 30.4375
                 be = f"break-even after <b>{months:.1f} months</b> ({o.breakeven_hours:,.0f} h of work){extra}"
             bits.append(f"{o.label.split(':')[0]} ({o.pricing.value}, speed ratio {o.speedup:.2f}): {be}")
+        bits += _model_lines(self, r)
         if r.notes:
             bits.append("<i>" + "; ".join(r.notes) + "</i>")
         self.summary.setText("<br>".join(bits))
@@ -324,6 +326,43 @@ class CostsView(QWidget):
     def curve_data(self) -> dict[str, tuple[list[float], list[float]]]:
         """What the break-even chart shows, by curve name (for tests and the read-out)."""
         return charts_data(self)
+
+
+def _hints(build: Build, costing: Any, perf: PerfTable) -> dict[str, str]:
+    """What the assumptions form's 'auto' boxes stand for with this build (issue 12)."""
+    from rigplan.costs.analysis import perf_for
+
+    scaling = perf_for(build.assumptions, perf).scaling
+    return {
+        "load_watts": f"{costing.own.load_wall_w:,.0f} W",
+        "idle_watts": f"{costing.own.idle_wall_w:,.0f} W",
+        "scaling_desktop": f"{scaling['pcie'].efficiency:g}",
+        "scaling_cloud": f"NVLink {scaling['nvlink'].efficiency:g}, PCIe {scaling['pcie'].efficiency:g}",
+    }
+
+
+def _model_lines(view: CostsView, r: CostReport) -> list[str]:
+    """Summary lines for offers of unknown speed, job mode, the exchange rate and the resale (issue 12)."""
+    from rigplan.costs.jobs import jobs
+
+    a = view.build.assumptions
+    out = [
+        f"{u.label.split(':')[0]} ({u.pricing.value}): speed ratio <b>unknown</b> ({u.speedup_basis}); "
+        f"{view.money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours"
+        for u in r.speed_unknown
+    ]
+    for j in jobs(view._costing.own, view._inputs, a):
+        name = j.label.split(":")[0]
+        if j.status == "owning-wins-after":
+            when = f" ({j.years_to_win:.1f} years)" if j.years_to_win is not None else ""
+            out.append(
+                f"Job on {name}: {view.money(j.cloud_cost or 0)} rented vs {view.money(j.own_cost or 0)} of power; "
+                f"owning wins after <b>{j.jobs_to_win} jobs</b>{when}, {j.jobs_to_win_with_resale} with the resale"
+            )
+        else:
+            out.append(f"Job on {name}: " + ("renting is cheaper than the power" if j.status == "never" else "unknown"))
+    out.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}); {r.fx_basis}")
+    return out
 
 
 def charts_data(view: CostsView) -> dict[str, tuple[list[float], list[float]]]:
