@@ -55,7 +55,7 @@ def test_precision_changes_the_speed_ratio(qtbot, window: MainWindow) -> None:  
 def test_scaling_per_side_and_the_data_loader_preset(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     form = window.costs.form
     measured = p3_speed(window)
-    assert "0.76" in form.optional["scaling_desktop"].auto.text()  # the measured default, shown
+    assert form.optional["scaling_desktop"].spin.value() == 0.76  # the measured default, shown while in use
     click(qtbot, form.loader_bound)
     a = window.doc.build.assumptions
     assert a.scaling_desktop == a.scaling_cloud == DATA_LOADER_BOUND_SCALING
@@ -104,7 +104,8 @@ def test_currency_converts_at_the_reference_rate(qtbot, window: MainWindow) -> N
     fx = load_fx()
     assert window.doc.build.assumptions.currency == "EUR" and window.doc.build.assumptions.fx_rate is None
     assert window.costs.report.upfront == pytest.approx(usd * fx.rates["EUR"])
-    assert fx.date in form.optional["fx_rate"].auto.text()
+    assert form.optional["fx_rate"].spin.value() == pytest.approx(fx.rates["EUR"], abs=1e-4)
+    assert fx.date in form.optional["fx_rate"].auto.toolTip()
     assert f"ECB reference rate of {fx.date}" in window.costs.breakeven_text()
     rate = form.optional["fx_rate"]
     click(qtbot, rate.auto)

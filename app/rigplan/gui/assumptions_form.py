@@ -38,13 +38,13 @@ FIELDS: list[tuple[str, str, str, float, float, int, float, bool]] = [
 # Optional assumptions: a checkbox keeps the computed default (its text says which); unticked, the spin box is yours.
 # field, label, suffix, min, max, decimals, step, shown as percent, what the default is
 OPTIONAL_FIELDS: list[tuple[str, str, str, float, float, int, float, bool, str]] = [
-    ("fx_rate", "Rate per USD", "", 0.0001, 1e6, 4, 0.01, False, "ECB reference rate"),
-    ("resale_fraction", "Resale at horizon", " %", 0, 100, 0, 5, True, "from the curve"),
-    ("scaling_desktop", "Scaling, desktop", " per added GPU", 0, 1, 2, 0.05, False, "measured (PCIe)"),
-    ("scaling_cloud", "Scaling, cloud", " per added GPU", 0, 1, 2, 0.05, False, "measured (by interconnect)"),
-    ("load_watts", "Wall watts at load", " W", 1, 20000, 0, 10, False, "from the build"),
-    ("idle_watts", "Wall watts idle", " W", 0, 20000, 0, 5, False, "from the build"),
-    ("jobs_per_year", "Jobs a year", "", 0.1, 10000, 1, 1, False, "not shown"),
+    ("fx_rate", "Rate per USD", "", 0.0001, 1e6, 4, 0.01, False, "ECB"),
+    ("resale_fraction", "Resale at horizon", " %", 0, 100, 0, 5, True, "curve"),
+    ("scaling_desktop", "Scaling, desktop", " per added GPU", 0, 1, 2, 0.05, False, "measured"),
+    ("scaling_cloud", "Scaling, cloud", " per added GPU", 0, 1, 2, 0.05, False, "measured"),
+    ("load_watts", "Wall watts at load", " W", 0, 20000, 0, 10, False, "build"),
+    ("idle_watts", "Wall watts idle", " W", 0, 20000, 0, 5, False, "build"),
+    ("jobs_per_year", "Jobs a year", "", 0, 10000, 1, 1, False, "off"),
 ]
 # Job mode: what one job is (the spin box's meaning follows the choice).
 JOB_MODES = [
@@ -68,39 +68,55 @@ def _spin(lo: float, hi: float, dec: int, step: float, suffix: str, name: str, t
 
 
 class AutoField(QWidget):
-    """A checkbox ("default: ...") and a spin box that is enabled when the checkbox is off."""
+    """A checkbox (the computed default) and a spin box that is yours when the checkbox is off. While the default is
+    in use the disabled spin box shows the value it stands for, or "auto" when there is none."""
 
     changed = Signal()
 
     def __init__(self, label: str, auto_text: str, spin: QDoubleSpinBox, percent: bool) -> None:
         super().__init__()
-        self.auto_text, self.spin, self.percent = auto_text, spin, percent
+        self.spin, self.percent, self.tip = spin, percent, spin.toolTip()
         self.auto = QCheckBox(auto_text)
         self.auto.setChecked(True)
         self.auto.setAccessibleName(f"{label}: {auto_text}")
-        self.auto.setToolTip(spin.toolTip())
+        self.auto.setToolTip(self.tip)
+        spin.setSpecialValueText("auto")  # the minimum shows as "auto" while no computed value is known
         spin.setEnabled(False)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.auto)
         row.addWidget(spin, 1)
-        self.auto.toggled.connect(lambda on: (spin.setEnabled(not on), self.changed.emit()))
+        self.auto.toggled.connect(self._toggled)
         spin.valueChanged.connect(lambda _: self.changed.emit())
 
-    def set(self, value: float | None, shown: float | None = None) -> None:
+    def _toggled(self, on: bool) -> None:
+        self.spin.setEnabled(not on)
+        self.spin.setSpecialValueText("auto" if on else "")
+        self.changed.emit()
+
+    def set(self, value: float | None) -> None:
         self.auto.setChecked(value is None)
-        v = value if value is not None else shown
-        if v is not None:
-            self.spin.setValue(v * 100 if self.percent else v)
         self.spin.setEnabled(value is not None)
+        if value is not None:
+            self.spin.setSpecialValueText("")
+            self.spin.setValue(value * 100 if self.percent else value)
 
     def value(self) -> float | None:
         if self.auto.isChecked():
             return None
         return self.spin.value() / 100 if self.percent else self.spin.value()
 
-    def set_hint(self, text: str) -> None:
-        self.auto.setText(f"{self.auto_text}: {text}" if text else self.auto_text)
+    def show_default(self, value: float | None, text: str = "") -> None:
+        """The computed default this field stands for, in the disabled box and the tooltip."""
+        self.auto.setToolTip(f"In use: {text}\n\n{self.tip}" if text else self.tip)
+        if not self.auto.isChecked():
+            return
+        self.spin.blockSignals(True)
+        if value is None:
+            self.spin.setValue(self.spin.minimum())  # shows "auto"
+        else:
+            self.spin.setValue(value * 100 if self.percent else value)
+        self.spin.blockSignals(False)
 
 
 class AssumptionsForm(QWidget):
@@ -172,7 +188,7 @@ class AssumptionsForm(QWidget):
             field.changed.connect(self._emit)
             self.optional[name] = field
             form.addRow(label, field)
-        self.loader_bound = QPushButton(f"Data-loader bound: {DATA_LOADER_BOUND_SCALING:g} per added GPU")
+        self.loader_bound = QPushButton(f"Data-loader bound ({DATA_LOADER_BOUND_SCALING:g})")
         self.loader_bound.setToolTip(
             "A workload limited by data loading: 4 GPUs gave only 1.54x one (p3.8xlarge vs p3.2xlarge, a 2021 user "
             "report). Sets both scaling fields; untick them to go back to the measured medians."
@@ -180,7 +196,7 @@ class AssumptionsForm(QWidget):
         self.loader_bound.clicked.connect(self._data_loader_bound)
         form.addRow("", self.loader_bound)
         # resale curve: retained share after 1, 2, 3, 5 years
-        self.curve_auto = QCheckBox("RigPlan's curve")
+        self.curve_auto = QCheckBox("curve")
         self.curve_auto.setChecked(True)
         self.curve_auto.setToolTip(DEFAULT_SOURCES["resale_curve"])
         self.curve_auto.setAccessibleName("Resale curve: RigPlan's curve")
@@ -188,14 +204,13 @@ class AssumptionsForm(QWidget):
             _spin(0, 100, 0, 5, " %", f"Retained after {age}", DEFAULT_SOURCES["resale_curve"]) for age in AGES
         ]
         curve_row = QHBoxLayout()
-        curve_row.addWidget(self.curve_auto)
-        for age, spin in zip(AGES, self.curve_spins, strict=True):
-            spin.setPrefix(f"{age}: ")
+        for spin in self.curve_spins:
             spin.setEnabled(False)
             spin.valueChanged.connect(self._emit)
             curve_row.addWidget(spin)
         self.curve_auto.toggled.connect(self._curve_toggled)
-        form.addRow("Resale curve", curve_row)
+        form.addRow("Resale by age", self.curve_auto)
+        form.addRow("kept after 1/2/3/5 y", curve_row)
         # job mode
         self.job_mode = QComboBox()
         for text, name, _ in JOB_MODES:
@@ -239,14 +254,10 @@ class AssumptionsForm(QWidget):
     def _show_defaults(self, currency: str) -> None:
         """Put the computed defaults in the disabled fields, so what is used is what is seen."""
         fx = load_fx()
-        rate = self.optional["fx_rate"]
-        if rate.auto.isChecked():
-            known = fx.rates.get(currency)
-            rate.set_hint(f"{known:g} ({fx.date})" if known else "none: enter a rate")
-            if known:
-                rate.spin.blockSignals(True)
-                rate.spin.setValue(known)
-                rate.spin.blockSignals(False)
+        known = fx.rates.get(currency)
+        self.optional["fx_rate"].show_default(
+            known, f"ECB reference rate of {fx.date}: {known:g}" if known else f"no ECB rate for {currency}: enter one"
+        )
         if self.curve_auto.isChecked():
             curve, _ = default_curve()
             for s, v in zip(self.curve_spins, curve, strict=True):
@@ -254,11 +265,11 @@ class AssumptionsForm(QWidget):
                 s.setValue(v * 100)
                 s.blockSignals(False)
 
-    def set_hints(self, hints: dict[str, str]) -> None:
-        """Computed defaults the cost view knows (the build's wall watts, measured scaling): shown beside 'auto'."""
-        for name, text in hints.items():
+    def set_hints(self, hints: dict[str, tuple[float | None, str]]) -> None:
+        """Computed defaults the cost view knows (wall watts, measured scaling, resale share): shown while in use."""
+        for name, (value, text) in hints.items():
             if name in self.optional:
-                self.optional[name].set_hint(text)
+                self.optional[name].show_default(value, text)
 
     # --- model <-> widgets ---------------------------------------------------------------------------------------
 

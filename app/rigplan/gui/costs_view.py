@@ -248,7 +248,7 @@ class CostsView(QWidget):
         self.report.notes[:0] = list(costing.notes) + skipped
         self._inputs = inputs
         self._costing = costing
-        self.form.set_hints(_hints(self.build, costing, self.perf))
+        self.form.set_hints(_hints(self.build, costing, self.perf, self.report))
         self._update_summary()
         if self._charts_ready:
             self._update_charts()
@@ -328,16 +328,19 @@ class CostsView(QWidget):
         return charts_data(self)
 
 
-def _hints(build: Build, costing: Any, perf: PerfTable) -> dict[str, str]:
-    """What the assumptions form's 'auto' boxes stand for with this build (issue 12)."""
+def _hints(build: Build, costing: Any, perf: PerfTable, report: CostReport) -> dict[str, tuple[float | None, str]]:
+    """What the assumptions form's default boxes stand for with this build (issue 12)."""
     from rigplan.costs.analysis import perf_for
 
     scaling = perf_for(build.assumptions, perf).scaling
+    pcie, nvlink = scaling["pcie"].efficiency, scaling["nvlink"].efficiency
     return {
-        "load_watts": f"{costing.own.load_wall_w:,.0f} W",
-        "idle_watts": f"{costing.own.idle_wall_w:,.0f} W",
-        "scaling_desktop": f"{scaling['pcie'].efficiency:g}",
-        "scaling_cloud": f"NVLink {scaling['nvlink'].efficiency:g}, PCIe {scaling['pcie'].efficiency:g}",
+        "load_watts": (costing.own.load_wall_w, "the build's parts through its PSU's efficiency"),
+        "idle_watts": (costing.own.idle_wall_w, "the build's idle estimate"),
+        "scaling_desktop": (pcie, f"measured PCIe median {pcie:g} ({scaling['pcie'].basis})"),
+        "scaling_cloud": (None, f"measured: {nvlink:g} for NVLink/SXM instances, {pcie:g} for PCIe ones"),
+        "resale_fraction": (report.resale_share, report.resale_basis),
+        "jobs_per_year": (None, "no yearly view"),
     }
 
 
@@ -361,7 +364,7 @@ def _model_lines(view: CostsView, r: CostReport) -> list[str]:
             )
         else:
             out.append(f"Job on {name}: " + ("renting is cheaper than the power" if j.status == "never" else "unknown"))
-    out.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}); {r.fx_basis}")
+    out.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}); {r.fx_basis}.")
     return out
 
 
