@@ -168,8 +168,10 @@ class Assumptions(Frozen):
             data["resale_fraction"] = None
         eff = data.pop("scaling_efficiency", None)
         if eff is not None and eff != LEGACY_SCALING_DEFAULT:
-            data.setdefault("scaling_desktop", min(eff, 1.0))
-            data.setdefault("scaling_cloud", min(eff, 1.0))
+            if isinstance(eff, int | float) and not isinstance(eff, bool):
+                eff = min(eff, 1.0)  # format 1 allowed up to 1.2; anything else is left for validation to refuse
+            data.setdefault("scaling_desktop", eff)
+            data.setdefault("scaling_cloud", eff)
         return data
 
     @model_validator(mode="after")
