@@ -255,6 +255,7 @@ def test_cost_cli_bad_values_exit_2() -> None:
         ("--build-cost", "100", "--instance", "p3.2xlarge", "--currency", "TWD"),  # no ECB rate, none given
         ("--build-cost", "100", "--instance", "p3.2xlarge", "--resale-curve", "0.5,0.4"),
         ("--build-cost", "100", "--instance", "p3.2xlarge", "--precision", "fp8"),
+        ("--build-cost", "100", "--instance", "p3.2xlarge", "--fx-rate", "2"),  # a rate for USD itself
         ("--build-cost", "100", "--instance", "p3.2xlarge", "--job-hours", "10", "--job-days", "2"),
     ):
         out = rigplan("cost", *args)

@@ -113,7 +113,17 @@ def test_currency_converts_at_the_reference_rate(qtbot, window: MainWindow) -> N
     assert window.costs.report.upfront == pytest.approx(usd)
     assert "set by the user" in window.costs.breakeven_text()
     form.currency.setCurrentText("TWD")  # no ECB rate: the user's rate still applies, no relabel
-    assert window.doc.build.assumptions.currency == "TWD"
+    assert window.doc.build.assumptions.currency == "TWD" and window.doc.build.assumptions.fx_rate == 1.0
+    click(qtbot, rate.auto)  # back to the ECB rate, which TWD does not have: refused beside the form, build kept
+    assert "no reference rate for TWD" in window.costs.form_error.text()
+    assert window.doc.build.assumptions.fx_rate == 1.0
+
+
+def test_a_file_in_a_currency_without_a_rate(qtbot, window: MainWindow, tmp_path: Path) -> None:  # noqa: ANN001
+    build = window.doc.build
+    twd = build.model_copy(update={"assumptions": build.assumptions.model_copy(update={"currency": "TWD"})})
+    window.costs.set_build(twd)  # e.g. a hand-edited file: said in the summary, no exception
+    assert "no reference rate for TWD" in window.costs.breakeven_text()
 
 
 def test_unknown_speed_is_shown_as_unknown(qtbot, window: MainWindow) -> None:  # noqa: ANN001

@@ -317,9 +317,12 @@ class AssumptionsForm(QWidget):
         data["job_hours"] = self.job_size.value() if job == "job_hours" else None
         data["job_days"] = self.job_size.value() if job == "job_days" else None
         try:
-            return Assumptions.model_validate(data)
+            a = Assumptions.model_validate(data)
         except ValueError as exc:
             return str(exc).splitlines()[-1].strip() if str(exc) else "invalid value"
+        if a.currency != "USD" and a.fx_rate is None and a.currency not in load_fx().rates:
+            return f"The ECB publishes no reference rate for {a.currency}: untick 'ECB' and enter its rate per USD."
+        return a
 
     def _emit(self, *_: object) -> None:
         if self._loading:

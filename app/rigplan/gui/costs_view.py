@@ -236,7 +236,14 @@ class CostsView(QWidget):
         self.assumptions_changed.emit(value)
 
     def recompute(self) -> None:
+        from rigplan.costs.fx import NoRate, rate_for
+
         a = self.build.assumptions
+        try:
+            rate_for(a)
+        except NoRate as exc:  # a file asking for a currency without a reference rate: say so, compute nothing
+            self.summary.setText(f"<i>{exc}: enter its rate in the assumptions.</i>")
+            return
         costing = cost_build(self.build, self.perf)
         inputs, skipped = [], []
         for c in self.chosen:
@@ -304,7 +311,8 @@ class CostsView(QWidget):
     def _update_charts(self) -> None:
         from rigplan.gui import charts
 
-        assert self.report is not None
+        if self.report is None:  # nothing computed (a currency without a rate): nothing to draw
+            return
         if not self.isVisible():
             self._stale = True  # drawn when the tab is shown (showEvent)
             return

@@ -180,6 +180,8 @@ class Assumptions(Frozen):
             raise ValueError("hours at load plus idle hours exceed 24 per day")
         if self.job_hours is not None and self.job_days is not None:
             raise ValueError("give a job as job_hours or job_days, not both")
+        if self.currency == "USD" and self.fx_rate not in (None, 1.0):
+            raise ValueError("prices are in USD: a USD report has no exchange rate to set")
         return self
 
 
