@@ -188,3 +188,16 @@ def test_cost_json_is_always_finite(examples_dir: Path) -> None:
         out = rigplan("cost", *args, "--json")
         assert out.returncode == 0, out.stderr
         json.loads(out.stdout, parse_constant=lambda c, a=args: pytest.fail(f"{c} in JSON for {a}"))
+
+
+def test_a_custom_gpu_is_estimated_by_the_same_rules_as_the_table() -> None:
+    from rigplan.costs.perf import gpu_speed, key, load_perf
+    from rigplan.model import Gpu
+
+    for precision in ("mixed", "fp32"):
+        perf = load_perf(precision=precision)
+        for chipset, tflops, bw in (("GeForce GTX 1070 Ti", 8.186, 256.3), ("GeForce RTX 4060 Ti", 22.06, 288.0)):
+            mine = Gpu(id="x", name="custom", chipset=f"My {chipset}", fp32_tflops=tflops, memory_bandwidth_gbs=bw)
+            s = gpu_speed(perf, mine)
+            assert s is not None and s.kind == "estimate"
+            assert s.value == pytest.approx(perf.chipsets[key(chipset)].value, rel=0.01), (precision, chipset)

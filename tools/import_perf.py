@@ -431,6 +431,11 @@ def build(data: Path, catalog_gpus: dict[str, str]) -> dict[str, Any]:
             "tf32_term": round(float(coef[3]), 6),
             "basis": fit_note,
             "no_tensor_cores": no_tc,
+            "no_tensor_anchor": {
+                "model": NO_TENSOR_ANCHOR,
+                "fp32_tflops": anchor["fp32"],
+                "fp32": round(meas["fp32"][NO_TENSOR_ANCHOR][0], 6),
+            },
             "points": len(points),
         },
         "mixed_gain": {

@@ -143,6 +143,12 @@ def cmd_cost(ns: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         return 0
     _print_text(build.name, a, own, report, results, notes, job_defined(a))
+    speeds = ", ".join(
+        f"{g}: {'unknown' if sp is None else f'{sp.value:.2f} ({sp.kind})'}" for g, sp in costing.gpu_speeds
+    )
+    if speeds:
+        total = "unknown" if own.throughput is None else f"{own.throughput:.2f}"
+        print(f"Desktop speed: {total} V100-equivalents ({costing.throughput_basis}); per card: {speeds}.")
     return 0
 
 

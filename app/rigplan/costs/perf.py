@@ -104,10 +104,17 @@ def guess_class(name: str) -> str:
 def estimate(
     table: PerfTable, fp32_tflops: float | None, bandwidth_gbs: float | None, cls: str = "ampere+"
 ) -> float | None:
-    """The spec fit (docs/cost-model.md), for GPUs with specs but no row in the table."""
+    """The estimate rules (docs/cost-model.md), for GPUs with specs but no row in the table: no tensor cores ->
+    in proportion to FP32 TFLOPS from the measured anchor; tensor cores -> the spec fit."""
+    f = table.fit
+    anchor = f.get("no_tensor_anchor")
+    if cls in ("pascal", "kepler-maxwell") and anchor and fp32_tflops:
+        v = anchor["fp32"] * fp32_tflops / anchor["fp32_tflops"]
+        if table.precision == "mixed":
+            v *= table.gains.get(cls, 1.0) / table.gains["volta-turing"]
+        return v
     if not fp32_tflops or not bandwidth_gbs:
         return None
-    f = table.fit
     v = math.exp(
         f["intercept"]
         + f["fp32_tflops_exponent"] * math.log(fp32_tflops)
