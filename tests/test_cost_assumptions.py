@@ -201,3 +201,15 @@ def test_a_custom_gpu_is_estimated_by_the_same_rules_as_the_table() -> None:
             s = gpu_speed(perf, mine)
             assert s is not None and s.kind == "estimate"
             assert s.value == pytest.approx(perf.chipsets[key(chipset)].value, rel=0.01), (precision, chipset)
+
+
+def test_snapshot_quirks_are_flagged() -> None:
+    cat = load_offers()
+    p2 = cat.get("aws:p2.xlarge:us-east-1@quoted-2022-02-08")
+    assert p2 is not None and p2.spot_usd_h == 0.27 and any("exactly 30 %" in q for q in p2.quirks)
+    same = [o for o in cat.offers if o.spot_usd_h and o.spot_usd_h == o.ondemand_usd_h]
+    assert same and all(any("equals on-demand" in q for q in o.quirks) for o in same)
+    odd = [o for o in cat.find(provider="gcp") if o.instance_type == "a2-ultragpu-1g"]
+    assert any(any("cheaper than a2-highgpu-1g" in q for q in o.quirks) for o in odd)
+    # fractional-GPU types are left out (a slice of an L4 is not a GPU)
+    assert not cat.find(instance="g6f.xlarge") and cat.get("aws:g4dn.xlarge:us-east-1").ondemand_usd_h == 0.526
