@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rigplan.costs.fx import convert, rate_for
+from rigplan.costs.fx import Rate, convert
 from rigplan.costs.model import (
     CostReport,
     OfferInput,
@@ -46,7 +46,7 @@ def parts_cost_usd(build: Build, a: Assumptions) -> tuple[float, tuple[str, ...]
     """Parts cost in USD (the model converts to the report currency once); prices in other currencies go through
     the reference rates, never relabelled."""
     total, unpriced, notes = 0.0, [], []
-    usd = rate_for(a.model_copy(update={"currency": "USD", "fx_rate": None}))
+    usd = Rate("USD", 1.0, "prices are in USD")
     for item in build.items:
         price = item.unit_price
         if price is None:
