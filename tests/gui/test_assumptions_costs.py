@@ -130,3 +130,22 @@ def test_unknown_speed_is_shown_as_unknown(qtbot, window: MainWindow) -> None:  
     window.costs.set_chosen(["aws:dl1.24xlarge:us-east-1@quoted-2022-02-08|on-demand"])
     assert window.costs.report.offers == [] and len(window.costs.report.speed_unknown) == 1
     assert "speed ratio <b>unknown</b>" in window.costs.breakeven_text()
+
+
+def test_the_parts_table_and_the_cost_model_agree_on_a_gpu(catalog) -> None:  # noqa: ANN001
+    from rigplan.costs.perf import gpu_speed, key
+    from rigplan.gui.partsmodel import columns_for
+    from rigplan.model import Kind
+
+    perf = load_perf()
+    speed_col = next(c for c in columns_for(Kind.GPU, perf) if c[0] == "Speed")[1]
+    table = catalog.table(Kind.GPU)
+    for chipset in ("GeForce GTX 1070 Ti", "GeForce RTX 4060 Ti", "GeForce RTX 4090"):
+        i = table.column("chipset").index(chipset)
+        gpu = table.part(i)
+        ours = gpu_speed(perf, gpu)
+        assert speed_col(table.columns, i) == round(ours.value, 2), chipset  # the Speed column is the model's figure
+    assert (
+        gpu_speed(perf, table.part(table.column("chipset").index("GeForce GTX 1070 Ti"))).value
+        == perf.chipsets[key("GeForce GTX 1070 Ti")].value
+    )

@@ -86,6 +86,9 @@ def load_perf(path: Path | None = None, precision: str = "mixed") -> PerfTable:
         for name, c in doc.get("chipsets", {}).items()
         if c.get(precision)
     }
+    # Lookups by name (the parts table's Speed column, gpu_speed) see the catalog chipsets' estimates too; a measured
+    # or instance model of the same name wins.
+    models = {**chipsets, **models}
     gains = {k: float(v["gain"]) for k, v in doc["mixed_gain"].items()}
     scaling = {k: Scaling(float(v["efficiency"]), v["basis"]) for k, v in doc["scaling"].items()}
     return PerfTable(precision, models, chipsets, fit, fit_basis, gains, scaling, doc["leave_one_out"][precision])
