@@ -213,3 +213,15 @@ def test_snapshot_quirks_are_flagged() -> None:
     assert any(any("cheaper than a2-highgpu-1g" in q for q in o.quirks) for o in odd)
     # fractional-GPU types are left out (a slice of an L4 is not a GPU)
     assert not cat.find(instance="g6f.xlarge") and cat.get("aws:g4dn.xlarge:us-east-1").ondemand_usd_h == 0.526
+
+
+def test_a_desktop_gpu_without_figures_makes_the_ratio_unknown(examples_dir: Path) -> None:
+    from rigplan.model import BuildItem, Gpu, Kind, Price
+
+    b = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    mystery = Gpu(id="m", name="Mystery GPU", custom=True, price=Price(amount=1000))
+    items = tuple(i for i in b.items if i.part.kind is not Kind.GPU) + (BuildItem(part=mystery, quantity=4),)
+    report = analyse(b.model_copy(update={"items": items}), [load_offers().get("aws:p3.8xlarge:us-east-1")])
+    # was: ratio 1.0 against a whole 4x V100 instance, break-even in days; now unknown, instance hours only
+    assert report.offers == [] and report.speed_unknown[0].breakeven_instance_hours > 0
+    assert "unknown" in report.speed_unknown[0].speedup_basis
