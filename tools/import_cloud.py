@@ -2,8 +2,10 @@
 
     python tools/import_cloud.py [--data ../shared/data]
 
-Current prices: the SkyPilot catalog (AWS, GCP, Lambda: v9, data after 2025-06; Azure: v6, date unknown), plus
-g4dn/g5/g6e us-east-1 rows of the earlier v7 compilation, which v9 extraction lacks. Historic snapshots, kept as
+Current prices: the SkyPilot catalog (AWS, GCP, Lambda: v9, data after 2025-06; Azure: v6, date unknown). AWS comes
+from aws_gpu_v9_complete.csv (every AWS GPU type and region of v9), which supersedes the AWS rows of the first
+extraction and the g4dn/g5 rows of the earlier v7 compilation; fractional-GPU types (g6f, gr6f: 1/8 to 1/2 of an L4)
+are left out, because a slice's speed is not a GPU's. Historic snapshots, kept as
 separate dated offers: ec2instances.info 2017-10 (p2, g3, all regions, on-demand and reserved), AWS us-east-1 of
 February 2022, and prices quoted in published user reports 2018-2022. Data quirks are flagged on each offer, never
 hidden. Reproducible: same input, byte-identical output.
@@ -48,15 +50,22 @@ def quirks_for(ondemand: float | None, spot: float | None, note: str) -> list[st
     out = [q.strip() for q in note.split(";") if q.strip()] if note else []
     if ondemand and spot and spot > ondemand:
         out.append(f"spot price {spot:g} is above on-demand {ondemand:g} in the source")
+    if ondemand and spot and spot == ondemand and "equals on-demand" not in note:
+        out.append("spot price equals on-demand in the source: no real spot discount listed")
     if ondemand is None:
         out.append("no on-demand price in the source")
     return out
 
 
-def skypilot_rows(path: Path) -> list[dict[str, Any]]:
-    out = []
+def skypilot_rows(path: Path, skip_provider: str | None = None) -> tuple[list[dict[str, Any]], int]:
+    out, fractional = [], 0
     with path.open(newline="", encoding="utf-8") as fh:
         for r in csv.DictReader(fh):
+            if r["provider"] == skip_provider:
+                continue
+            if float(r["gpu_count"] or 1) < 1:
+                fractional += 1
+                continue
             od, spot = num(r["ondemand_usd_hr"]), num(r["spot_usd_hr"])
             count = intval(r["gpu_count"]) or 1
             note = r["note"]
@@ -82,7 +91,7 @@ def skypilot_rows(path: Path) -> list[dict[str, Any]]:
                     "quirks": quirks_for(od, spot, note) + ([] if r["gpu_model"] else ["GPU model not in the catalog"]),
                 }
             )
-    return out
+    return out, fractional
 
 
 def v7_rows(path: Path, have: set[tuple[str, str]]) -> list[dict[str, Any]]:
@@ -200,6 +209,12 @@ def quoted_rows(path: Path) -> list[dict[str, Any]]:
             if r["note"]:
                 quirks.append(r["note"])
             od, spot = num(r["ondemand_usd_hr"]), num(r["spot_usd_hr"])
+            if od and spot and abs(spot - 0.3 * od) <= 0.006:
+                # Every Feb 2022 spot figure is 30 % of on-demand to the cent (0.27/0.90, 2.16/7.20, 0.92/3.06,
+                # 3.67/12.24, 3.93/13.11): the author's estimate, not observed spot prices (cloud/SOURCE.md).
+                quirks.append("spot price is exactly 30 % of on-demand: the report author's estimate, not a quote")
+            if od and spot and spot == od:
+                quirks.append("spot price equals on-demand in the source: no real spot discount listed")
             out.append(
                 {
                     "provider": "aws",
@@ -222,6 +237,33 @@ def quoted_rows(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def flag_odd_memory_prices(rows: list[dict[str, Any]]) -> None:
+    """An 80 GB A100 (or H100) VM priced below the 40 GB one of the same provider, region, snapshot and GPU count is
+    odd (the larger memory costs more everywhere else): flagged on both, kept as listed."""
+    pairs = {"A100-80GB": "A100"}
+    index: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in rows:
+        index.setdefault((r["provider"], r["region"], r["snapshot"], r["gpu_count"], r["gpu_model"]), r)
+    for r in rows:
+        small = pairs.get(r["gpu_model"] or "")
+        if not small:
+            continue
+        other = index.get((r["provider"], r["region"], r["snapshot"], r["gpu_count"], small))
+        if (
+            other
+            and r.get("ondemand_usd_h")
+            and other.get("ondemand_usd_h")
+            and r["ondemand_usd_h"] < other["ondemand_usd_h"]
+        ):
+            msg = (
+                f"odd price: {r['instance_type']} ({r['gpu_count']}x {r['gpu_model']}, {r['ondemand_usd_h']:g}/h) is "
+                f"cheaper than {other['instance_type']} ({other['gpu_count']}x {small}, {other['ondemand_usd_h']:g}/h) "
+                "in the same region"
+            )
+            r["quirks"] = [*r["quirks"], msg]
+            other["quirks"] = [*other["quirks"], msg]
+
+
 def offer_id(r: dict[str, Any]) -> str:
     base = f"{r['provider']}:{r['instance_type']}:{r['region']}"
     return base if r["snapshot"] == "current" else f"{base}@{r['snapshot'].replace('quoted ', 'quoted-')}"
@@ -233,12 +275,15 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "parts" / "cloud")
     a = ap.parse_args()
     cloud = a.data / "cloud"
-    rows = skypilot_rows(cloud / "gpu_instances_skypilot_catalog.csv")
+    rows, _ = skypilot_rows(cloud / "gpu_instances_skypilot_catalog.csv", skip_provider="aws")
+    aws, fractional = skypilot_rows(cloud / "aws_gpu_v9_complete.csv")
+    rows += aws
     have = {(r["region"], r["instance_type"]) for r in rows if r["provider"] == "aws"}
     rows += v7_rows(cloud / "aws_us-east-1_gpu_instances_skypilot-v7_compiled.csv", have)
     rows += ec2info_rows(cloud / "ec2instances.info-0.0.2_2017-10_gpu_instances.json")
     rows += seed_rows(cloud / "seed_2022_us-east-1.csv")
     rows += quoted_rows(cloud / "quoted_prices_2018-2022.csv")
+    flag_odd_memory_prices(rows)
     offers: dict[str, dict[str, Any]] = {}
     dupes = 0
     for r in rows:
@@ -261,7 +306,10 @@ def main() -> int:
     by = {}
     for o in ordered:
         by[(o["provider"], o["snapshot"])] = by.get((o["provider"], o["snapshot"]), 0) + 1
-    print(f"wrote {len(ordered)} offers to {a.out / 'offers.yaml'} (duplicate ids suffixed: {dupes})")
+    print(
+        f"wrote {len(ordered)} offers to {a.out / 'offers.yaml'} (duplicate ids suffixed: {dupes}; "
+        f"fractional-GPU rows left out: {fractional})"
+    )
     for (prov, snap), n in sorted(by.items()):
         print(f"  {prov:7} {snap:20} {n}")
     return 0

@@ -1,14 +1,25 @@
-"""`rigplan cost`: owning vs renting, from a build file or a quick estimate."""
+"""`rigplan cost`: owning vs renting, from a build file or a quick estimate, by the day or by the job."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import sys
 from typing import Any
 
+from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
 from rigplan.cli.main import UsageError
-from rigplan.cli.output import print_json, table
-from rigplan.model.assumptions import Assumptions, Pricing
+from rigplan.cli.output import table
+from rigplan.model.assumptions import Pricing
+
+STATUS_TEXT = {
+    "breaks-even": "",
+    "at-horizon-with-resale": "owning wins only through resale at the horizon",
+    "never": "never within the horizon",
+    "from-day-one": "owning is cheaper from day one",
+    "speed-unknown": "speed ratio unknown",
+}
 
 
 def _positive(name: str, allow_zero: bool = True):  # noqa: ANN202 - argparse type factory
@@ -26,43 +37,6 @@ def _positive(name: str, allow_zero: bool = True):  # noqa: ANN202 - argparse ty
     return parse
 
 
-def _assumptions(ns: argparse.Namespace, base: Assumptions) -> Assumptions:
-    upd: dict[str, Any] = {}
-    if ns.hours_per_day is not None:
-        if ns.hours_per_day > 24:
-            raise UsageError("--hours-per-day must be at most 24")
-        upd["hours_per_day"] = ns.hours_per_day
-    if ns.idle_hours is not None:
-        upd["idle_hours_per_day"] = ns.idle_hours
-    hours = upd.get("hours_per_day", base.hours_per_day)
-    idle = upd.get("idle_hours_per_day", base.idle_hours_per_day)
-    if hours + idle > 24:
-        if ns.idle_hours is not None:
-            raise UsageError(f"{hours:g} hours at load plus {idle:g} idle hours exceed 24 per day")
-        upd["idle_hours_per_day"] = 24 - hours  # the default idle hours give way to the hours asked for
-    if ns.electricity is not None:
-        upd["electricity_per_kwh"] = ns.electricity
-    if ns.currency:
-        if ns.rate is None and ns.currency.upper() != "USD":
-            raise UsageError("--currency needs --rate (units of that currency per US dollar)")
-        upd["currency"] = ns.currency
-    if ns.rate is not None:
-        upd["usd_rate"] = ns.rate
-    if ns.pricing:
-        upd["pricing"] = Pricing(ns.pricing)
-    if ns.horizon is not None:
-        upd["horizon_years"] = ns.horizon
-    if ns.resale is not None:
-        upd["resale_fraction"] = ns.resale
-    if ns.speedup is not None:
-        upd["speedup"] = ns.speedup
-    try:
-        return Assumptions.model_validate({**base.model_dump(), **upd})
-    except ValueError as exc:
-        first = str(exc).splitlines()
-        raise UsageError(" ".join(first[1:3]).strip() or str(exc)) from None
-
-
 def _pick_offer(catalog: Any, name: str, region: str | None, pricing: Pricing, hourly: float | None) -> Any:
     if catalog.get(name):
         return catalog.get(name)
@@ -78,117 +52,214 @@ def _pick_offer(catalog: Any, name: str, region: str | None, pricing: Pricing, h
     return sorted(hits, key=rank)[0]
 
 
+def _r(v: float | None, nd: int = 2) -> float | None:
+    """Rounded, and never NaN or infinity in the JSON (a non-finite value here is a bug, not an answer)."""
+    if v is None:
+        return None
+    if not math.isfinite(v):
+        raise ValueError(f"internal: non-finite figure {v}")
+    return round(v, nd) + 0.0  # + 0.0: no "-0.0" in the output
+
+
 def cmd_cost(ns: argparse.Namespace) -> int:
-    from rigplan.costs.analysis import CostInputError, cost_build, offer_input
+    from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
+    from rigplan.costs.fx import NoRate, rate_for
+    from rigplan.costs.jobs import job_defined, jobs
     from rigplan.costs.model import OwnInputs, compute
     from rigplan.costs.offers import load_offers
-    from rigplan.costs.perf import load_perf
     from rigplan.files import load
     from rigplan.model.build import Build
 
     if not ns.build and ns.build_cost is None:
         raise UsageError("give a BUILD file or --build-cost")
     build = load(ns.build) if ns.build else Build(name="quick estimate")
-    a = _assumptions(ns, build.assumptions)
+    try:
+        a = apply_assumption_flags(ns, build.assumptions)
+        k = rate_for(a)
+    except (ValueError, NoRate) as exc:
+        raise UsageError(str(exc)) from None
+    warnings: list[str] = []
+    if not ns.build and a.load_watts is None:
+        warnings.append(
+            "--build-cost without --load-watts: electricity counted at 0 W (load and idle); give --load-watts and "
+            "--idle-watts for the running cost"
+        )
     build = build.model_copy(update={"assumptions": a})
-    perf = load_perf()
+    perf = perf_for(a)
     costing = cost_build(build, perf)
     own = costing.own
     if ns.build_cost is not None:
-        own = OwnInputs(ns.build_cost / a.usd_rate, own.load_wall_w, own.idle_wall_w, own.throughput, ())
-    if ns.load_watts is not None or not ns.build:
-        own = OwnInputs(own.parts_usd, ns.load_watts or 0.0, ns.idle_watts or 0.0, own.throughput, own.unpriced)
-    elif ns.idle_watts is not None:
-        own = OwnInputs(own.parts_usd, own.load_wall_w, ns.idle_watts, own.throughput, own.unpriced)
+        own = OwnInputs(ns.build_cost / k.per_usd, own.load_wall_w, own.idle_wall_w, own.throughput, ())
+    if not ns.build:
+        own = OwnInputs(own.parts_usd, a.load_watts or 0.0, a.idle_watts or 0.0, own.throughput, own.unpriced)
     catalog = load_offers()
     if catalog.problem and not len(catalog):
         raise UsageError(catalog.problem)
     offers = [_pick_offer(catalog, name, ns.region, a.pricing, ns.hourly) for name in ns.instance]
     try:
-        inputs = [offer_input(o, a, perf, own.throughput, hourly=ns.hourly, speedup=ns.speedup) for o in offers]
+        inputs = [offer_input(o, a, perf, own.throughput, hourly=ns.hourly) for o in offers]
     except CostInputError as exc:
         raise UsageError(str(exc)) from None
     report = compute(own, inputs, a)
+    job_results = {j.id: j for j in jobs(own, inputs, a)}
     # A quick estimate has no parts: the build's power notes ("no PSU chosen") would only confuse.
-    notes = (list(costing.notes) if ns.build else []) + report.notes
+    notes = warnings + (list(costing.notes) if ns.build else []) + report.notes
     by_id = {o.id: o for o in offers}
-    results = []
-    for r in report.offers:
-        o = by_id[r.id]
-        results.append(
-            {
-                "instance": o.instance_type,
-                "offer_id": o.id,
-                "provider": o.provider,
-                "region": o.region,
-                "gpus": f"{o.gpu_count}x {o.gpu_model}" if o.gpu_model else None,
-                "price_date": o.date_text,
-                "pricing": r.pricing.value,
-                "hourly": round(r.hourly, 6),
-                "speedup": round(r.speedup, 4),
-                "speedup_basis": r.speedup_basis,
-                "breakeven_hours": None if r.breakeven_hours is None else round(r.breakeven_hours, 2),
-                "breakeven_days": None if r.breakeven_days is None else round(r.breakeven_days, 2),
-                "breakeven_status": r.status,
-                "cost_at_horizon": {k: round(v, 2) for k, v in r.cost_at_horizon.items()},
-                "work_per_dollar": None if r.work_per_money is None else round(r.work_per_money, 4),
-                "quirks": list(o.quirks),
-            }
-        )
+    results = [_result(by_id[r.id], r, job_results.get(r.id)) for r in report.offers]
+    results += [_unknown(by_id[u.id], u, job_results.get(u.id)) for u in report.speed_unknown]
     out = {
         "currency": a.currency,
-        "build_cost": round(report.upfront, 2),
+        "exchange_rate": {"per_usd": k.per_usd, "basis": k.basis},
+        "build_cost": _r(report.upfront),
         "assumptions": {
             **a.model_dump(mode="json"),
-            "load_wall_watts": round(own.load_wall_w, 1),
-            "idle_wall_watts": round(own.idle_wall_w, 1),
+            "load_wall_watts": _r(own.load_wall_w, 1),
+            "idle_wall_watts": _r(own.idle_wall_w, 1),
             "horizon_days": int(report.days[-1]),
-            "desktop_throughput_v100": None if own.throughput is None else round(own.throughput, 3),
+            "desktop_throughput_v100": _r(own.throughput, 3),
+            "desktop_throughput_basis": costing.throughput_basis,
+            "resale_share": _r(report.resale_share, 4),
+            "resale_basis": report.resale_basis,
         },
-        "own_cost_at_horizon": {k: round(v, 2) for k, v in report.own_breakdown.items()},
-        "own_work_per_dollar": None if report.own_work_per_money is None else round(report.own_work_per_money, 4),
+        "gpu_speeds": [
+            {
+                "gpu": g,
+                "speed_v100": None if s is None else _r(s.value, 3),
+                "kind": s.kind if s else "unknown",
+                "basis": s.basis if s else "no measurement and no specs",
+            }
+            for g, s in costing.gpu_speeds
+        ],
+        "own_cost_at_horizon": {k2: _r(v) for k2, v in report.own_breakdown.items()},
+        "own_work_per_money": _r(report.own_work_per_money, 4),
         "work_unit": "V100-hours of training per unit of currency (1 V100-hour is about 3.0 million ResNet-50 images)",
+        "job_mode": job_defined(a),
         "results": results,
         "notes": notes,
     }
+    for w in warnings:
+        print(f"rigplan: warning: {w}", file=sys.stderr)
     if ns.json:
-        print_json(out)
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         return 0
-    print(
-        f"{build.name}: {a.currency} {report.upfront:,.2f} up front, {report.own_slope_per_day:,.2f} per day to run "
-        f"({a.hours_per_day:g} h/day at {own.load_wall_w:.0f} W, {a.idle_hours_per_day:g} h idle at "
-        f"{own.idle_wall_w:.0f} W, {a.electricity_per_kwh:g}/kWh); horizon {a.horizon_years:g} years."
+    _print_text(build.name, a, own, report, results, notes, job_defined(a))
+    speeds = ", ".join(
+        f"{g}: {'unknown' if sp is None else f'{sp.value:.2f} ({sp.kind})'}" for g, sp in costing.gpu_speeds
     )
-    rows = []
-    for r in results:
-        be = (
-            "never"
-            if r["breakeven_days"] is None
-            else f"{r['breakeven_days']:,.0f} days ({r['breakeven_hours']:,.0f} h)"
-        )
-        rows.append(
-            [
-                r["offer_id"],
-                r["pricing"],
-                f"{r['hourly']:,.3f}",
-                f"{r['speedup']:.2f}",
-                be,
-                f"{r['cost_at_horizon']['total']:,.0f}",
-            ]
-        )
-    print(table(rows, ["Offer", "Pricing", f"{a.currency}/h", "Speedup", "Break-even", "Rent at horizon"]))
-    print(f"Owning at the horizon: {report.own_breakdown['total']:,.0f} {a.currency} (after resale).")
-    for n in notes:
-        print(f"note: {n}")
+    if speeds:
+        total = "unknown" if own.throughput is None else f"{own.throughput:.2f}"
+        print(f"Desktop speed: {total} V100-equivalents ({costing.throughput_basis}); per card: {speeds}.")
     return 0
 
 
+def _job(j: Any) -> dict[str, Any] | None:
+    if j is None:
+        return None
+    return {
+        "instance_hours": _r(j.instance_hours),
+        "cloud_cost": _r(j.cloud_cost),
+        "own_hours": _r(j.own_hours),
+        "own_cost": _r(j.own_cost),
+        "jobs_to_win": j.jobs_to_win,
+        "jobs_to_win_with_resale": j.jobs_to_win_with_resale,
+        "years_to_win": _r(j.years_to_win),
+        "status": j.status,
+    }
+
+
+def _common(o: Any, pricing: Pricing, hourly: float, basis: str) -> dict[str, Any]:
+    return {
+        "instance": o.instance_type,
+        "offer_id": o.id,
+        "provider": o.provider,
+        "region": o.region,
+        "gpus": f"{o.gpu_count}x {o.gpu_model}" if o.gpu_model else None,
+        "price_date": o.date_text,
+        "pricing": pricing.value,
+        "hourly": _r(hourly, 6),
+        "speedup_basis": basis,
+        "quirks": list(o.quirks),
+    }
+
+
+def _result(o: Any, r: Any, j: Any) -> dict[str, Any]:
+    return {
+        **_common(o, r.pricing, r.hourly, r.speedup_basis),
+        "speedup": _r(r.speedup, 4),
+        "breakeven_hours": _r(r.breakeven_hours),
+        "breakeven_days": _r(r.breakeven_days),
+        "breakeven_instance_hours": None if r.breakeven_hours is None else _r(r.breakeven_hours * r.speedup),
+        "breakeven_status": r.status,
+        "cost_at_horizon": {k: _r(v) for k, v in r.cost_at_horizon.items()},
+        "work_per_money": _r(r.work_per_money, 4),
+        "job": _job(j),
+    }
+
+
+def _unknown(o: Any, u: Any, j: Any) -> dict[str, Any]:
+    return {
+        **_common(o, u.pricing, u.hourly, u.speedup_basis),
+        "speedup": None,
+        "breakeven_hours": None,
+        "breakeven_days": None,
+        "breakeven_instance_hours": _r(u.breakeven_instance_hours),
+        "breakeven_status": "speed-unknown",
+        "cost_at_horizon": None,
+        "work_per_money": None,
+        "job": _job(j),
+    }
+
+
+def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: list, job_mode: bool) -> None:
+    cur = a.currency
+    print(
+        f"{name}: {cur} {report.upfront:,.2f} up front, {cur} {report.own_slope_per_day:,.2f} per day to run "
+        f"({a.hours_per_day:g} h/day at {own.load_wall_w:.0f} W, {a.idle_hours_per_day:g} h idle at "
+        f"{own.idle_wall_w:.0f} W, {cur} {a.electricity_per_kwh:g}/kWh); horizon {a.horizon_years:g} years; "
+        f"{report.fx_basis}."
+    )
+    rows = []
+    for r in results:
+        if r["breakeven_status"] == "speed-unknown":
+            be = f"speed unknown: {cur} {report.upfront:,.0f} rents {r['breakeven_instance_hours']:,.0f} instance h"
+        elif r["breakeven_status"] in ("breaks-even",):
+            be = f"{r['breakeven_days']:,.0f} days ({r['breakeven_hours']:,.0f} h)"
+        else:
+            be = STATUS_TEXT[r["breakeven_status"]]
+        row = [
+            r["offer_id"],
+            r["pricing"],
+            f"{r['hourly']:,.3f}",
+            "unknown" if r["speedup"] is None else f"{r['speedup']:.2f}",
+            be,
+            "-" if r["cost_at_horizon"] is None else f"{cur} {r['cost_at_horizon']['total']:,.0f}",
+        ]
+        if job_mode:
+            j = r["job"]
+            row.append(
+                f"{cur} {j['cloud_cost']:,.0f}/job; owning wins after {j['jobs_to_win']} jobs"
+                if j and j["jobs_to_win"]
+                else ("never" if j and j["status"] == "never" else "unknown")
+            )
+        rows.append(row)
+    head = ["Offer", "Pricing", f"{cur}/h", "Speed ratio", "Break-even", "Rent at horizon"]
+    print(table(rows, head + (["Jobs"] if job_mode else [])))
+    print(
+        f"Owning at the horizon: {cur} {report.own_breakdown['total']:,.0f} after resale of "
+        f"{report.resale_share:.0%} ({report.resale_basis.split(' (')[0]})."
+    )
+    for n in notes:
+        print(f"note: {n}")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("cost", help="when does owning beat renting the same work?")
+    p = sub.add_parser(
+        "cost",
+        help="when does owning beat renting the same work?",
+        description="Owning a build vs renting the same work, by the day or by the job (docs/cost-model.md).",
+    )
     p.add_argument("build", nargs="?", help="a .rigplan.yaml build (parts cost, watts, GPUs)")
     p.add_argument("--build-cost", type=_positive("--build-cost"), help="parts cost, in the chosen currency")
-    p.add_argument("--load-watts", type=_positive("--load-watts"), help="watts at the wall under load")
-    p.add_argument("--idle-watts", type=_positive("--idle-watts"), help="watts at the wall when idle")
     p.add_argument(
         "--instance",
         action="append",
@@ -197,17 +268,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="instance type (e.g. p3.2xlarge) or offer id; repeatable",
     )
     p.add_argument("--region", help="region of the instances (default: us-east-1 when offered)")
-    p.add_argument("--pricing", choices=[x.value for x in Pricing])
     p.add_argument("--hourly", type=_positive("--hourly", allow_zero=False), help="override the instance's USD/h")
-    p.add_argument(
-        "--speedup", type=_positive("--speedup", allow_zero=False), help="desktop throughput / instance throughput"
-    )
-    p.add_argument("--hours-per-day", type=_positive("--hours-per-day"), help="hours of work per day")
-    p.add_argument("--idle-hours", type=_positive("--idle-hours"), help="hours per day powered on but idle")
-    p.add_argument("--electricity", type=_positive("--electricity"), help="price per kWh, in the chosen currency")
-    p.add_argument("--currency", help="ISO code of the currency to report in")
-    p.add_argument("--rate", type=_positive("--rate", allow_zero=False), help="units of --currency per US dollar")
-    p.add_argument("--horizon", type=_positive("--horizon", allow_zero=False), help="years")
-    p.add_argument("--resale", type=_positive("--resale"), help="resale value at the horizon, fraction of parts cost")
     p.add_argument("--json", action="store_true")
+    add_assumption_flags(p)
     p.set_defaults(func=cmd_cost)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rigplan.costs.fx import Rate, convert
 from rigplan.costs.model import (
     CostReport,
     OfferInput,
@@ -15,7 +16,7 @@ from rigplan.costs.model import (
     own_terms,
 )
 from rigplan.costs.offers import Offer
-from rigplan.costs.perf import PerfTable, Speed, gpu_speed, offer_speed, scaled
+from rigplan.costs.perf import PerfTable, Speed, gpu_speed, load_perf, offer_speed, scaled
 from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.build import Build
 from rigplan.model.parts import Gpu, Kind
@@ -31,32 +32,41 @@ class BuildCosting:
     own: OwnInputs
     gpu_speeds: tuple[tuple[str, Speed | None], ...]
     notes: tuple[str, ...]
+    throughput_basis: str = ""
+
+
+def perf_for(a: Assumptions, perf: PerfTable | None = None) -> PerfTable:
+    """The speed table of the assumptions' precision (the one given, if it matches)."""
+    if perf is not None and perf.precision == a.precision.value:
+        return perf
+    return load_perf(precision=a.precision.value)
 
 
 def parts_cost_usd(build: Build, a: Assumptions) -> tuple[float, tuple[str, ...], list[str]]:
+    """Parts cost in USD (the model converts to the report currency once); prices in other currencies go through
+    the reference rates, never relabelled."""
     total, unpriced, notes = 0.0, [], []
+    usd = Rate("USD", 1.0, "prices are in USD")
     for item in build.items:
         price = item.unit_price
         if price is None:
             unpriced.append(item.part.name)
             continue
-        if price.currency == "USD":
-            usd = price.amount
-        elif price.currency == a.currency:
-            usd = price.amount / a.usd_rate
+        if price.currency == a.currency and a.fx_rate is not None:
+            amount: float | None = price.amount / a.fx_rate  # the user's own rate applies to their own prices
         else:
+            amount = convert(price.amount, price.currency, usd)
+        if amount is None:
             unpriced.append(item.part.name)
-            notes.append(
-                f"{item.part.name}: a {price.currency} price cannot be converted (rates known: USD, {a.currency})"
-            )
+            notes.append(f"{item.part.name}: no exchange rate for {price.currency}; give its price in USD")
             continue
-        total += usd * item.quantity
+        total += amount * item.quantity
     return total, tuple(unpriced), notes
 
 
 def desktop_throughput(
     build: Build, perf: PerfTable, a: Assumptions
-) -> tuple[float | None, list[tuple[str, Speed | None]]]:
+) -> tuple[float | None, list[tuple[str, Speed | None]], str]:
     speeds: list[tuple[str, Speed | None]] = []
     per_card: list[float] = []
     for item in build.of_kind(Kind.GPU):
@@ -65,55 +75,70 @@ def desktop_throughput(
         s = gpu_speed(perf, gpu)
         speeds.append((gpu.name, s))
         if s is None:
-            return None, speeds
+            return None, speeds, f"no speed figure for {gpu.chipset or gpu.name}: unknown"
         per_card += [s.value] * item.quantity
     if not per_card:
-        return None, speeds
+        return None, speeds, "no GPU in the build"
     n = len(per_card)
-    return scaled(sum(per_card) / n, n, a.scaling_efficiency), speeds
+    eff, basis = (a.scaling_desktop, "set by the user") if a.scaling_desktop is not None else _scaling(perf, "pcie")
+    how = "" if n == 1 else f", {n} GPUs at {eff:.2f} per added GPU ({basis})"
+    return scaled(sum(per_card) / n, n, eff), speeds, f"{perf.precision}{how}"
 
 
-def cost_build(build: Build, perf: PerfTable) -> BuildCosting:
+def _scaling(perf: PerfTable, interconnect: str) -> tuple[float, str]:
+    s = perf.scaling[interconnect]
+    return s.efficiency, f"measured {interconnect.replace('nvlink', 'NVLink/SXM').replace('pcie', 'PCIe')} median"
+
+
+def cost_build(build: Build, perf: PerfTable | None = None) -> BuildCosting:
     a = build.assumptions
+    perf = perf_for(a, perf)
     usd, unpriced, notes = parts_cost_usd(build, a)
     power = estimate_power(build)
-    throughput, speeds = desktop_throughput(build, perf, a)
-    own = OwnInputs(usd, power.wall_load_w, power.wall_idle_w, throughput, unpriced)
-    return BuildCosting(own, tuple(speeds), tuple(notes) + power.notes)
+    load_w = a.load_watts if a.load_watts is not None else power.wall_load_w
+    idle_w = a.idle_watts if a.idle_watts is not None else power.wall_idle_w
+    throughput, speeds, basis = desktop_throughput(build, perf, a)
+    own = OwnInputs(usd, load_w, idle_w, throughput, unpriced)
+    return BuildCosting(own, tuple(speeds), tuple(notes) + power.notes, basis)
 
 
 def offer_input(
     offer: Offer,
     a: Assumptions,
-    perf: PerfTable,
+    perf: PerfTable | None,
     own_throughput: float | None,
     *,
     pricing: Pricing | None = None,
     hourly: float | None = None,
     speedup: float | None = None,
 ) -> OfferInput:
+    perf = perf_for(a, perf)
     pricing = pricing or a.pricing
     rate = hourly if hourly is not None else offer.hourly(pricing)
     if rate is None:
         raise CostInputError(f"{offer.id} has no {pricing.value} price; choose another pricing or give --hourly")
     s = offer_speed(perf, offer)
-    inst = scaled(s.value, offer.gpu_count, a.scaling_efficiency) if s else None
+    inst = None
+    if s is not None:
+        eff, _ = (a.scaling_cloud, "") if a.scaling_cloud is not None else _scaling(perf, s.interconnect)
+        inst = scaled(s.value, offer.gpu_count, eff)
+    ratio: float | None
     if speedup is not None or a.speedup is not None:
         ratio, basis = float(speedup if speedup is not None else a.speedup), "set by the user"  # type: ignore[arg-type]
     elif own_throughput and inst:
         ratio = own_throughput / inst
-        basis = f"desktop {own_throughput:.2f} / instance {inst:.2f} V100-equivalents ({s.kind if s else ''})"
+        kind = s.kind if s else ""
+        basis = f"desktop {own_throughput:.2f} / instance {inst:.2f} V100-equivalents ({perf.precision}; {kind})"
     else:
-        ratio = 1.0
-        basis = (
-            "speed ratio unknown (no figure for "
-            + ("the desktop GPUs" if not own_throughput else f"{offer.gpu_model or 'this instance'}")
-            + "): 1.0 assumed"
-        )
+        ratio = None
+        missing = "the desktop's GPUs" if not own_throughput else (offer.gpu_model or "this instance's GPU")
+        basis = f"speed ratio unknown: no measurement or spec for {missing}; enter a ratio to compare by the day"
     return OfferInput(offer.id, offer.label, rate, ratio, pricing, inst, basis)
 
 
-def analyse(build: Build, offers: list[Offer], perf: PerfTable, pricing: Pricing | None = None) -> CostReport:
+def analyse(
+    build: Build, offers: list[Offer], perf: PerfTable | None = None, pricing: Pricing | None = None
+) -> CostReport:
     costing = cost_build(build, perf)
     a = build.assumptions
     inputs = [
@@ -140,7 +165,10 @@ class SensitivityBar:
 
 
 def sensitivity(own: OwnInputs, offer: OfferInput, a: Assumptions, pct: float = 0.2) -> list[SensitivityBar]:
-    """Break-even days with each main assumption moved by -pct and +pct (the data of a tornado chart)."""
+    """Break-even days with each main assumption moved by -pct and +pct (the data of a tornado chart). An offer with
+    an unknown speed ratio has no break-even day to move: no bars."""
+    if offer.speedup is None:
+        return []
     horizon = horizon_days(a)
 
     def days(o: OwnInputs, off: OfferInput, asm: Assumptions) -> float | None:

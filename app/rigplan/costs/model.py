@@ -1,12 +1,14 @@
 """The cost model: cumulative cost of owning the build vs renting the same work, day by day (numpy).
 
 Formulas, defaults and a worked example: docs/cost-model.md. In short, with h hours of work a day, idle hours i,
-electricity price p per kWh, speed ratio s (desktop throughput / instance throughput) and day d:
+electricity price p per kWh, speed ratio s (desktop throughput / instance throughput), k units of the report currency
+per USD and day d:
 
     own(d)   = upfront + d * (P_load * h + P_idle * i) * p            (minus resale at the horizon)
-    cloud(d) = d * h * s * rate / (1 - overhead if spot)  +  d / 30.4375 * (storage + egress per month)
+    cloud(d) = d * h * s * rate * k / (1 - overhead if spot)  +  d / 30.4375 * (storage + egress per month) * k
 
-A desktop hour at speed ratio s replaces s instance hours. Break-even is the first day cloud(d) >= own(d).
+A desktop hour at speed ratio s replaces s instance hours. Break-even is the first day cloud(d) >= own(d). An offer
+whose speed ratio is unknown gets no curve: only the instance hours its price buys for the cost of the build.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rigplan.costs.fx import rate_for
+from rigplan.costs.resale import resale_share
 from rigplan.model.assumptions import Assumptions, Pricing
 
 DAYS_PER_MONTH = 365.25 / 12
@@ -37,7 +41,7 @@ class OfferInput:
     id: str
     label: str
     hourly_usd: float
-    speedup: float  # desktop throughput / instance throughput
+    speedup: float | None  # desktop throughput / instance throughput; None: unknown
     pricing: Pricing = Pricing.ON_DEMAND
     throughput: float | None = None  # instance throughput in reference-GPU units
     speedup_basis: str = ""
@@ -61,6 +65,19 @@ class OfferResult:
 
 
 @dataclass
+class UnknownSpeedResult:
+    """An offer whose speed against the desktop is unknown: no curve, no day; only what its price buys."""
+
+    id: str
+    label: str
+    pricing: Pricing
+    hourly: float  # effective, in the chosen currency (spot overhead included)
+    breakeven_instance_hours: float  # instance hours that cost as much as the build up front (electricity aside)
+    speedup_basis: str = ""
+    status: str = "speed-unknown"
+
+
+@dataclass
 class CostReport:
     currency: str
     days: np.ndarray
@@ -72,7 +89,11 @@ class CostReport:
     own_breakdown: dict[str, float]
     own_work_per_money: float | None
     offers: list[OfferResult] = field(default_factory=list)
+    speed_unknown: list[UnknownSpeedResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    fx_basis: str = ""
+    resale_share: float = 0.0
+    resale_basis: str = ""
 
 
 def horizon_days(a: Assumptions) -> int:
@@ -81,21 +102,21 @@ def horizon_days(a: Assumptions) -> int:
 
 def own_terms(own: OwnInputs, a: Assumptions) -> tuple[float, float, float]:
     """(upfront, cost per day, resale) in the chosen currency."""
-    parts = own.parts_usd * a.usd_rate
+    parts = own.parts_usd * rate_for(a).per_usd
     upfront = parts * (1 + a.tax_fraction) + a.shipping
     per_day = (
         (own.load_wall_w * a.hours_per_day + own.idle_wall_w * a.idle_hours_per_day) / 1000 * a.electricity_per_kwh
     )
-    return upfront, per_day, parts * a.resale_fraction
+    return upfront, per_day, parts * resale_share(a)[0]
 
 
 def cloud_slope(o: OfferInput, a: Assumptions) -> tuple[float, float, float]:
-    """(compute, storage, egress) cost per day for renting the desktop's daily work."""
-    rate = o.hourly_usd * a.usd_rate
-    lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
-    compute = a.hours_per_day * o.speedup * rate / (1 - lost) if lost < 1 else float("inf")
-    storage = a.storage_gb * a.storage_per_gb_month * a.usd_rate / DAYS_PER_MONTH
-    egress = a.egress_gb_month * a.egress_per_gb * a.usd_rate / DAYS_PER_MONTH
+    """(compute, storage, egress) cost per day for renting the desktop's daily work (speed ratio known)."""
+    k = rate_for(a).per_usd
+    lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0  # < 1: the model refuses 1
+    compute = a.hours_per_day * (o.speedup or 0.0) * o.hourly_usd * k / (1 - lost)
+    storage = a.storage_gb * a.storage_per_gb_month * k / DAYS_PER_MONTH
+    egress = a.egress_gb_month * a.egress_per_gb * k / DAYS_PER_MONTH
     return compute, storage, egress
 
 
@@ -119,6 +140,8 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
     horizon = horizon_days(a)
     days = np.arange(horizon + 1, dtype=float)
     upfront, own_day, resale = own_terms(own, a)
+    k = rate_for(a)
+    share, share_basis = resale_share(a)
     own_curve = upfront + own_day * days
     own_curve[-1] -= resale
     report = CostReport(
@@ -130,13 +153,16 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
         upfront=upfront,
         resale=resale,
         own_breakdown={
-            "parts": own.parts_usd * a.usd_rate,
-            "tax_and_shipping": upfront - own.parts_usd * a.usd_rate,
+            "parts": own.parts_usd * k.per_usd,
+            "tax_and_shipping": upfront - own.parts_usd * k.per_usd,
             "electricity": own_day * horizon,
             "resale": -resale,
             "total": upfront + own_day * horizon - resale,
         },
         own_work_per_money=None,
+        fx_basis=f"{k.currency} {k.per_usd:g} per USD ({k.basis})",
+        resale_share=share,
+        resale_basis=share_basis,
     )
     total_own = report.own_breakdown["total"]
     work_hours = a.hours_per_day * horizon
@@ -146,6 +172,14 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
         report.notes.append(
             f"no price for {', '.join(own.unpriced)}: the parts cost is a lower bound, so break-even comes later"
         )
+    for o in offers:
+        if o.speedup is None:
+            lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
+            hourly = o.hourly_usd * k.per_usd / (1 - lost)
+            report.speed_unknown.append(
+                UnknownSpeedResult(o.id, o.label, o.pricing, hourly, upfront / hourly, o.speedup_basis)
+            )
+    offers = [o for o in offers if o.speedup is not None]
     if not offers:
         return report
     slopes = np.array([cloud_slope(o, a) for o in offers])  # (n, 3)
@@ -154,7 +188,8 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
     for o, row, curve, (c_compute, c_storage, c_egress) in zip(offers, per_day, curves, slopes, strict=True):
         d, status = breakeven(upfront, own_day, resale, float(row), horizon)
         lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
-        rate = o.hourly_usd * a.usd_rate
+        rate = o.hourly_usd * k.per_usd
+        assert o.speedup is not None
         report.offers.append(
             OfferResult(
                 id=o.id,

@@ -1,6 +1,7 @@
-"""Relative training throughput of GPUs (1x V100 16 GB = 1.0), measured where possible, else estimated from specs.
+"""Relative training throughput of GPUs (1x V100 SXM2 16 GB = 1.0 in each precision), and multi-GPU scaling.
 
-parts/gpu_perf.yaml is written by tools/import_perf.py from Lambda's benchmarks; every figure carries its basis.
+parts/gpu_perf.yaml is written by tools/import_perf.py from Lambda's benchmarks; every figure carries its basis
+(measured, measured sibling, or estimate with its rule and error). docs/cost-model.md explains the rules.
 """
 
 from __future__ import annotations
@@ -10,30 +11,43 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from rigplan.costs.offers import Offer
+from rigplan.model.assumptions import Precision
 from rigplan.model.parts import Gpu
 from rigplan.paths import parts_dir
 
-REFERENCE = "1x V100 16GB"
+REFERENCE = "1x V100 SXM2 16GB"
 
 
 @dataclass(frozen=True)
 class Speed:
-    value: float  # relative to REFERENCE
+    value: float  # relative to REFERENCE, in the table's precision
     kind: str  # "measured", "estimate" or "override"
     basis: str
     model: str
+    interconnect: str = "pcie"  # "pcie" or "nvlink": which measured scaling applies to several of them
+
+
+@dataclass(frozen=True)
+class Scaling:
+    efficiency: float  # throughput added by each GPU after the first, as a share of one GPU
+    basis: str
 
 
 @dataclass(frozen=True)
 class PerfTable:
-    models: dict[str, Speed]
-    fit: dict[str, float]
-    fit_basis: str
     precision: str
+    models: dict[str, Speed]
+    chipsets: dict[str, Speed]
+    fit: dict[str, Any]
+    fit_basis: str
+    gains: dict[str, float]  # mixed-precision gain by GPU class (mixed throughput / FP32 throughput)
+    scaling: dict[str, Scaling]  # "pcie", "nvlink"
+    leave_one_out: dict[str, Any]
 
 
 def key(name: str) -> str:
@@ -47,58 +61,122 @@ def without_memory(name: str) -> str:
 
 
 @cache
-def load_perf(path: Path | None = None, precision: str = "fp16") -> PerfTable:
-    doc = yaml.safe_load((path or parts_dir() / "gpu_perf.yaml").read_text("utf-8"))
-    models = {}
-    for m in doc["models"]:
-        value = m.get(precision)
-        if value:
-            models[key(m["model"])] = Speed(float(value), m["kind"], m["basis"], m["model"])
-    fit = doc["fit"][precision]
-    return PerfTable(models, fit, fit["basis"], precision)
+def _doc(path: Path) -> dict[str, Any]:
+    return yaml.load(path.read_text("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
-def estimate(table: PerfTable, fp32_tflops: float | None, bandwidth_gbs: float | None) -> float | None:
+@cache
+def load_perf(path: Path | None = None, precision: str = "mixed") -> PerfTable:
+    precision = Precision(precision).value
+    doc = _doc(path or parts_dir() / "gpu_perf.yaml")
+    models = {
+        key(m["model"]): Speed(float(m[precision]), m["kind"], m["basis"], m["model"], m.get("interconnect", "pcie"))
+        for m in doc["models"]
+        if m.get(precision)
+    }
+    fit = doc["fit"]
+    fit_basis = fit["basis"][precision]
+    chipsets = {
+        key(name): Speed(
+            float(c[precision]),
+            "estimate",
+            (fit["no_tensor_cores"] if c.get("rule") == "no-tensor-cores" else fit_basis) + f"; specs of the {name}",
+            name,
+        )
+        for name, c in doc.get("chipsets", {}).items()
+        if c.get(precision)
+    }
+    # Lookups by name (the parts table's Speed column, gpu_speed) see the catalog chipsets' estimates too; a measured
+    # or instance model of the same name wins.
+    models = {**chipsets, **models}
+    gains = {k: float(v["gain"]) for k, v in doc["mixed_gain"].items()}
+    scaling = {k: Scaling(float(v["efficiency"]), v["basis"]) for k, v in doc["scaling"].items()}
+    return PerfTable(precision, models, chipsets, fit, fit_basis, gains, scaling, doc["leave_one_out"][precision])
+
+
+def guess_class(name: str) -> str:
+    """Mixed-precision class of a GPU the table does not list, from its name (custom parts)."""
+    n = name.lower()
+    if "rtx" in n or re.search(r"\b(a|h|b|l)\d{2,3}", n) or "titan v" in n:
+        return "ampere+" if not re.search(r"rtx (20\d\d|titan)|quadro rtx|titan rtx", n) else "volta-turing"
+    if "gtx" in n or "titan x" in n or re.search(r"\b(p|m|k)\d{2,3}\b", n):
+        return "pascal"
+    return "other"
+
+
+def estimate(
+    table: PerfTable, fp32_tflops: float | None, bandwidth_gbs: float | None, cls: str = "ampere+"
+) -> float | None:
+    """The estimate rules (docs/cost-model.md), for GPUs with specs but no row in the table: no tensor cores ->
+    in proportion to FP32 TFLOPS from the measured anchor; tensor cores -> the spec fit."""
+    f = table.fit
+    anchor = f.get("no_tensor_anchor")
+    if cls in ("pascal", "kepler-maxwell") and anchor and fp32_tflops:
+        v = anchor["fp32"] * fp32_tflops / anchor["fp32_tflops"]
+        if table.precision == "mixed":
+            v *= table.gains.get(cls, 1.0) / table.gains["volta-turing"]
+        return v
     if not fp32_tflops or not bandwidth_gbs:
         return None
-    f = table.fit
-    return math.exp(
+    v = math.exp(
         f["intercept"]
         + f["fp32_tflops_exponent"] * math.log(fp32_tflops)
         + f["bandwidth_gbs_exponent"] * math.log(bandwidth_gbs)
+        + (f["tf32_term"] if cls == "ampere+" else 0.0)
     )
+    if table.precision == "mixed":
+        v *= table.gains.get(cls, 1.0) / table.gains["volta-turing"]
+    return v
 
 
 def gpu_speed(table: PerfTable, gpu: Gpu) -> Speed | None:
-    """Per-card speed of a desktop GPU: the measured figure for its chipset, else the spec fit, else unknown."""
+    """Per-card speed of a desktop GPU: measured for its chipset, else the table's estimate, else the spec fit, else
+    None (unknown: never a guess)."""
     if gpu.chipset:
-        hit = table.models.get(key(gpu.chipset)) or table.models.get(key(without_memory(gpu.chipset)))
-        if hit:
-            return hit
-    value = estimate(table, gpu.fp32_tflops, gpu.memory_bandwidth_gbs)
+        for k in (key(gpu.chipset), key(without_memory(gpu.chipset))):
+            hit = table.models.get(k) or table.chipsets.get(k)
+            if hit:
+                return hit
+    name = gpu.chipset or gpu.name
+    cls = guess_class(name)
+    value = estimate(table, gpu.fp32_tflops, gpu.memory_bandwidth_gbs, cls)
     if value is None:
         return None
-    return Speed(value, "estimate", f"{table.fit_basis}; specs of {gpu.chipset or gpu.name}", gpu.chipset or gpu.name)
+    return Speed(value, "estimate", f"{table.fit_basis}; specs of {name} (class guessed from the name: {cls})", name)
 
 
-# Instance GPU names (SkyPilot / AWS) -> benchmark model names. A100/H100 are SXM parts on AWS/GCP/Azure; Lambda's
-# 1x A100 was measured as "A100 40GB PCIe" on Lambda Cloud itself, and its H100 PCIe types say so in their names.
+# Instance type -> the exact GPU board, from the providers' instance documentation. A "GPU" of a p2 (K80) or g3 (M60)
+# instance is one chip of a dual-chip board, which is what the K80/M60 rows describe.
 def instance_model(offer: Offer) -> str | None:
     g = (offer.gpu_model or "").upper()
     t = offer.instance_type.lower()
-    if not g or g == "GAUDI":
-        return None
+    if not g or g.startswith("GAUDI"):
+        return None  # Habana Gaudi accelerators: no GPU speed figure applies
     if g in {"A100", "A100-40GB"}:
-        return "A100 40GB PCIe" if offer.provider == "lambda" and "sxm" not in t else "A100 40GB SXM4"
+        # Lambda: 1x/2x/4x A100 are 40 GB PCIe cards (Lambda's own benchmark row "LambdaCloud 1x A100 40GB PCIe"),
+        # gpu_1x_a100_sxm4 and gpu_8x_a100 are SXM4. AWS p4d, GCP a2-highgpu/megagpu, Azure ND96asr_v4: SXM4.
+        if offer.provider == "lambda" and "sxm" not in t and not t.startswith("gpu_8x"):
+            return "A100 40GB PCIe"
+        return "A100 40GB SXM4"
     if g == "A100-80GB":
-        return "A100 80GB PCIe" if "pcie" in t else "A100 80GB SXM4"
+        # Azure NC A100 v4 (NC24ads/NC48ads/NC96ads) carries PCIe cards; NDm A100 v4, p4de, a2-ultragpu are SXM4.
+        return "A100 80GB PCIe" if ("pcie" in t or re.match(r"standard_nc\d+ads_a100", t)) else "A100 80GB SXM4"
     if g in {"H100", "H100-MEGA"}:
-        return "H100 PCIe" if "pcie" in t else "H100 SXM5"
+        if "pcie" in t:
+            return "H100 PCIe"
+        if re.match(r"standard_nc\d+a?d[a-z]*_h100", t):  # Azure NC H100 v5: H100 NVL, a PCIe card
+            return "H100 NVL"
+        return "H100 SXM5"
+    if g == "V100":
+        # Azure NCv3 (NC6s_v3...) uses V100 PCIe 16 GB; AWS p3, GCP and Lambda use SXM2 16 GB.
+        return "V100 PCIe 16GB" if re.match(r"standard_nc\d+r?s_v3", t) else "V100 SXM2 16GB"
     return {
-        "V100": "V100 16GB",
-        "V100-32GB": "V100 32GB",
+        "V100-32GB": "V100 SXM2 32GB",
         "A6000": "RTX A6000",
         "RTX6000": "Quadro RTX 6000",
+        "P100": "P100 PCIe 16GB",
+        "T4G": "T4",  # g5g: the T4G is a T4 (TU104) for Graviton hosts
+        "RTXPRO6000": "RTX PRO 6000 Server",  # g7e
         "RADEON MI25": "Radeon MI25",
         "RADEON PRO V520": "Radeon Pro V520",
     }.get(g, offer.gpu_model)

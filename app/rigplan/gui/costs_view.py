@@ -236,7 +236,14 @@ class CostsView(QWidget):
         self.assumptions_changed.emit(value)
 
     def recompute(self) -> None:
+        from rigplan.costs.fx import NoRate, rate_for
+
         a = self.build.assumptions
+        try:
+            rate_for(a)
+        except NoRate as exc:  # a file asking for a currency without a reference rate: say so, compute nothing
+            self.summary.setText(f"<i>{exc}: enter its rate in the assumptions.</i>")
+            return
         costing = cost_build(self.build, self.perf)
         inputs, skipped = [], []
         for c in self.chosen:
@@ -248,6 +255,7 @@ class CostsView(QWidget):
         self.report.notes[:0] = list(costing.notes) + skipped
         self._inputs = inputs
         self._costing = costing
+        self.form.set_hints(_hints(self.build, costing, self.perf, self.report))
         self._update_summary()
         if self._charts_ready:
             self._update_charts()
@@ -270,6 +278,7 @@ class CostsView(QWidget):
                 months = o.breakeven_days / 30.4375
                 be = f"break-even after <b>{months:.1f} months</b> ({o.breakeven_hours:,.0f} h of work){extra}"
             bits.append(f"{o.label.split(':')[0]} ({o.pricing.value}, speed ratio {o.speedup:.2f}): {be}")
+        bits += _model_lines(self, r)
         if r.notes:
             bits.append("<i>" + "; ".join(r.notes) + "</i>")
         self.summary.setText("<br>".join(bits))
@@ -302,7 +311,8 @@ class CostsView(QWidget):
     def _update_charts(self) -> None:
         from rigplan.gui import charts
 
-        assert self.report is not None
+        if self.report is None:  # nothing computed (a currency without a rate): nothing to draw
+            return
         if not self.isVisible():
             self._stale = True  # drawn when the tab is shown (showEvent)
             return
@@ -324,6 +334,46 @@ class CostsView(QWidget):
     def curve_data(self) -> dict[str, tuple[list[float], list[float]]]:
         """What the break-even chart shows, by curve name (for tests and the read-out)."""
         return charts_data(self)
+
+
+def _hints(build: Build, costing: Any, perf: PerfTable, report: CostReport) -> dict[str, tuple[float | None, str]]:
+    """What the assumptions form's default boxes stand for with this build (issue 12)."""
+    from rigplan.costs.analysis import perf_for
+
+    scaling = perf_for(build.assumptions, perf).scaling
+    pcie, nvlink = scaling["pcie"].efficiency, scaling["nvlink"].efficiency
+    return {
+        "load_watts": (costing.own.load_wall_w, "the build's parts through its PSU's efficiency"),
+        "idle_watts": (costing.own.idle_wall_w, "the build's idle estimate"),
+        "scaling_desktop": (pcie, f"measured PCIe median {pcie:g} ({scaling['pcie'].basis})"),
+        "scaling_cloud": (None, f"measured: {nvlink:g} for NVLink/SXM instances, {pcie:g} for PCIe ones"),
+        "resale_fraction": (report.resale_share, report.resale_basis),
+        "jobs_per_year": (None, "no yearly view"),
+    }
+
+
+def _model_lines(view: CostsView, r: CostReport) -> list[str]:
+    """Summary lines for offers of unknown speed, job mode, the exchange rate and the resale (issue 12)."""
+    from rigplan.costs.jobs import jobs
+
+    a = view.build.assumptions
+    out = [
+        f"{u.label.split(':')[0]} ({u.pricing.value}): speed ratio <b>unknown</b> ({u.speedup_basis}); "
+        f"{view.money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours"
+        for u in r.speed_unknown
+    ]
+    for j in jobs(view._costing.own, view._inputs, a):
+        name = j.label.split(":")[0]
+        if j.status == "owning-wins-after":
+            when = f" ({j.years_to_win:.1f} years)" if j.years_to_win is not None else ""
+            out.append(
+                f"Job on {name}: {view.money(j.cloud_cost or 0)} rented vs {view.money(j.own_cost or 0)} of power; "
+                f"owning wins after <b>{j.jobs_to_win} jobs</b>{when}, {j.jobs_to_win_with_resale} with the resale"
+            )
+        else:
+            out.append(f"Job on {name}: " + ("renting is cheaper than the power" if j.status == "never" else "unknown"))
+    out.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}); {r.fx_basis}.")
+    return out
 
 
 def charts_data(view: CostsView) -> dict[str, tuple[list[float], list[float]]]:

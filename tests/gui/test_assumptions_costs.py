@@ -1,0 +1,151 @@
+"""The assumptions panel's cost-model fields (precision, scaling per side, resale curve, job mode, exchange rate),
+driven with qtbot on the real main window and the 2x RTX 4090 example: what the user sets reaches the build's
+assumptions, and the summary shows the result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtWidgets import QMessageBox, QScrollArea
+
+from rigplan.costs.fx import load_fx
+from rigplan.costs.offers import load_offers
+from rigplan.costs.perf import load_perf
+from rigplan.gui.mainwindow import MainWindow
+from rigplan.model.assumptions import DATA_LOADER_BOUND_SCALING, Precision
+
+
+@pytest.fixture
+def window(qtbot, catalog, tmp_path: Path, examples_dir: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
+    for name in ("warning", "information", "critical", "question"):
+        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"unexpected QMessageBox: {a[1:3]}"))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, load_offers(), load_perf(), settings)
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    w.costs.set_chosen(["aws:p3.2xlarge:us-east-1|on-demand"])
+    w.tabs.setCurrentWidget(w.costs)  # the Costs tab on screen: its fields take clicks
+    return w
+
+
+def click(qtbot, widget) -> None:  # noqa: ANN001
+    """A user's click on a widget of the (scrolled) assumptions panel: scroll it into view, then click it."""
+    scroll = widget.window().costs.findChild(QScrollArea)
+    scroll.ensureWidgetVisible(widget)
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.rect().topLeft() + QPoint(8, widget.height() // 2))
+
+
+def p3_speed(w: MainWindow) -> float:
+    (o,) = w.costs.report.offers
+    return o.speedup
+
+
+def test_precision_changes_the_speed_ratio(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    form = window.costs.form
+    mixed = p3_speed(window)
+    form.precision.setCurrentIndex(list(Precision).index(Precision.FP32))
+    assert window.doc.build.assumptions.precision is Precision.FP32
+    assert p3_speed(window) != pytest.approx(mixed)  # a 4090 gains less from mixed precision than a V100
+
+
+def test_scaling_per_side_and_the_data_loader_preset(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    form = window.costs.form
+    measured = p3_speed(window)
+    assert form.optional["scaling_desktop"].spin.value() == 0.76  # the measured default, shown while in use
+    click(qtbot, form.loader_bound)
+    a = window.doc.build.assumptions
+    assert a.scaling_desktop == a.scaling_cloud == DATA_LOADER_BOUND_SCALING
+    assert p3_speed(window) == pytest.approx(measured / 1.76 * 1.18, rel=1e-3)  # two cards, 0.18 for the second
+    click(qtbot, form.optional["scaling_desktop"].auto)  # back to measured
+    assert window.doc.build.assumptions.scaling_desktop is None
+    assert p3_speed(window) == pytest.approx(measured, rel=1e-6)
+
+
+def test_resale_curve_and_fixed_share(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    form = window.costs.form
+    assert [s.value() for s in form.curve_spins] == [65, 52, 42, 28]  # RigPlan's curve, shown while in use
+    assert "Resale 42%" in window.costs.breakeven_text()
+    click(qtbot, form.curve_auto)
+    form.curve_spins[2].setValue(30)  # retained after 3 years
+    assert window.doc.build.assumptions.resale_curve == (0.65, 0.52, 0.30, 0.28)
+    assert window.costs.report.resale_share == pytest.approx(0.30)
+    field = form.optional["resale_fraction"]
+    click(qtbot, field.auto)
+    field.spin.setValue(10)
+    assert window.doc.build.assumptions.resale_fraction == pytest.approx(0.10)
+    assert "Resale 10% (set by the user)" in window.costs.breakeven_text()
+
+
+def test_job_mode(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    form = window.costs.form
+    assert not form.job_size.isEnabled()
+    form.job_mode.setCurrentIndex(1)  # job of GPU-hours
+    form.job_size.setValue(400)
+    a = window.doc.build.assumptions
+    assert a.job_hours == 400 and a.job_days is None
+    assert (
+        "owning wins after <b>" in window.costs.breakeven_text() or "owning wins after" in window.costs.summary.text()
+    )
+    form.job_mode.setCurrentIndex(2)  # job of days
+    form.job_size.setValue(12)
+    a = window.doc.build.assumptions
+    assert a.job_days == 12 and a.job_hours is None
+    assert "Job on AWS p3.2xlarge" in window.costs.breakeven_text()
+
+
+def test_currency_converts_at_the_reference_rate(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    form = window.costs.form
+    usd = window.costs.report.upfront
+    form.currency.setCurrentText("EUR")
+    fx = load_fx()
+    assert window.doc.build.assumptions.currency == "EUR" and window.doc.build.assumptions.fx_rate is None
+    assert window.costs.report.upfront == pytest.approx(usd * fx.rates["EUR"])
+    assert form.optional["fx_rate"].spin.value() == pytest.approx(fx.rates["EUR"], abs=1e-4)
+    assert fx.date in form.optional["fx_rate"].auto.toolTip()
+    assert f"ECB reference rate of {fx.date}" in window.costs.breakeven_text()
+    rate = form.optional["fx_rate"]
+    click(qtbot, rate.auto)
+    rate.spin.setValue(1.0)
+    assert window.costs.report.upfront == pytest.approx(usd)
+    assert "set by the user" in window.costs.breakeven_text()
+    form.currency.setCurrentText("TWD")  # no ECB rate: the user's rate still applies, no relabel
+    assert window.doc.build.assumptions.currency == "TWD" and window.doc.build.assumptions.fx_rate == 1.0
+    click(qtbot, rate.auto)  # back to the ECB rate, which TWD does not have: refused beside the form, build kept
+    assert "no reference rate for TWD" in window.costs.form_error.text()
+    assert window.doc.build.assumptions.fx_rate == 1.0
+
+
+def test_a_file_in_a_currency_without_a_rate(qtbot, window: MainWindow, tmp_path: Path) -> None:  # noqa: ANN001
+    build = window.doc.build
+    twd = build.model_copy(update={"assumptions": build.assumptions.model_copy(update={"currency": "TWD"})})
+    window.costs.set_build(twd)  # e.g. a hand-edited file: said in the summary, no exception
+    assert "no reference rate for TWD" in window.costs.breakeven_text()
+
+
+def test_unknown_speed_is_shown_as_unknown(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    window.costs.set_chosen(["aws:dl1.24xlarge:us-east-1@quoted-2022-02-08|on-demand"])
+    assert window.costs.report.offers == [] and len(window.costs.report.speed_unknown) == 1
+    assert "speed ratio <b>unknown</b>" in window.costs.breakeven_text()
+
+
+def test_the_parts_table_and_the_cost_model_agree_on_a_gpu(catalog) -> None:  # noqa: ANN001
+    from rigplan.costs.perf import gpu_speed, key
+    from rigplan.gui.partsmodel import columns_for
+    from rigplan.model import Kind
+
+    perf = load_perf()
+    speed_col = next(c for c in columns_for(Kind.GPU, perf) if c[0] == "Speed")[1]
+    table = catalog.table(Kind.GPU)
+    for chipset in ("GeForce GTX 1070 Ti", "GeForce RTX 4060 Ti", "GeForce RTX 4090"):
+        i = table.column("chipset").index(chipset)
+        gpu = table.part(i)
+        ours = gpu_speed(perf, gpu)
+        assert speed_col(table.columns, i) == round(ours.value, 2), chipset  # the Speed column is the model's figure
+    assert (
+        gpu_speed(perf, table.part(table.column("chipset").index("GeForce GTX 1070 Ti"))).value
+        == perf.chipsets[key("GeForce GTX 1070 Ti")].value
+    )
