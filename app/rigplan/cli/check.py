@@ -44,8 +44,8 @@ def print_report(name: str, report: Report, notes: list[str]) -> None:
         f"sizing); at the wall {least}{p.wall_load_w:.0f} W training, {p.wall_idle_w:.0f} W idle; {psu}, "
         f"recommended {rec} (estimates)."
     )
-    for n in p.notes:
-        print(f"  ({n})")
+    for line in p.notes:
+        print(f"  ({line})")
 
 
 def cmd_check(ns: argparse.Namespace) -> int:

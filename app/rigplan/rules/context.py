@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
 from rigplan.rules.platforms import key, platforms
+
+P = TypeVar("P")
 
 
 def norm_socket(s: str) -> str:
@@ -102,26 +106,26 @@ class Ctx:
         rule: str,
         message: str,
         hint: str,
-        parts: list[object],
+        parts: Sequence[object],
         kinds: tuple[Kind, ...],
     ) -> None:
         ids = tuple(dict.fromkeys(p.id for p in parts if p is not None))  # type: ignore[attr-defined]
         self.report.findings.append(Finding(severity, rule, message, hint, ids, kinds))
 
-    def error(self, rule: str, message: str, hint: str, parts: list[object], kinds: tuple[Kind, ...]) -> None:
+    def error(self, rule: str, message: str, hint: str, parts: Sequence[object], kinds: tuple[Kind, ...]) -> None:
         self.add(Severity.ERROR, rule, message, hint, parts, kinds)
 
-    def warn(self, rule: str, message: str, hint: str, parts: list[object], kinds: tuple[Kind, ...]) -> None:
+    def warn(self, rule: str, message: str, hint: str, parts: Sequence[object], kinds: tuple[Kind, ...]) -> None:
         self.add(Severity.WARNING, rule, message, hint, parts, kinds)
 
-    def note(self, rule: str, message: str, hint: str, parts: list[object], kinds: tuple[Kind, ...]) -> None:
+    def note(self, rule: str, message: str, hint: str, parts: Sequence[object], kinds: tuple[Kind, ...]) -> None:
         self.add(Severity.NOTE, rule, message, hint, parts, kinds)
 
     def unchecked(self, rule: str, reason: str, kinds: tuple[Kind, ...]) -> None:
         self.report.not_checked.append(NotChecked(rule, reason, kinds))
 
 
-def _one(build: Build, kind: Kind, cls: type) -> object | None:
+def _one(build: Build, kind: Kind, cls: type[P]) -> P | None:
     part = build.first(kind)
     return part if isinstance(part, cls) else None
 

@@ -73,8 +73,7 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
     elif w < p.recommended_psu_w:
         c.warn(
             "psu-wattage",
-            f"The PSU is rated {w} W; for {p.load_w:.0f} W at full load ({spikes}) RigPlan recommends "
-            f"{rec} (+10 %).",
+            f"The PSU is rated {w} W; for {p.load_w:.0f} W at full load ({spikes}) RigPlan recommends {rec} (+10 %).",
             circuit or f"Choose a PSU of at least {p.recommended_psu_w} W.",
             [c.psu],
             (K.PSU,),

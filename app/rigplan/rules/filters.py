@@ -4,6 +4,7 @@ returns a boolean mask of candidates that add no error; tests/test_compat.py hol
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 
@@ -291,7 +292,8 @@ def motherboard(b: Base, t: KindTable) -> np.ndarray:
         if c.cpu and c.cpu.socket:
             own = socket_memory(c.cpu.socket)
             unknown = derived(t, "socket_unknown", lambda cols, i: col(cols, "socket", i) is None, bool)
-            takes = np.where(unknown, own, takes)
+            takes = takes.copy()
+            takes[unknown] = own
         ok &= registered_ok(b, takes)
     ok &= _storage_on_boards(b, t)
     if c.gpus:
@@ -323,10 +325,11 @@ def _storage_on_boards(b: Base, t: KindTable) -> np.ndarray:
         for d in {d.id: d for d in m2}.values():
             size = (d.form_factor or "").removeprefix("M.2-")
             if size.isdigit():
-                misfit = by_value(
-                    t, "m2_sizes", sizes, lambda s, n=size: bool(s) and all(x and n not in x for x in s), memo=size
-                )
-                ok &= ~misfit
+
+                def misfits(s: tuple[str | None, ...] | None, n: str = size) -> bool:
+                    return bool(s) and all(x and n not in x for x in s or ())
+
+                ok &= ~by_value(t, "m2_sizes", sizes, misfits, memo=size)
     if sata:
         ok &= ~(sata > num(t, "sata_ports"))
     return ok
@@ -445,12 +448,13 @@ def gpu(b: Base, t: KindTable) -> np.ndarray:
             ),
         )
         base = _cards(c.gpus)
+        have16, have8 = conn.pcie16, conn.pcie8
 
         def fits(k: tuple[int, int, int | None] | None) -> bool:
             if k is None:
                 return True
-            cand = SimpleNamespace(name="candidate", tdp_w=k[2])
-            return not _cables_short([*base, (len(base) + 1, cand, (k[0], k[1]))], conn.pcie16, conn.pcie8)
+            cand = cast(Gpu, SimpleNamespace(name="candidate", tdp_w=k[2]))  # plan_cables reads name and tdp_w
+            return not _cables_short([*base, (len(base) + 1, cand, (k[0], k[1]))], have16, have8)
 
         ok &= by_value(t, "cable_key", keys, fits)
     return ok

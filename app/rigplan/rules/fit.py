@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rigplan.model.parts import Kind
 from rigplan.rules.context import (
     Ctx,
@@ -147,7 +149,7 @@ def cooler_socket(c: Ctx) -> None:
         return
     mount = pf.mount(c.cpu.socket)
     via = [s for s in c.cooler.sockets if mount and pf.mount(s) == mount]
-    if via:
+    if via and mount:
         label, source = pf.mounts[mount]
         c.note(
             "cooler-socket",
@@ -500,7 +502,7 @@ def _widths(per_slot: list[int]) -> str:
     return "/".join(f"x{w}" for w in per_slot)
 
 
-def gpu_lanes(c: Ctx, n: int, parts: list[object]) -> None:
+def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
     """What each GPU's link runs at: the board's wiring where the data lists its slots' lanes, within the CPU's
     budget; otherwise an even split of the CPU's graphics lanes."""
     if not c.cpu or c.cpu.pcie_lanes is None:
