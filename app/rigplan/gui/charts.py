@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication
 
 from rigplan.costs.analysis import SensitivityBar
 from rigplan.costs.model import CostReport
+from rigplan.gui.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR, OWN_COLOR_DARK
 
-DAYS_PER_MONTH = 30.4375
 BREAKDOWN_COLORS = {
     "parts": "#4c72b0",
     "tax_and_shipping": "#8172b3",
@@ -54,8 +54,6 @@ def _plot(title: str) -> pg.PlotWidget:
 
 
 def build_charts(view: Any) -> dict[str, Any]:
-    from rigplan.gui.costs_view import COLORS, OWN_COLOR
-
     pg.setConfigOptions(antialias=False)  # grid and bars need no antialiasing; curves ask for it below
     be = _plot("Cumulative cost: owning vs renting the same work")
     be.setAccessibleName("Break-even chart")
@@ -63,7 +61,7 @@ def build_charts(view: Any) -> dict[str, Any]:
     own = be.plot(
         [],
         [],
-        pen=pg.mkPen(OWN_COLOR if _theme()[0].lightness() > 128 else "#eeeeee", width=3),
+        pen=pg.mkPen(OWN_COLOR if _theme()[0].lightness() > 128 else OWN_COLOR_DARK, width=3),
         name="Own this build",
         antialias=True,
     )

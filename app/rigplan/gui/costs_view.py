@@ -33,12 +33,11 @@ from rigplan.costs.model import CostReport, compute
 from rigplan.costs.offers import Offer, OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.assumptions_form import AssumptionsForm
+from rigplan.gui.chart_style import COLORS
 from rigplan.gui.livetext import LiveText
 from rigplan.gui.partsmodel import refilter
 from rigplan.model import Build, Pricing
 
-COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
-OWN_COLOR = "#222222"
 DEFAULT_OFFERS = [
     ("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND),
     ("aws:g5.xlarge:us-east-1", Pricing.SPOT),
