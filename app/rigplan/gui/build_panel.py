@@ -10,6 +10,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -163,7 +164,7 @@ class BuildPanel(QWidget):
                     cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
                 cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
                 cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                cells[4].setText("✕")
+                cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
                 cells[4].setToolTip(f"Remove {item.part.name}")
                 cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 for c in cells[2:]:

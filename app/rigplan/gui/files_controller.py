@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from rigplan import BUILD_SUFFIX as SUFFIX
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QMenu
 
     from rigplan.catalog import Catalog
     from rigplan.gui.document import BuildDocument
@@ -87,6 +86,28 @@ class FilesMixin(_Base):
         if gone:
             QMessageBox.information(self, "Parts no longer in the catalog", "\n".join(gone))
         return True
+
+    def open_example(self, path: Path) -> bool:
+        """Open a copy of an example build: it has no file yet, so saving it asks where (the example stays as it is)."""
+        self.finish()
+        if not self.maybe_save():
+            return False
+        from rigplan.files import BuildFileError, load
+
+        try:
+            build = load(path)
+        except BuildFileError as exc:
+            QMessageBox.warning(self, "Cannot open the example", exc.message)
+            return False
+        self.doc.reset(build, None)
+        return True
+
+    def fill_examples(self, menu: QMenu) -> None:
+        from rigplan.gui.build_header import example_builds
+
+        for name, path in example_builds():
+            menu.addAction(name, lambda p=path: self.open_example(p))
+        menu.setEnabled(not menu.isEmpty())
 
     def save(self) -> bool:
         if self.doc.path is None:

@@ -5,13 +5,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QHeaderView, QStyle, QTreeWidget, QTreeWidgetItem
 
 if TYPE_CHECKING:
     from rigplan.rules import Report
 
 
-ICONS = {"error": "⛔", "warning": "⚠", "note": "ℹ"}  # by rigplan.rules.Severity value
+# Qt's standard icons by rigplan.rules.Severity value: emoji such as the no-entry sign are missing from common
+# fonts (DejaVu draws an empty box).
+ICONS = {
+    "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+    "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
+    "note": QStyle.StandardPixmap.SP_MessageBoxInformation,
+}
+SEVERITY_WORD = {"error": "Error", "warning": "Warning", "note": "Note"}
 
 
 class FindingsPanel(QTreeWidget):
@@ -38,8 +45,10 @@ class FindingsPanel(QTreeWidget):
         self._shown = key
         self.clear()
         for f in report.findings:
-            item = QTreeWidgetItem([f"{ICONS[f.severity]}  {f.message}", f.rule])
-            item.setToolTip(0, f.hint or f.message)
+            item = QTreeWidgetItem([f.message, f.rule])
+            item.setIcon(0, self.style().standardIcon(ICONS[f.severity]))
+            item.setData(0, Qt.ItemDataRole.AccessibleDescriptionRole, SEVERITY_WORD[f.severity])
+            item.setToolTip(0, f"{SEVERITY_WORD[f.severity]}: {f.hint or f.message}")
             item.setData(0, Qt.ItemDataRole.UserRole, f.kinds[0] if f.kinds else None)
             self.addTopLevelItem(item)
         if report.not_checked:

@@ -1,4 +1,5 @@
-"""The main window: build panel | part picker and costs tabs, findings dock; the one place the view follows the build.
+"""The main window: a Parts tab (build panel | part picker) and a Costs tab (the break-even workspace, full width),
+the findings dock; the one place the view follows the build.
 
 Files (files_controller), autosave and recovery (autosave_controller), remembered settings (window_settings) and
 the menus (menus) live in their own modules.
@@ -32,12 +33,14 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
-from rigplan import BUILD_SUFFIX as SUFFIX
 from rigplan import __version__
 from rigplan.catalog import Catalog
 from rigplan.gui.autosave_controller import AutosaveMixin
+from rigplan.gui.build_header import BuildHeader
 from rigplan.gui.build_panel import BuildPanel
 from rigplan.gui.files_controller import FilesMixin
 from rigplan.gui.findings_panel import FindingsPanel
@@ -55,9 +58,7 @@ if TYPE_CHECKING:
     from rigplan.model import Build
     from rigplan.rules import Report
 
-FILE_FILTER = f"RigPlan builds (*{SUFFIX} *.yaml *.yml);;All files (*)"
 DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
-MAX_RECENT = 8
 
 
 class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
@@ -91,16 +92,25 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.findings = FindingsPanel()
         self.costs_placeholder = QLabel("Loading the cost model...")
         self.costs_placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.picker, "Parts")
-        self.tabs.addTab(self.costs_placeholder, "Costs")
-        self.tabs.setAccessibleName("Parts and costs")
+        self.build_header = BuildHeader()
+        self.build_header.rename_requested.connect(lambda: self.rename_build())
+        self.build_header.example_requested.connect(lambda p: self.open_example(p))
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.build_header)
+        ll.addWidget(self.build_panel, 1)
+        # The build panel shares the Parts tab with the picker; the Costs tab has the whole width for its chart.
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.build_panel)
-        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.picker)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([470, 930])
-        self.setCentralWidget(self.splitter)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.splitter, "Parts")
+        self.tabs.addTab(self.costs_placeholder, "Costs")
+        self.tabs.setAccessibleName("Parts and costs")
+        self.setCentralWidget(self.tabs)
         dock = QDockWidget("Findings", self)
         dock.setObjectName("findings")
         dock.setWidget(self.findings)
@@ -109,12 +119,16 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
         self.findings_dock = dock
+        self.findings_wanted = True  # the View menu's choice; the Costs tab hides the dock while it is shown
+        dock.toggleViewAction().triggered.connect(self._findings_toggled)
+        self.tabs.currentChanged.connect(lambda _: self._place_findings())
         self.setAcceptDrops(True)
         make_actions(self)
         self.build_panel.slot_selected.connect(self._slot_selected)
         self.findings.slot_selected.connect(self.select_slot)
         self._restore_geometry()
         self.build_panel.show_build(None, None)
+        self.build_header.show_build(None)
         self.setWindowTitle("RigPlan")
         self._status(f"Checking...  ·  {len(self.catalog):,} parts in the catalog")
         self.autosave: AutosaveStore | None = None
@@ -137,7 +151,7 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
             self._perf = load_perf()
             self.picker.set_perf(self._perf)
         self.doc: BuildDocument = BuildDocument(self, self.undo_stack)
-        self.costs: CostsView = CostsView(offers, self._perf, self.money)
+        self.costs: CostsView = CostsView(offers, self._perf, self.money, self.money_short)
         current = self.tabs.currentIndex()
         self.tabs.removeTab(1)
         self.tabs.insertTab(1, self.costs, "Costs")
@@ -149,13 +163,11 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.build_panel.quantity_changed.connect(self.doc.set_quantity)
         self.build_panel.price_edited.connect(self._price_edited)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
-        self.costs.chosen_changed.connect(lambda keys: self.settings.setValue("costs/offers", keys))
+        self.costs.comparison_changed.connect(self.doc.set_comparison)
         self.doc.changed.connect(self.refresh)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_title())
         self.doc.path_changed.connect(lambda _: self._update_title())
         self.tabs.currentChanged.connect(lambda i: self.costs.ensure_charts() if i == 1 else None)
-        keys = self.settings.value("costs/offers")
-        self.costs.set_chosen(list(keys) if isinstance(keys, list) else self.costs.default_keys())
         costs_state = self.settings.value("window/costs_splitter")
         if costs_state is not None:
             self.costs.splitter.restoreState(costs_state)
@@ -175,6 +187,10 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
     def money(self, amount: float) -> str:
         return self.locale.toCurrencyString(float(amount), self._currency_symbol())
 
+    def money_short(self, amount: float) -> str:
+        """Whole units with the locale's thousands separators, for chart axes and the read-out."""
+        return self.locale.toCurrencyString(float(amount), self._currency_symbol(), 0)
+
     def _currency_symbol(self) -> str:
         code = self.doc.build.assumptions.currency if self.ready else self._saved_currency()
         return {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}.get(code, code + " ")
@@ -191,6 +207,8 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.findings.show_report(self.report)
         self.picker.set_build(build)
         self.costs.set_build(build)
+        self.build_header.show_build(build)
+        self._update_title()  # a rename shows at once
         c = self.report.counts()
         self._status(
             f"{c[Severity.ERROR]} error{'s' if c[Severity.ERROR] != 1 else ''}, {c[Severity.WARNING]} warning"
@@ -202,7 +220,17 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         if self.statusBar().currentMessage() != text:
             self.statusBar().showMessage(text)
 
+    def _findings_toggled(self, on: bool) -> None:
+        self.findings_wanted = on
+
+    def _place_findings(self) -> None:
+        """The Costs tab has the window's full height for its chart; the findings come back on the Parts tab."""
+        on_costs = self.tabs.currentIndex() == 1
+        self.findings_dock.setVisible(self.findings_wanted and not on_costs)
+
     def _update_title(self) -> None:
+        if not self.ready:
+            return
         name = self.doc.build.name
         where = f" ({self.doc.path.name})" if self.doc.path else ""
         self.setWindowTitle(f"{name}{where}[*] - RigPlan")

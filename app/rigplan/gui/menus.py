@@ -45,6 +45,8 @@ def make_actions(w: MainWindow) -> None:
     for a in (w.act_new, w.act_open):
         m.addAction(a)
     w.recent_menu = m.addMenu("Open &Recent")
+    w.examples_menu = m.addMenu("Open E&xample")
+    w.fill_examples(w.examples_menu)
     m.addSeparator()
     for a in (w.act_save, w.act_save_as):
         m.addAction(a)
