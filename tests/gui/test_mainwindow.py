@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -112,7 +112,7 @@ def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWind
     window.costs.ensure_charts()
     before_curve = window.costs.curve_data()["own"][1]
     before_label = window.costs.breakeven_text()
-    assert len(window.costs.curve_data()) == 4  # own + three default offers
+    assert len(window.costs.curve_data()) == 5  # own + the default: one offer per provider (AWS, Azure, GCP, Lambda)
     spin = window.costs.form.spins["electricity_per_kwh"]
     spin.setValue(0.45)
     after_curve = window.costs.curve_data()["own"][1]
@@ -237,17 +237,26 @@ def test_about_box_credits_the_data(window: MainWindow, monkeypatch) -> None:  #
 
 
 def test_add_an_offer_to_the_chart(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """Tick an offer in the offers table with the pricing filter on spot: it is charted at spot, and the build
+    (hence the file) holds the comparison."""
     costs = window.costs
-    before = len(costs.chosen)
-    costs.offer_filter.setText("aws p3.8xlarge us-east-1 current")
-    costs.offer_filter.setText("p3.8xlarge us-east-1")
-    index = costs.offer_proxy.index(0, 0)
-    assert "p3.8xlarge" in index.data()
-    costs.offer_list.setCurrentIndex(index)
-    costs.pricing_box.setCurrentIndex(1)  # spot
-    costs._add_current()
-    assert len(costs.chosen) == before + 1
-    added = costs.chosen[-1]
-    assert added.offer.instance_type == "p3.8xlarge" and added.pricing.value == "spot"
-    assert window.settings.value("costs/offers")[-1].endswith("|spot")
+    window.tabs.setCurrentIndex(1)
+    panel = costs.offers_panel
+    before = list(costs.comparison)
+    panel.pricing_box.setCurrentIndex(panel.pricing_box.findText("has spot"))
+    qtbot.keyClicks(panel.words, "p3.8xlarge us-east-1")
+    assert panel.proxy.rowCount() >= 1
+    row = next(r for r in range(panel.proxy.rowCount()) if "p3.8xlarge" in panel.proxy.index(r, 2).data())
+    box = panel.proxy.index(row, 0)
+    panel.view.scrollTo(box)
+    rect = panel.view.visualRect(box)
+    # the check box sits at the left of the cell
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 10, rect.center().y()))
+    assert len(costs.comparison) == len(before) + 1
+    added = costs.comparison[-1]
+    assert added.offer.startswith("aws:p3.8xlarge:us-east-1") and added.pricing.value == "spot"
+    assert window.doc.build.comparison is not None and window.doc.build.comparison[-1] == added
     assert any("p3.8xlarge" in o.label for o in costs.report.offers)
+    assert window.isWindowModified()
+    window.act_undo.trigger()
+    assert window.doc.build.comparison is None and costs.comparison == before

@@ -14,16 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QScrollArea,
     QSplitter,
     QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -33,11 +30,13 @@ from rigplan.costs.model import CostReport, compute
 from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.assumptions_form import AssumptionsForm
-from rigplan.gui.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR
+from rigplan.gui.chart_style import COLORS, OWN_COLOR
 from rigplan.gui.compare_table import CompareTable
+from rigplan.gui.costs_text import axis_x, breakeven_cells, short_names, summary_html, totals_at
 from rigplan.gui.livetext import LiveText
 from rigplan.gui.offers_model import default_comparison, provider_name
 from rigplan.gui.offers_panel import OffersPanel
+from rigplan.gui.side_panel import SidePanel
 from rigplan.gui.wheel_guard import guard_wheel
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
@@ -72,24 +71,8 @@ class CostsView(QWidget):
         self.form = AssumptionsForm()
         self.form.set_assumptions(self.build.assumptions)
         self.form.changed.connect(self.assumptions_changed.emit)
-        scroll = QScrollArea()
-        scroll.setWidget(self.form)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(self.form.sizeHint().width() + 24)
-        self.side = QWidget()
-        sl = QVBoxLayout(self.side)
-        sl.setContentsMargins(0, 0, 0, 0)
-        sl.addWidget(QLabel("<b>Assumptions</b>"))
-        sl.addWidget(scroll, 1)
-        self.side_button = QToolButton()
-        self.side_button.setText("Assumptions")
-        self.side_button.setCheckable(True)
-        self.side_button.setChecked(True)
-        self.side_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.side_button.setArrowType(Qt.ArrowType.LeftArrow)
-        self.side_button.setToolTip("Show or hide the assumptions panel")
-        self.side_button.toggled.connect(self.show_assumptions)
+        self.side = SidePanel("Assumptions", self.form)
+        self.side_button = self.side.button
 
         self.summary = LiveText("Add parts and offers to see when owning beats renting.", lines=2, rich=True)
         self.summary.setAccessibleName("Break-even summary")
@@ -163,10 +146,7 @@ class CostsView(QWidget):
             self.chart_split.setSizes([max(cw - table, 1), table])
 
     def show_assumptions(self, on: bool) -> None:
-        self.side.setVisible(on)
-        self.side_button.setArrowType(Qt.ArrowType.LeftArrow if on else Qt.ArrowType.RightArrow)
-        if self.side_button.isChecked() != on:
-            self.side_button.setChecked(on)
+        self.side.fold(on)
 
     # --- the comparison ------------------------------------------------------------------------------------------
 
@@ -209,12 +189,7 @@ class CostsView(QWidget):
         self.notice.setVisible(bool(text))
 
     def names(self) -> list[str]:
-        """Short names of the drawn offers ("AWS g5.xlarge"), with the pricing when an instance is there twice."""
-        out = []
-        for c in self._drawn:
-            o = self.offers.get(c.offer)
-            out.append(f"{provider_name(o.provider)} {o.instance_type}" if o else c.offer)
-        return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, self._drawn, strict=True)]
+        return short_names(self.offers, self._drawn)
 
     def _refresh_comparison(self) -> None:
         self.offers_panel.model.set_comparison(self.comparison)
@@ -278,43 +253,16 @@ class CostsView(QWidget):
             self._update_charts()
 
     def _update_summary(self) -> None:
-        r = self.report
-        assert r is not None
-        a = self.build.assumptions
-        bits = [
-            f"Owning: <b>{self.money(r.upfront)}</b> up front, {self.money(r.own_slope_per_day)} a day to run; "
-            f"{self.money(r.own_breakdown['total'])} after {a.horizon_years:g} years and resale."
-        ]
-        best = [(o.breakeven_days, n) for n, o in zip(self.names(), r.offers, strict=True) if o.breakeven_days]
-        if best:
-            days, name = min(best)
-            bits.append(f"Earliest break-even: <b>{days / DAYS_PER_MONTH:.1f} months</b> against {name}.")
-        elif r.offers:
-            bits.append("No offer on the chart breaks even within the horizon.")
-        else:
-            bits.append("Tick offers in the table below to compare.")
-        if r.notes:
-            bits.append("<i>" + "; ".join(r.notes) + "</i>")
-        self.summary.setText(" ".join(bits[:2]) + ("<br>" + bits[2] if len(bits) > 2 else ""))
-        self.summary.setToolTip("\n".join(r.notes))
+        assert self.report is not None
+        self.summary.setText(summary_html(self.report, self.names(), self.money, self.build.assumptions.horizon_years))
+        self.summary.setToolTip("\n".join(self.report.notes))
 
     def _update_table(self) -> None:
-        r = self.report
-        assert r is not None
-        texts = [""]
-        for o in r.offers:
-            if o.status == "from-day-one":
-                texts.append("day one")
-            elif o.breakeven_days is None:
-                texts.append("never")
-            elif self.by_months:
-                texts.append(f"{o.breakeven_days / DAYS_PER_MONTH:,.1f} mo")
-            else:
-                texts.append(f"{o.breakeven_hours:,.0f} h")
+        assert self.report is not None
+        texts = breakeven_cells(self.report, self.by_months)
         rows = {c.offer: n for n, c in enumerate(self._drawn)}
-        self.compare.set_column(
-            2, [texts[0]] + [texts[rows[c.offer] + 1] if c.offer in rows else "not drawn" for c in self.comparison]
-        )
+        cells = [texts[rows[c.offer]] if c.offer in rows else "not drawn" for c in self.comparison]
+        self.compare.set_column(2, ["", *cells])
         self.hover_at(self._hover_x)
 
     def breakeven_text(self) -> str:
@@ -322,30 +270,20 @@ class CostsView(QWidget):
 
     # --- read-out --------------------------------------------------------------------------------------------------
 
-    def axis_x(self) -> np.ndarray:
-        r = self.report
-        assert r is not None
-        return r.days / DAYS_PER_MONTH if self.by_months else r.hours
-
     def totals_at(self, x: float) -> list[float]:
         """Cumulative cost of owning, then of each drawn offer, at x on the current axis (clamped to the chart)."""
-        r = self.report
-        assert r is not None
-        xs = self.axis_x()
-        x = min(max(x, 0.0), float(xs[-1]))
-        return [float(np.interp(x, xs, r.own_curve))] + [float(np.interp(x, xs, o.curve)) for o in r.offers]
+        assert self.report is not None
+        return totals_at(self.report, self.by_months, x)
 
     def hover_at(self, x: float | None) -> None:
         """Fill the side table's last column with the totals at x (None: at the horizon)."""
         if self.report is None or not len(self.report.days):
             return
-        xs = self.axis_x()
-        end = float(xs[-1])
+        end = float(axis_x(self.report, self.by_months)[-1])
         self._hover_x = x
         at = end if x is None else min(max(x, 0.0), end)
         totals = self.totals_at(at)
-        unit = "month" if self.by_months else "hour"
-        head = f"At {unit} {at:,.1f}" if self.by_months else f"At {at:,.0f} h"
+        head = f"At month {at:,.1f}" if self.by_months else f"At {at:,.0f} h"
         rows = {c.offer: n for n, c in enumerate(self._drawn)}
         texts = [self.money_short(totals[0])] + [
             self.money_short(totals[rows[c.offer] + 1]) if c.offer in rows else "" for c in self.comparison
@@ -356,7 +294,6 @@ class CostsView(QWidget):
             vline.setVisible(x is not None)
             if x is not None:
                 vline.setValue(at)
-        _ = unit
 
     # --- charts ----------------------------------------------------------------------------------------------------
 
