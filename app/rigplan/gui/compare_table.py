@@ -37,12 +37,10 @@ class CompareTable(QTableWidget):
         h = self.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         fm = self.fontMetrics()
-        for c, sample in ((1, "reserved-1y ▾ "), (2, "not drawn "), (3, "At month 36.0 (end)")):
+        for c, sample in ((1, "reserved-1y ▾"), (2, "Break-even"), (3, "At month 36.0")):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
             h.resizeSection(c, fm.horizontalAdvance(sample) + 14)
-        self.setMinimumWidth(
-            fm.horizontalAdvance("Azure Standard_NC48ads reserved-1y ▾ not drawn At month 36.0 (end)") + 40
-        )
+        self.setMinimumWidth(fm.horizontalAdvance("GCP a3-highgpu-2g reserved-1y ▾ Break-even At month 36.0") + 56)
         self._keys: list[str] = []
         self._filling = False
         self.itemChanged.connect(self._item_changed)

@@ -138,7 +138,7 @@ class CostsView(QWidget):
             if self.width() < 1500:  # a laptop screen: the chart first, the assumptions one click away
                 self.show_assumptions(False)
             h = self.vsplit.height() or self.height()
-            self.vsplit.setSizes([int(h * 0.66), h - int(h * 0.66)])
+            self.vsplit.setSizes([int(h * 0.72), h - int(h * 0.72)])
             side = self.side.sizeHint().width() if not self.side.isHidden() else 0
             self.splitter.setSizes([side, max(self.width() - side, 1)])
             cw = self.chart_split.width() or self.width()
@@ -288,7 +288,9 @@ class CostsView(QWidget):
         texts = [self.money_short(totals[0])] + [
             self.money_short(totals[rows[c.offer] + 1]) if c.offer in rows else "" for c in self.comparison
         ]
-        self.compare.set_column(3, texts, head if x is not None else f"{head} (end)")
+        self.compare.set_column(
+            3, texts, head if x is not None else ("At the end" if self.by_months else f"{head}, end")
+        )
         vline = self._charts.get("breakeven").vline if self._charts_ready else None
         if vline is not None:
             vline.setVisible(x is not None)

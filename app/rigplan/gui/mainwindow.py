@@ -120,7 +120,6 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
         self.findings_dock = dock
         self.findings_wanted = True  # the View menu's choice; the Costs tab hides the dock while it is shown
-        dock.toggleViewAction().triggered.connect(self._findings_toggled)
         self.tabs.currentChanged.connect(lambda _: self._place_findings())
         self.setAcceptDrops(True)
         make_actions(self)
@@ -220,8 +219,10 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         if self.statusBar().currentMessage() != text:
             self.statusBar().showMessage(text)
 
-    def _findings_toggled(self, on: bool) -> None:
+    def set_findings_wanted(self, on: bool) -> None:
+        """View > Findings: shown on the Parts tab or not at all."""
         self.findings_wanted = on
+        self._place_findings()
 
     def _place_findings(self) -> None:
         """The Costs tab has the window's full height for its chart; the findings come back on the Parts tab."""

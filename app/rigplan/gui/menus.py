@@ -58,7 +58,12 @@ def make_actions(w: MainWindow) -> None:
     v = bar.addMenu("&View")
     v.addAction(w.act_parts)
     v.addAction(w.act_costs)
-    v.addAction(w.findings_dock.toggleViewAction())
+    # Our own action, not the dock's toggleViewAction: the Costs tab hides the dock, which must not count as the
+    # user's choice.
+    w.act_findings = QAction("&Findings", w, checkable=True, checked=True)
+    w.act_findings.setShortcut(QKeySequence("Ctrl+3"))
+    w.act_findings.toggled.connect(w.set_findings_wanted)
+    v.addAction(w.act_findings)
     h = bar.addMenu("&Help")
     h.addAction(w.act_docs)
     h.addAction(w.act_about)

@@ -46,7 +46,7 @@ def work_per_dollar(offer: Offer, perf: PerfTable, efficiency: float, pricing: P
 NOT_FOR_TRAINING = ("visualization", "vdi", "graphics gpu")
 
 
-def _trainer(o: Offer) -> bool:
+def is_trainer(o: Offer) -> bool:
     return bool(o.vram_gb_each) and not any(w in q.lower() for q in o.quirks for w in NOT_FOR_TRAINING)
 
 
@@ -63,7 +63,7 @@ def default_comparison(offers: OfferCatalog, perf: PerfTable, build: Build, per_
     count = sum(i.quantity for i in gpus) or 1
     vram = max((getattr(i.part, "vram_gb", None) or 0 for i in gpus), default=0) or 16  # no GPU yet: a 16 GB class
     eff = build.assumptions.scaling_efficiency
-    rated = [(work_per_dollar(o, perf, eff), o) for o in offers.offers if o.snapshot == "current" and _trainer(o)]
+    rated = [(work_per_dollar(o, perf, eff), o) for o in offers.offers if o.snapshot == "current" and is_trainer(o)]
     rated = [(w, o) for w, o in rated if w > 0]
     tests: list[Callable[[Offer], bool]] = [
         lambda o: o.gpu_count == count and (o.vram_gb_each or 0) >= 0.75 * vram,

@@ -177,7 +177,7 @@ class PickerPanel(QWidget):
             self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         # Fixed widths from the header text: ResizeToContents would measure every one of 4,000 rows.
         header = self.view.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setMinimumSectionSize(40)
         metrics = self.view.fontMetrics()
         for c in range(1, model.columnCount()):
@@ -185,7 +185,20 @@ class PickerPanel(QWidget):
             head = str(model.headerData(c, Qt.Orientation.Horizontal))
             wide = {"Power": 12, "Interface": 14, "Form": 11, "Efficiency": 10, "Price": 9, "Memory": 9}
             header.resizeSection(c, metrics.horizontalAdvance("M" * wide.get(head, max(5, len(head)))) + 8)
+        self._size_name_column()
         self.add_button.setEnabled(self.view.currentIndex().isValid())
+
+    def _size_name_column(self) -> None:
+        """The name gets at least 45 % of the table (and 280 px): it is what people read. The other columns keep
+        their widths; a horizontal scroll bar appears if they no longer fit."""
+        header = self.view.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(1, header.count()))
+        room = self.view.viewport().width()
+        header.resizeSection(0, max(280, int(room * 0.45), room - others))
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._size_name_column()
 
     def _apply_text(self) -> None:
         self._typing.stop()
