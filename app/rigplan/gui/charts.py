@@ -120,9 +120,9 @@ class BreakEvenChart:
             self.widget.setLabel("bottom", labels[0])
             self.widget.setLabel("left", labels[1])
         own_curve = report.own_curve[keep]
-        self.own.setData(x, own_curve)
-        self.resale.setData([x[-1]], [own_curve[-1]])
-        self.resale.setToolTip(f"Resale at the horizon: -{self.money_short(report.resale)}")
+        if set_if_changed(self.own, x, own_curve):
+            self.resale.setData([x[-1]], [own_curve[-1]])
+            self.resale.setToolTip(f"Resale at the horizon: -{self.money_short(report.resale)}")
         top = float(report.own_curve.max()) if len(report.own_curve) else 1.0
         cheapest = None
         for n, curve in enumerate(self.curves):
@@ -130,24 +130,29 @@ class BreakEvenChart:
             curve.setVisible(visible)
             if visible:
                 c = report.offers[n].curve[keep]
-                curve.setData(x, c)
+                set_if_changed(curve, x, c)
                 top = max(top, float(c[-1]))
                 cheapest = c if cheapest is None else np.minimum(cheapest, c)
-        self._place_markers(report, months, shown, names, x, top)
-        self.cheapest.setData(x, own_curve if cheapest is None else np.maximum(cheapest, own_curve))
+        set_if_changed(self.cheapest, x, own_curve if cheapest is None else np.maximum(cheapest, own_curve))
         self.shade.setVisible(cheapest is not None)
         # Only move the axes when the range really changes: a new range regenerates both axes' ticks and text.
         y_range, x_range = (0.0, nice(max(top * 1.12, 1.0))), (0.0, float(x[-1]) if len(x) else 1.0)
+        if self._ranges is not None and 0.45 * self._ranges[0][1] <= y_range[1] <= self._ranges[0][1]:
+            # Keep a taller y axis while the curves still fill half of it: the axis does not jump on every edit
+            # (and regenerating its ticks is the dearest part of a repaint).
+            y_range = self._ranges[0]
         if self._ranges != (y_range, x_range):
             self._ranges = (y_range, x_range)
             self.widget.setYRange(*y_range, padding=0)
             self.widget.setXRange(*x_range, padding=0.02)
             # Apply the new range now: pyqtgraph defers it to the paint, where it schedules a second paint.
             self.widget.getPlotItem().vb.prepareForPaint()
+        self._place_markers(report, months, shown, names, x, y_range[1])
 
     def _place_markers(
-        self, report: CostReport, months: bool, shown: list[bool], names: list[str], x: np.ndarray, top: float
+        self, report: CostReport, months: bool, shown: list[bool], names: list[str], x: np.ndarray, y_top: float
     ) -> None:
+        """A dashed line and a label per break-even; labels closer than LABEL_GAP go on rows below each other."""
         unit = "mo" if months else "h"
         span = float(x[-1]) if len(x) and x[-1] > 0 else 1.0
         rows: list[list[float]] = []  # x positions taken on each row of labels
@@ -166,10 +171,22 @@ class BreakEvenChart:
             label = f"{names[n].split()[0]} {number(pos) if pos >= 10 else f'{pos:.1f}'} {unit}"
             if text.textItem.toPlainText() != label:  # re-laying out HTML text costs more than comparing it
                 text.setText(label)
-            line.setValue(pos)
-            text.setPos(pos, nice(max(top * 1.12, 1.0)) * (0.99 - 0.085 * row))
+            y = y_top * (0.99 - 0.085 * row)
+            if line.value() != pos:
+                line.setValue(pos)
+            if (text.pos().x(), text.pos().y()) != (pos, y):
+                text.setPos(pos, y)
             line.setVisible(True)
             text.setVisible(True)
+
+
+def set_if_changed(item: Any, x: np.ndarray, y: np.ndarray) -> bool:
+    """setData only for new data: an unchanged curve (most offers, when a drive is added) costs no repaint."""
+    old_x, old_y = item.getData()
+    if old_x is not None and np.array_equal(old_x, x) and np.array_equal(old_y, y):
+        return False
+    item.setData(x, y)
+    return True
 
 
 def nice(value: float) -> float:
