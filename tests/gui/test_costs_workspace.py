@@ -14,6 +14,7 @@ from rigplan.files import load
 from rigplan.gui.chart_style import DAYS_PER_MONTH
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.gui.offers_model import COL_OD, COL_PROVIDER, is_trainer, work_per_dollar
+from rigplan.gui.side_charts import elide
 from rigplan.model import Kind, Pricing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -173,7 +174,8 @@ def test_show_hide_an_offer_and_choose_the_sensitivity_offer(costs_window: MainW
     v.chart_tabs.setCurrentIndex(1)
     bottom = v.chart("breakdown").plot.getAxis("bottom")
     assert bottom.height() >= 2 * v.fontMetrics().lineSpacing()  # two-line labels are not clipped
-    assert v.chart("breakdown").tick_names[1].startswith(names[0])
+    first = v.chart("breakdown").tick_names[1]
+    assert first == f"{elide(names[0])}\n{v.comparison[0].pricing.value}" and len(first.splitlines()[0]) <= 18
 
 
 def test_pricing_change_and_comparison_travel_with_the_file(

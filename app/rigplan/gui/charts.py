@@ -36,6 +36,9 @@ class FormatAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        if self.fmt is number:  # as many decimals as the tick spacing needs: 9.5, 10, 10.5, never "10, 10"
+            digits = max(0, int(-np.floor(np.log10(spacing * scale)))) if spacing > 0 else 0
+            return [f"{v * scale:,.{digits}f}" for v in values]
         return [self.fmt(v * scale) for v in values]
 
 
@@ -168,7 +171,7 @@ class BreakEvenChart:
                 rows.append([])
                 row = len(rows) - 1
             rows[row].append(pos)
-            label = f"{names[n].split()[0]} {number(pos) if pos >= 10 else f'{pos:.1f}'} {unit}"
+            label = f"{names[n].split()[0]} {f'{pos:,.1f}' if months else number(pos)} {unit}"
             if text.textItem.toPlainText() != label:  # re-laying out HTML text costs more than comparing it
                 text.setText(label)
             y = y_top * (0.99 - 0.085 * row)

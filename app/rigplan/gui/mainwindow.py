@@ -188,7 +188,8 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
 
     def money_short(self, amount: float) -> str:
         """Whole units with the locale's thousands separators, for chart axes and the read-out."""
-        return self.locale.toCurrencyString(float(amount), self._currency_symbol(), 0)
+        text = self.locale.toCurrencyString(abs(float(amount)), self._currency_symbol(), 0)
+        return "-" + text if amount < 0 else text  # "-$5,000", not the accounting style "($5,000)"
 
     def _currency_symbol(self) -> str:
         code = self.doc.build.assumptions.currency if self.ready else self._saved_currency()

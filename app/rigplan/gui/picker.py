@@ -189,12 +189,12 @@ class PickerPanel(QWidget):
         self.add_button.setEnabled(self.view.currentIndex().isValid())
 
     def _size_name_column(self) -> None:
-        """The name gets at least 45 % of the table (and 280 px): it is what people read. The other columns keep
+        """The name gets at least 40 % of the table (and 280 px): it is what people read. The other columns keep
         their widths; a horizontal scroll bar appears if they no longer fit."""
         header = self.view.horizontalHeader()
         others = sum(header.sectionSize(c) for c in range(1, header.count()))
         room = self.view.viewport().width()
-        header.resizeSection(0, max(280, int(room * 0.45), room - others))
+        header.resizeSection(0, max(280, int(room * 0.4), room - others))
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         super().resizeEvent(event)  # type: ignore[arg-type]

@@ -35,6 +35,11 @@ LABELS = {
 }
 
 
+def elide(text: str, most: int = 18) -> str:
+    """Shorten in the middle, so that neighbouring bar labels do not run into each other."""
+    return text if len(text) <= most else text[: most // 2 - 1] + "…" + text[-(most // 2 - 1) :]
+
+
 class BreakdownChart:
     """Stacked bars of the cost at the horizon: owning, then each offer. The legend sits right of the plot."""
 
@@ -61,7 +66,13 @@ class BreakdownChart:
         # Two-line tick labels (instance, pricing): room for both lines, so neither is clipped.
         self.plot.getAxis("bottom").setHeight(fm.lineSpacing() * 2 + 16)
         self.legend = pg.LegendItem(labelTextColor=fg)
-        self.widget.addItem(self.legend, row=0, col=1)
+        # Right of the plot, at the top (a stretch below keeps its rows together): it never covers a bar.
+        side = self.widget.addLayout(row=0, col=1)
+        side.addItem(self.legend, row=0, col=0)
+        side.addLabel("", row=1, col=0)
+        side.layout.setRowStretchFactor(1, 1)
+        side.setMaximumWidth(fm.horizontalAdvance("Tax and shipping") + 60)
+        self.widget.ci.layout.setColumnStretchFactor(0, 10)
         self.items: list[Any] = []
         self.tick_names: list[str] = []
 
@@ -72,7 +83,7 @@ class BreakdownChart:
         self.legend.clear()
         cats = [("Own", {k: v for k, v in report.own_breakdown.items() if k != "total"})]
         cats += [
-            (f"{name}\n{o.pricing.value}", {k: v for k, v in o.cost_at_horizon.items() if k != "total"})
+            (f"{elide(name)}\n{o.pricing.value}", {k: v for k, v in o.cost_at_horizon.items() if k != "total"})
             for name, o in zip(names, report.offers, strict=False)
         ]
         order = list(BREAKDOWN_COLORS)
