@@ -27,7 +27,6 @@ from rigplan.gui.offers_model import (
     COL_INSTANCE,
     COL_REGION,
     COL_SPOT,
-    COL_WORK,
     HEADERS,
     OfferFilterProxy,
     OfferTableModel,
@@ -75,8 +74,9 @@ class OffersPanel(QWidget):
         self.view = QTableView()
         self.view.setAccessibleName("Cloud offers")
         self.view.setModel(self.proxy)
+        # Opens in the model's order (most work per dollar first); a click on a header sorts.
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
         self.view.setSortingEnabled(True)
-        self.view.sortByColumn(COL_WORK, Qt.SortOrder.DescendingOrder)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().hide()
