@@ -13,7 +13,7 @@ from rigplan.costs.perf import PerfTable
 from rigplan.files import load
 from rigplan.gui.chart_style import DAYS_PER_MONTH
 from rigplan.gui.mainwindow import MainWindow
-from rigplan.gui.offers_model import COL_OD, COL_PROVIDER, is_trainer, work_per_dollar
+from rigplan.gui.offers_model import COL_OD, COL_PROVIDER, COL_WORK, is_trainer, work_per_dollar
 from rigplan.gui.side_charts import elide
 from rigplan.model import Kind, Pricing
 
@@ -222,3 +222,17 @@ def test_at_most_eight_offers_on_the_chart(costs_window: MainWindow) -> None:
     assert len(v.comparison) == 8
     assert "at most 8" in v.notice.text() and not v.notice.isHidden()
     _ = QPoint
+
+
+def test_offers_table_opens_with_the_most_work_per_dollar_first(costs_window: MainWindow) -> None:
+    panel = costs_window.costs.offers_panel
+    work = [panel.proxy.index(r, COL_WORK).data(Qt.ItemDataRole.UserRole) for r in range(panel.proxy.rowCount())]
+    charted = {c.offer for c in costs_window.costs.comparison}
+    offers = panel.model.offers
+    free = [
+        w
+        for r, w in enumerate(work)
+        if offers[panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()].id not in charted
+    ]
+    rated = [w for w in free if w]
+    assert rated and free[: len(rated)] == rated == sorted(rated, reverse=True)  # unknown speed last

@@ -75,7 +75,7 @@ class OffersPanel(QWidget):
         self.view.setAccessibleName("Cloud offers")
         self.view.setModel(self.proxy)
         # Opens in the model's order (most work per dollar first); a click on a header sorts.
-        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # -1: the model order
         self.view.setSortingEnabled(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
