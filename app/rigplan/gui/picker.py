@@ -193,7 +193,8 @@ class PickerPanel(QWidget):
         their widths; a horizontal scroll bar appears if they no longer fit."""
         header = self.view.horizontalHeader()
         others = sum(header.sectionSize(c) for c in range(1, header.count()))
-        room = self.view.viewport().width()
+        # the vertical scroll bar may appear after this (4,000 rows): leave its width free
+        room = self.view.viewport().width() - self.view.verticalScrollBar().sizeHint().width()
         header.resizeSection(0, max(280, int(room * 0.4), room - others))
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
