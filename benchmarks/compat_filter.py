@@ -1,6 +1,6 @@
 """ "Compatible only" filter: vectorised compatible() vs the naive approach (check() per candidate), per kind.
 
-    python benchmarks/compat_filter.py [--build examples/2x-rtx-4090.rigplan.yaml]
+    python benchmarks/compat_filter.py [--build examples/2x-rtx-4090.rigplan.yaml] [--quick]
 
 "first" includes building the per-table numpy columns (once per process, per kind); "warm" is every later call,
 which is what the GUI pays on each build change. The naive time is measured on a sample and scaled to the kind.
@@ -32,7 +32,10 @@ def main() -> int:
     ap.add_argument("--build", default=str(ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"))
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--naive-sample", type=int, default=150)
+    ap.add_argument("--quick", action="store_true", help="few repeats and a small naive sample (the test suite)")
     a = ap.parse_args()
+    if a.quick:
+        a.repeat, a.naive_sample = 2, 10
     catalog = load_catalog(ROOT / "parts")
     build = load(a.build)
     print(f"build: {build.name}; catalog {len(catalog):,} parts")

@@ -11,6 +11,7 @@ import pytest
 from rigplan.catalog import Catalog
 from rigplan.files import BuildFileError, dumps, json_schema, load, loads, missing_from_catalog, save
 from rigplan.model import Assumptions, Build, BuildItem, Gpu, GpuPower, Kind, Price, Pricing
+from rigplan.model.build import FORMAT_VERSION
 
 
 def _build(catalog: Catalog) -> Build:
@@ -92,7 +93,7 @@ def test_custom_part_round_trips(tmp_path: Path, catalog: Catalog) -> None:
 def test_newer_format_is_refused_naming_both_versions() -> None:
     with pytest.raises(BuildFileError) as err:
         loads("format: rigplan-build\nformat_version: 99\nname: x\n", "future.rigplan.yaml")
-    assert "version 99" in err.value.message and "up to version 1" in err.value.message
+    assert "version 99" in err.value.message and f"up to version {FORMAT_VERSION}" in err.value.message
 
 
 def test_wrong_shape_names_the_field(catalog: Catalog) -> None:

@@ -31,7 +31,7 @@ EXPECTED = {
     "nan-price": "price.amount: Value error, must be a finite number",
     "negative-price": "price.amount: Input should be greater than or equal to 0",
     "negative-quantity": "items.0.quantity: Input should be greater than or equal to 1",
-    "newer-version": "format version 7, but this RigPlan reads up to version 1",
+    "newer-version": "format version 7, but this RigPlan reads up to version 2",
     "not-a-build": "expected a RigPlan build (a mapping), found list",
     "not-utf8": "not UTF-8 text (bad byte at offset 49)",
     "python-tag": "unsupported YAML tag",
