@@ -10,11 +10,21 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from rigplan.model.common import CurrencyCode, Frozen
+from rigplan.model.common import MAX_AMOUNT, CurrencyCode, Frozen, NoNegativeZero
 
-Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
-NonNeg = Annotated[float, Field(ge=0, allow_inf_nan=False)]
-Hours = Annotated[float, Field(ge=0, le=24, allow_inf_nan=False)]
+# Upper bounds (docs/reliability.md) are generous, and keep every cost sum and chart range finite: a figure of
+# 1e300 GB of storage used to give an infinite chart range. Amounts in `currency` share the price limit.
+MAX_RATE = 1e6  # units of a currency per USD (KRW is about 1,400; JPY about 150)
+MAX_UNIT_PRICE = 1e4  # per kWh, per GB-month, per GB: about USD 0.01-0.5 today, in any currency
+MAX_GB = 1e8  # 100 PB of cloud storage or monthly egress: far beyond one workstation's data
+MAX_SPEEDUP = 1e3  # desktop / instance throughput
+
+Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False), NoNegativeZero]
+NonNeg = Annotated[float, Field(ge=0, allow_inf_nan=False), NoNegativeZero]
+Hours = Annotated[float, Field(ge=0, le=24, allow_inf_nan=False), NoNegativeZero]
+UnitPrice = Annotated[float, Field(ge=0, le=MAX_UNIT_PRICE, allow_inf_nan=False), NoNegativeZero]
+Gigabytes = Annotated[float, Field(ge=0, le=MAX_GB, allow_inf_nan=False), NoNegativeZero]
+Money = Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False), NoNegativeZero]
 
 
 class Pricing(StrEnum):
@@ -26,21 +36,22 @@ class Pricing(StrEnum):
 
 class Assumptions(Frozen):
     currency: CurrencyCode = "USD"
-    usd_rate: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1.0  # units of `currency` per 1 USD
-    electricity_per_kwh: NonNeg = 0.17  # in `currency`
+    usd_rate: Annotated[float, Field(gt=0, le=MAX_RATE, allow_inf_nan=False)] = 1.0  # units of `currency` per 1 USD
+    electricity_per_kwh: UnitPrice = 0.17  # in `currency`
     hours_per_day: Hours = 8.0  # at full load
     idle_hours_per_day: Hours = 4.0  # powered on, idle
     horizon_years: Annotated[float, Field(gt=0, le=10, allow_inf_nan=False)] = 3.0
     resale_fraction: Share = 0.40  # of the parts price, at the horizon
     tax_fraction: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] = 0.0
-    shipping: NonNeg = 0.0  # in `currency`
+    shipping: Money = 0.0  # in `currency`
     pricing: Pricing = Pricing.ON_DEMAND
     spot_overhead: Share = 0.10  # share of spot work lost to interruptions
-    storage_gb: NonNeg = 0.0  # cloud storage kept for the work; 0 until the user sets it
-    storage_per_gb_month: NonNeg = 0.08  # USD, EBS gp3
-    egress_gb_month: NonNeg = 0.0
-    egress_per_gb: NonNeg = 0.09  # USD
-    speedup: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None  # desktop / instance, when known
+    storage_gb: Gigabytes = 0.0  # cloud storage kept for the work; 0 until the user sets it
+    storage_per_gb_month: UnitPrice = 0.08  # USD, EBS gp3
+    egress_gb_month: Gigabytes = 0.0
+    egress_per_gb: UnitPrice = 0.09  # USD
+    # desktop / instance, when known
+    speedup: Annotated[float, Field(gt=0, le=MAX_SPEEDUP, allow_inf_nan=False)] | None = None
     scaling_efficiency: Annotated[float, Field(gt=0, le=1.2, allow_inf_nan=False)] = 0.8  # per extra GPU
     wall_voltage: Annotated[float, Field(gt=0, le=480, allow_inf_nan=False)] = 120.0
     wall_amps: Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)] = 15.0
