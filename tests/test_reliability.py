@@ -37,6 +37,16 @@ EXPECTED = {
     "python-tag": "unsupported YAML tag",
     "unknown-currency": "unknown currency code 'XYZ'",
     "wrong-shape": "items.0.quantity: Input should be a valid integer",
+    # Round two (issue 14): each of these crashed, hung or silently dropped data before.
+    "duplicate-items": "line 249: the key 'items' appears twice (first at line 4)",
+    "deep-nesting": "line 3: lists or mappings are nested more than 32 levels deep",
+    "huge-integer": "line 34: a number with 5000 digits is too long",
+    "huge-price": "items.0.part.cpu.price.amount: Input should be less than or equal to 1000000000",
+    "huge-storage": "assumptions.storage_gb: Input should be less than or equal to 100000000",
+    "huge-watts": "items.0.part.cpu.tdp_w: Input should be less than or equal to 10000",
+    "impossible-date": "line 12: a value cannot be read (month must be in 1..12)",
+    "nul-byte": "NUL byte at offset 52: this is not a text file",
+    "utf16-no-bom": "UTF-16 text without a byte-order mark; save it as UTF-8",
 }
 
 

@@ -9,9 +9,12 @@ from typing import Any
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json, table
 from rigplan.model.assumptions import Assumptions, Pricing
+from rigplan.model.common import MAX_AMOUNT
+
+MAX_WALL_WATTS = 100_000  # ten of the largest PSUs (rigplan.model.parts.MAX_WATTS) at the wall
 
 
-def _positive(name: str, allow_zero: bool = True):  # noqa: ANN202 - argparse type factory
+def _positive(name: str, allow_zero: bool = True, upper: float = MAX_AMOUNT):  # noqa: ANN202 - argparse type
     def parse(text: str) -> float:
         try:
             v = float(text)
@@ -21,6 +24,8 @@ def _positive(name: str, allow_zero: bool = True):  # noqa: ANN202 - argparse ty
             raise argparse.ArgumentTypeError(
                 f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'}, not {text}"
             )
+        if v > upper:  # bounds keep every sum finite (docs/reliability.md): never "inf" or "nan" in the output
+            raise argparse.ArgumentTypeError(f"{name} must be at most {upper:,.0f}, not {text}")
         return v
 
     return parse
@@ -187,8 +192,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("cost", help="when does owning beat renting the same work?")
     p.add_argument("build", nargs="?", help="a .rigplan.yaml build (parts cost, watts, GPUs)")
     p.add_argument("--build-cost", type=_positive("--build-cost"), help="parts cost, in the chosen currency")
-    p.add_argument("--load-watts", type=_positive("--load-watts"), help="watts at the wall under load")
-    p.add_argument("--idle-watts", type=_positive("--idle-watts"), help="watts at the wall when idle")
+    p.add_argument(
+        "--load-watts", type=_positive("--load-watts", upper=MAX_WALL_WATTS), help="watts at the wall under load"
+    )
+    p.add_argument(
+        "--idle-watts", type=_positive("--idle-watts", upper=MAX_WALL_WATTS), help="watts at the wall when idle"
+    )
     p.add_argument(
         "--instance",
         action="append",
