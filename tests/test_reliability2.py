@@ -116,9 +116,9 @@ def test_backup_keeps_the_permissions_of_the_original(tmp_path: Path, build: Bui
     os.chmod(path, 0o640)
     result = save(build.model_copy(update={"name": "Second"}), path)
     bak = path.with_name(path.name + ".bak")
-    assert result.backup_error is None
     assert load(bak).name == build.name and load(path).name == "Second"
     assert stat.S_IMODE(bak.stat().st_mode) == 0o640 and stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert result.backup_error is None
 
 
 def test_a_backup_that_cannot_be_written_is_reported_and_the_old_one_kept(tmp_path: Path, build: Build) -> None:
@@ -226,11 +226,16 @@ def test_devices_folders_and_symlink_loops_are_refused_with_one_line(tmp_path: P
     loop = tmp_path / "a.rigplan.yaml"
     loop.symlink_to(tmp_path / "b.rigplan.yaml")
     (tmp_path / "b.rigplan.yaml").symlink_to(loop)
-    for target, words in (
-        ("/dev/null", "this is a device"),
-        (str(tmp_path), "this is a folder"),
-        (str(loop), "symbolic links form a loop"),  # RuntimeError before
-    ):
+    # Never /dev/null itself: code without this fix would replace the system's /dev/null with a regular file.
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, AttributeError):
+        device = tmp_path / "no-device-without-root"
+    cases = [(str(tmp_path), "this is a folder"), (str(loop), "symbolic links form a loop")]  # RuntimeError before
+    if device.exists():
+        cases.append((str(device), "this is a device"))
+    for target, words in cases:
         with pytest.raises(BuildFileError) as err:
             save(build, target)
         assert words in err.value.message and "\n" not in str(err.value)

@@ -9,6 +9,7 @@ another PID namespace). Autosaves written before locks existed have no lock file
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -19,6 +20,7 @@ from pathlib import Path
 from rigplan.files.buildfile import load, save
 from rigplan.files.errors import BuildFileError
 from rigplan.files.oslock import InstanceLock, owner_alive
+from rigplan.files.safeio import Fingerprint
 from rigplan.model.build import Build
 
 PREFIX = "autosave-"
@@ -32,6 +34,9 @@ class Autosaved:
     original: str | None
     pid: int
     items: int
+    # What the original file held when this was autosaved: saving the recovered build there asks first if the
+    # file has changed since (files.tracked).
+    original_fingerprint: Fingerprint | None = None
 
     def load(self) -> Build:
         return load(self.path)
@@ -63,7 +68,7 @@ class AutosaveStore:
         self.meta = self.file.with_suffix(".json")
         self.lock = InstanceLock(self.file.with_suffix(".lock"))
 
-    def save(self, build: Build, original: Path | None) -> None:
+    def save(self, build: Build, original: Path | None, original_fingerprint: Fingerprint | None = None) -> None:
         # The lock first: an autosave on disk always has a live lock until this instance ends.
         try:
             locked = self.lock.acquire()
@@ -78,6 +83,7 @@ class AutosaveStore:
             "original": str(original) if original else None,
             "pid": self.pid,
             "items": sum(i.quantity for i in build.items),
+            "original_fingerprint": dataclasses.asdict(original_fingerprint) if original_fingerprint else None,
         }
         tmp = self.meta.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(info), encoding="utf-8")
@@ -155,4 +161,10 @@ def _describe(build_file: Path, info: dict[str, object]) -> Autosaved:
     except BuildFileError:
         name, items = str(info.get("name", "?")), _int(info.get("items"), 0)
     original = info.get("original")
-    return Autosaved(build_file, name, when, str(original) if original else None, _int(info.get("pid"), 0), items)
+    try:
+        fingerprint = Fingerprint(**info["original_fingerprint"])  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        fingerprint = None
+    return Autosaved(
+        build_file, name, when, str(original) if original else None, _int(info.get("pid"), 0), items, fingerprint
+    )
