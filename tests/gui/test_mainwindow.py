@@ -5,40 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from rigplan.catalog import Catalog
-from rigplan.costs.offers import OfferCatalog, load_offers
-from rigplan.costs.perf import PerfTable, load_perf
 from rigplan.files import load
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
-
-
-@pytest.fixture(scope="session")
-def offers() -> OfferCatalog:
-    return load_offers()
-
-
-@pytest.fixture(scope="session")
-def perf() -> PerfTable:
-    return load_perf()
-
-
-@pytest.fixture
-def window(qtbot, catalog: Catalog, offers: OfferCatalog, perf: PerfTable, tmp_path: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    # No modal dialog may block a test: unexpected ones fail loudly.
-    for name in ("warning", "information", "critical", "question"):
-        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"unexpected QMessageBox: {a[1:3]}"))
-    w = MainWindow(catalog, offers, perf, settings)
-    # Teardown closes the window: mark it saved first so no "save changes?" prompt can block.
-    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 def search_and_add(qtbot, w: MainWindow, kind: Kind, text: str) -> None:  # noqa: ANN001
@@ -112,7 +85,7 @@ def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWind
     window.costs.ensure_charts()
     before_curve = window.costs.curve_data()["own"][1]
     before_label = window.costs.breakeven_text()
-    assert len(window.costs.curve_data()) == 4  # own + three default offers
+    assert len(window.costs.curve_data()) == 5  # own + the default: one offer per provider (AWS, Azure, GCP, Lambda)
     spin = window.costs.form.spins["electricity_per_kwh"]
     spin.setValue(0.45)
     after_curve = window.costs.curve_data()["own"][1]
@@ -237,17 +210,26 @@ def test_about_box_credits_the_data(window: MainWindow, monkeypatch) -> None:  #
 
 
 def test_add_an_offer_to_the_chart(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """Tick an offer in the offers table with the pricing filter on spot: it is charted at spot, and the build
+    (hence the file) holds the comparison."""
     costs = window.costs
-    before = len(costs.chosen)
-    costs.offer_filter.setText("aws p3.8xlarge us-east-1 current")
-    costs.offer_filter.setText("p3.8xlarge us-east-1")
-    index = costs.offer_proxy.index(0, 0)
-    assert "p3.8xlarge" in index.data()
-    costs.offer_list.setCurrentIndex(index)
-    costs.pricing_box.setCurrentIndex(1)  # spot
-    costs._add_current()
-    assert len(costs.chosen) == before + 1
-    added = costs.chosen[-1]
-    assert added.offer.instance_type == "p3.8xlarge" and added.pricing.value == "spot"
-    assert window.settings.value("costs/offers")[-1].endswith("|spot")
+    window.tabs.setCurrentIndex(1)
+    panel = costs.offers_panel
+    before = list(costs.comparison)
+    panel.pricing_box.setCurrentIndex(panel.pricing_box.findText("has spot"))
+    qtbot.keyClicks(panel.words, "p3.8xlarge us-east-1")
+    assert panel.proxy.rowCount() >= 1
+    row = next(r for r in range(panel.proxy.rowCount()) if "p3.8xlarge" in panel.proxy.index(r, 2).data())
+    box = panel.proxy.index(row, 0)
+    panel.view.scrollTo(box)
+    rect = panel.view.visualRect(box)
+    # the check box sits at the left of the cell
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 10, rect.center().y()))
+    assert len(costs.comparison) == len(before) + 1
+    added = costs.comparison[-1]
+    assert added.offer.startswith("aws:p3.8xlarge:us-east-1") and added.pricing.value == "spot"
+    assert window.doc.build.comparison is not None and window.doc.build.comparison[-1] == added
     assert any("p3.8xlarge" in o.label for o in costs.report.offers)
+    assert window.isWindowModified()
+    window.act_undo.trigger()
+    assert window.doc.build.comparison is None and costs.comparison == before

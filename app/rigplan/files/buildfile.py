@@ -82,7 +82,7 @@ def _parse_yaml(text: str, path: Path) -> Any:
 
 
 def migrate(doc: dict[str, Any], path: Path) -> dict[str, Any]:
-    """Bring an older file up to FORMAT_VERSION. Version 1 is the first; later versions add steps here."""
+    """Bring an older file up to FORMAT_VERSION, one step per version."""
     version = doc.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise BuildFileError(path, "format_version is missing or not a whole number")
@@ -94,7 +94,15 @@ def migrate(doc: dict[str, Any], path: Path) -> dict[str, Any]:
         )
     if version < 1:
         raise BuildFileError(path, f"format_version {version} is not a RigPlan version")
+    if version == 1:
+        doc = _v1_to_v2(doc)
     return doc
+
+
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 added the optional `comparison` (the offers on the chart). A version 1 file has none, so RigPlan
+    picks the comparison as it always did; nothing else changed."""
+    return {**doc, "format_version": 2}
 
 
 def loads(text: str, path: Path | str = "<text>") -> Build:

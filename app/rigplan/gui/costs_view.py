@@ -1,4 +1,9 @@
-"""The Costs tab: offers to compare, the assumptions, and three pyqtgraph charts (break-even, breakdown, tornado).
+"""The Costs tab: the break-even chart first (with its side table), the cloud offers table under it, and the
+assumptions in a collapsible side panel.
+
+The offers on the chart belong to the build (Build.comparison, saved in the file): ticking an offer asks the window
+for a new comparison (comparison_changed), which comes back through set_build. A build that has none shows the best
+work-per-dollar offer per provider for its GPUs (offers_model.default_comparison).
 
 pyqtgraph is imported only when the charts are first built (after the main window has painted): importing it
 costs ~300 ms, which the user should not wait for before seeing the window.
@@ -7,21 +12,13 @@ costs ~300 ms, which the user should not wait for before seeing the window.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QListView,
-    QListWidget,
-    QListWidgetItem,
-    QPushButton,
-    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -30,195 +27,196 @@ from PySide6.QtWidgets import (
 
 from rigplan.costs.analysis import CostInputError, cost_build, offer_input, sensitivity
 from rigplan.costs.model import CostReport, compute
-from rigplan.costs.offers import Offer, OfferCatalog
+from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.assumptions_form import AssumptionsForm
+from rigplan.gui.chart_style import COLORS, OWN_COLOR
+from rigplan.gui.compare_table import CompareTable
+from rigplan.gui.costs_text import axis_x, breakeven_cells, short_names, summary_html, totals_at
 from rigplan.gui.livetext import LiveText
-from rigplan.gui.partsmodel import refilter
-from rigplan.model import Build, Pricing
-
-COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
-OWN_COLOR = "#222222"
-DEFAULT_OFFERS = [
-    ("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND),
-    ("aws:g5.xlarge:us-east-1", Pricing.SPOT),
-    ("lambda:gpu_1x_a100:us-east-1", Pricing.ON_DEMAND),
-]
-
-
-@dataclass(frozen=True)
-class Chosen:
-    offer: Offer
-    pricing: Pricing
-
-    @property
-    def key(self) -> str:
-        return f"{self.offer.id}|{self.pricing.value}"
+from rigplan.gui.offers_model import default_comparison, provider_name
+from rigplan.gui.offers_panel import OffersPanel
+from rigplan.gui.side_panel import SidePanel
+from rigplan.gui.wheel_guard import guard_wheel
+from rigplan.model import Build, Kind, Pricing
+from rigplan.model.build import MAX_COMPARED, ChartOffer
 
 
 class CostsView(QWidget):
-    assumptions_changed = Signal(object)  # Assumptions (from the form)
-    chosen_changed = Signal(list)  # list[str] of "offer_id|pricing"
+    assumptions_changed = Signal(object)  # Assumptions (from the form, always valid)
+    comparison_changed = Signal(list)  # list[ChartOffer]: the offers the user wants on the chart
 
-    def __init__(self, offers: OfferCatalog, perf: PerfTable, money: Callable[[float], str]) -> None:
+    def __init__(
+        self,
+        offers: OfferCatalog,
+        perf: PerfTable,
+        money: Callable[[float], str],
+        money_short: Callable[[float], str] | None = None,
+    ) -> None:
         super().__init__()
         self.offers, self.perf, self.money = offers, perf, money
+        self.money_short = money_short or (lambda v: money(v).replace(".00", ""))
         self.build = Build()
         self.report: CostReport | None = None
-        self.chosen: list[Chosen] = []
+        self.comparison: list[ChartOffer] = []
         self.by_months = True
-        self._plots: dict[str, Any] = {}
-        self._curves: dict[str, Any] = {}
+        self._defaults: dict[tuple[Any, ...], list[ChartOffer]] = {}
+        self._drawn: list[ChartOffer] = []  # the comparison's offers that have a price (the report's offers)
+        self._hover_x: float | None = None
+        self._charts: dict[str, Any] = {}
         self._charts_ready = False
+        self._stale = False
+        self._sens_offer: str | None = None
 
-        # --- left: offers and assumptions -------------------------------------------------------------------------
-        self.offer_filter = QLineEdit()
-        self.offer_filter.setPlaceholderText("Filter offers: provider, GPU, region, type (e.g. aws v100 us-east-1)")
-        self.offer_filter.setClearButtonEnabled(True)
-        self.offer_filter.setAccessibleName("Filter cloud offers")
-        self.pricing_box = QComboBox()
-        for p in Pricing:
-            self.pricing_box.addItem(p.value, p)
-        self.pricing_box.setAccessibleName("Pricing for the offer to add")
-        self.offer_model = QStandardItemModel()
-        for o in sorted(offers.offers, key=lambda o: (o.snapshot != "current", o.provider, o.instance_type, o.region)):
-            item = QStandardItem(f"{o.label}  ·  {_prices(o)}")
-            item.setData(o.id, Qt.ItemDataRole.UserRole)
-            item.setToolTip(
-                f"{o.source}\nPrices as of {o.date_text}" + ("\nQuirks: " + "; ".join(o.quirks) if o.quirks else "")
-            )
-            item.setEditable(False)
-            self.offer_model.appendRow(item)
-        self.offer_proxy = _WordsProxy()
-        self.offer_proxy.setSourceModel(self.offer_model)
-        self.offer_list = QListView()
-        self.offer_list.setModel(self.offer_proxy)
-        self.offer_list.setAccessibleName("Cloud offers")
-        self.offer_list.doubleClicked.connect(lambda _: self._add_current())
-        add = QPushButton("Add to chart")
-        add.clicked.connect(self._add_current)
-        self.chosen_list = QListWidget()
-        self.chosen_list.setAccessibleName("Offers on the chart")
-        remove = QPushButton("Remove")
-        remove.clicked.connect(self._remove_current)
-        self.offer_filter.textChanged.connect(self.offer_proxy.set_words)
         self.form = AssumptionsForm()
         self.form.set_assumptions(self.build.assumptions)
-        self.form.changed.connect(self._form_changed)
-        self.form_error = QLabel()
-        self.form_error.setStyleSheet("color: #c0392b")
-        self.form_error.setWordWrap(True)
+        self.form.changed.connect(self.assumptions_changed.emit)
+        self.side = SidePanel("Assumptions", self.form)
+        self.side_button = self.side.button
 
-        left = QWidget()
-        ll = QVBoxLayout(left)
-        ll.addWidget(QLabel("<b>Cloud offers</b>"))
-        ll.addWidget(self.offer_filter)
-        row = QHBoxLayout()
-        row.addWidget(self.pricing_box, 1)
-        row.addWidget(add)
-        ll.addWidget(self.offer_list, 2)
-        ll.addLayout(row)
-        ll.addWidget(QLabel("<b>On the chart</b>"))
-        ll.addWidget(self.chosen_list, 1)
-        ll.addWidget(remove)
-        ll.addWidget(QLabel("<b>Assumptions</b>"))
-        ll.addWidget(self.form)
-        ll.addWidget(self.form_error)
-        scroll = QScrollArea()
-        scroll.setWidget(left)
-        scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(420)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-        # --- right: charts and summary ----------------------------------------------------------------------------
-        self.summary = LiveText("Add parts and offers to see when owning beats renting.", lines=9, rich=True)
+        self.summary = LiveText("Add parts and offers to see when owning beats renting.", lines=2, rich=True)
         self.summary.setAccessibleName("Break-even summary")
-        self.dates = QLabel(
-            "Prices as of: parts 2025-07-23 (PCPartPicker via pc-part-dataset); cloud: SkyPilot catalog after 2025-06 "
-            "(AWS, GCP, Lambda), Azure undated, and dated historic offers."
-        )
-        self.dates.setWordWrap(True)
-        self.dates.setStyleSheet("color: palette(placeholder-text)")  # secondary text, readable light or dark
         self.axis_box = QComboBox()
         self.axis_box.addItems(["x: calendar months", "x: hours of work"])
         self.axis_box.setAccessibleName("Chart x axis")
         self.axis_box.currentIndexChanged.connect(self._axis_changed)
-        self.readout = LiveText(" ", lines=1, wrap=False)
-        self.readout.setAccessibleName("Crosshair read-out")
+        self.notice = QLabel()
+        self.notice.setStyleSheet("color: #b8860b")
+        self.notice.hide()
+        self.compare = CompareTable()
+        self.compare.visibility_changed.connect(self._redraw)
+        self.compare.pricing_changed.connect(self._pricing_changed)
         self.chart_tabs = QTabWidget()
         self.chart_tabs.setAccessibleName("Cost charts")
         self._placeholder = QLabel("Loading charts...")
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.chart_tabs.addTab(self._placeholder, "Break-even")
-        right = QWidget()
-        rl = QVBoxLayout(right)
+        self.sens_box = QComboBox()
+        self.sens_box.setAccessibleName("Offer for the sensitivity chart")
+        self.sens_box.currentIndexChanged.connect(self._sens_chosen)
+        self.offers_panel = OffersPanel(offers, perf, lambda v: f"${v:,.2f}")
+        self.offers_panel.toggled.connect(self._offer_toggled)
+
         top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.side_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.summary, 1)
-        top.addWidget(self.axis_box)
-        rl.addLayout(top)
-        rl.addWidget(self.chart_tabs, 1)
-        rl.addWidget(self.readout)
-        rl.addWidget(self.dates)
-        split = QSplitter()
-        split.addWidget(scroll)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setSizes([430, 900])
-        self.splitter = split
+        top.addWidget(self.axis_box, 0, Qt.AlignmentFlag.AlignTop)
+        chart_split = QSplitter(Qt.Orientation.Horizontal)
+        chart_split.addWidget(self.chart_tabs)
+        chart_split.addWidget(self.compare)
+        chart_split.setStretchFactor(0, 1)
+        chart_split.setCollapsible(0, False)
+        self.chart_split = chart_split
+        upper = QWidget()
+        ul = QVBoxLayout(upper)
+        ul.setContentsMargins(0, 0, 0, 0)
+        ul.addLayout(top)
+        ul.addWidget(self.notice)
+        ul.addWidget(chart_split, 1)
+        self.vsplit = QSplitter(Qt.Orientation.Vertical)
+        self.vsplit.addWidget(upper)
+        self.vsplit.addWidget(self.offers_panel)
+        self.vsplit.setStretchFactor(0, 3)
+        self.vsplit.setStretchFactor(1, 1)
+        self.vsplit.setCollapsible(0, False)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.side)
+        self.splitter.addWidget(self.vsplit)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(1, False)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(split)
+        lay.addWidget(self.splitter)
+        guard_wheel(self)
 
-    # --- offers ------------------------------------------------------------------------------------------------------
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        # The chart gets most of the room: the offers table a third of the height, the side table what it needs.
+        if not getattr(self, "_sized", False) and self.width() > 0 and self.height() > 0:
+            self._sized = True
+            if self.width() < 1500:  # a laptop screen: the chart first, the assumptions one click away
+                self.show_assumptions(False)
+            h = self.vsplit.height() or self.height()
+            self.vsplit.setSizes([int(h * 0.72), h - int(h * 0.72)])
+            side = self.side.sizeHint().width() if not self.side.isHidden() else 0
+            self.splitter.setSizes([side, max(self.width() - side, 1)])
+            cw = self.chart_split.width() or self.width()
+            table = self.compare.minimumWidth()
+            self.chart_split.setSizes([max(cw - table, 1), table])
 
-    def set_chosen(self, keys: list[str]) -> None:
-        self.chosen = []
-        for k in keys:
-            oid, _, pricing = k.partition("|")
-            offer = self.offers.get(oid)
-            if offer is not None and pricing in {p.value for p in Pricing}:
-                self.chosen.append(Chosen(offer, Pricing(pricing)))
-        self._refresh_chosen_list()
+    def show_assumptions(self, on: bool) -> None:
+        self.side.fold(on)
+
+    # --- the comparison ------------------------------------------------------------------------------------------
+
+    def default_comparison(self, build: Build) -> list[ChartOffer]:
+        key = (
+            tuple((i.part.id, i.quantity) for i in build.of_kind(Kind.GPU)),
+            build.assumptions.scaling_efficiency,
+        )
+        if key not in self._defaults:
+            self._defaults[key] = default_comparison(self.offers, self.perf, build)
+        return self._defaults[key]
+
+    def _request(self, new: list[ChartOffer]) -> None:
+        self.comparison = new
+        self._refresh_comparison()
         self.recompute()
+        self.comparison_changed.emit(new)
 
-    def default_keys(self) -> list[str]:
-        return [f"{oid}|{p.value}" for oid, p in DEFAULT_OFFERS if self.offers.get(oid)]
+    def _offer_toggled(self, offer_id: str, on: bool, pricing: Pricing) -> None:
+        now = [c for c in self.comparison if c.offer != offer_id]
+        if on:
+            if len(now) >= MAX_COMPARED:
+                self._notice(f"The chart holds at most {MAX_COMPARED} offers: untick one first.")
+                return
+            now.append(ChartOffer(offer=offer_id, pricing=pricing))
+        self._notice("")
+        self._request(now)
 
-    def add_offer(self, offer_id: str, pricing: Pricing) -> None:
-        offer = self.offers.get(offer_id)
-        if offer is None:
+    def _pricing_changed(self, offer_id: str, pricing: Pricing) -> None:
+        if pricing is None:
             return
-        c = Chosen(offer, pricing)
-        if c.key not in {x.key for x in self.chosen}:
-            self.chosen.append(c)
-            self._refresh_chosen_list()
-            self.chosen_changed.emit([x.key for x in self.chosen])
-            self.recompute()
+        new = [
+            ChartOffer(offer=c.offer, pricing=Pricing(pricing)) if c.offer == offer_id else c for c in self.comparison
+        ]
+        if new != self.comparison:
+            self._request(new)
 
-    def _add_current(self) -> None:
-        idx = self.offer_list.currentIndex()
-        if idx.isValid():
-            self.add_offer(idx.data(Qt.ItemDataRole.UserRole), Pricing(self.pricing_box.currentData()))
+    def _notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
 
-    def _remove_current(self) -> None:
-        row = self.chosen_list.currentRow()
-        if 0 <= row < len(self.chosen):
-            self.chosen.pop(row)
-            self._refresh_chosen_list()
-            self.chosen_changed.emit([x.key for x in self.chosen])
-            self.recompute()
+    def names(self) -> list[str]:
+        return short_names(self.offers, self._drawn)
 
-    def _refresh_chosen_list(self) -> None:
-        self.chosen_list.clear()
-        for n, c in enumerate(self.chosen):
-            item = QListWidgetItem(f"● {c.offer.label} — {c.pricing.value}")
-            item.setForeground(_qcolor(COLORS[n % len(COLORS)]))
-            price = c.offer.hourly(c.pricing)
-            item.setToolTip(
-                f"{c.offer.source}; prices as of {c.offer.date_text}"
-                + ("" if price else f"\nNo {c.pricing.value} price: not drawn")
-            )
-            self.chosen_list.addItem(item)
+    def _refresh_comparison(self) -> None:
+        self.offers_panel.model.set_comparison(self.comparison)
+        drawn = [c for c in self.comparison if (o := self.offers.get(c.offer)) and o.hourly(c.pricing)]
+        self._drawn = drawn
+        names = dict(zip([c.offer for c in drawn], self.names(), strict=True))
+        rows = []
+        for c in self.comparison:
+            o = self.offers.get(c.offer)
+            if o is None:
+                rows.append((c, c.offer, "", "Not in this RigPlan's cloud catalog: not drawn", [c.pricing]))
+                continue
+            n = drawn.index(c) if c in drawn else -1
+            color = COLORS[n % len(COLORS)] if n >= 0 else ""
+            tip = f"{o.label}\n{o.source}; prices as of {o.date_text}"
+            if n < 0:
+                tip += f"\nNo {c.pricing.value} price: not drawn"
+            name = names.get(c.offer, f"{provider_name(o.provider)} {o.instance_type}")
+            rows.append((c, name, color, tip, [p for p in Pricing if o.hourly(p)] or [c.pricing]))
+        self.compare.set_rows(OWN_COLOR, rows)
+        self.sens_box.blockSignals(True)
+        self.sens_box.clear()
+        for c, name in zip(drawn, self.names(), strict=True):
+            self.sens_box.addItem(name, c.offer)
+        index = self.sens_box.findData(self._sens_offer) if self._sens_offer else 0
+        self.sens_box.setCurrentIndex(max(index, 0))
+        self.sens_box.blockSignals(False)
 
     # --- model -------------------------------------------------------------------------------------------------------
 
@@ -226,139 +224,169 @@ class CostsView(QWidget):
         self.build = build
         if self.form.assumptions != build.assumptions:
             self.form.set_assumptions(build.assumptions)
+        self.offers_panel.model.set_efficiency(build.assumptions.scaling_efficiency)
+        comparison = list(build.comparison) if build.comparison is not None else self.default_comparison(build)
+        if comparison != self.comparison:
+            self.comparison = comparison
+            self._refresh_comparison()
         self.recompute()
-
-    def _form_changed(self, value: object) -> None:
-        if isinstance(value, str):
-            self.form_error.setText(value)
-            return
-        self.form_error.setText("")
-        self.assumptions_changed.emit(value)
 
     def recompute(self) -> None:
         a = self.build.assumptions
         costing = cost_build(self.build, self.perf)
-        inputs, skipped = [], []
-        for c in self.chosen:
+        inputs = []
+        skipped = [f"{c.offer} has no {c.pricing.value} price" for c in self.comparison if c not in self._drawn]
+        for c in self._drawn:
+            offer = self.offers.get(c.offer)
+            assert offer is not None  # _drawn holds known offers with a price
             try:
-                inputs.append(offer_input(c.offer, a, self.perf, costing.own.throughput, pricing=c.pricing))
-            except CostInputError:
-                skipped.append(f"{c.offer.instance_type} has no {c.pricing.value} price")
+                inputs.append(offer_input(offer, a, self.perf, costing.own.throughput, pricing=c.pricing))
+            except CostInputError:  # pragma: no cover - _drawn are priced
+                skipped.append(f"{offer.instance_type} has no {c.pricing.value} price")
         self.report = compute(costing.own, inputs, a)
         self.report.notes[:0] = list(costing.notes) + skipped
         self._inputs = inputs
         self._costing = costing
         self._update_summary()
+        self._update_table()
         if self._charts_ready:
             self._update_charts()
 
     def _update_summary(self) -> None:
-        r = self.report
-        assert r is not None
-        a = self.build.assumptions
-        bits = [
-            f"Owning: <b>{self.money(r.upfront)}</b> up front, {self.money(r.own_slope_per_day)} a day to run; "
-            f"{self.money(r.own_breakdown['total'])} after {a.horizon_years:g} years and resale."
-        ]
-        for o in r.offers:
-            if o.breakeven_days is None:
-                be = "never within the horizon"
-            elif o.status == "from-day-one":
-                be = "owning is cheaper from day one"
-            else:
-                extra = " (only with the resale)" if o.status == "at-horizon-with-resale" else ""
-                months = o.breakeven_days / 30.4375
-                be = f"break-even after <b>{months:.1f} months</b> ({o.breakeven_hours:,.0f} h of work){extra}"
-            bits.append(f"{o.label.split(':')[0]} ({o.pricing.value}, speed ratio {o.speedup:.2f}): {be}")
-        if r.notes:
-            bits.append("<i>" + "; ".join(r.notes) + "</i>")
-        self.summary.setText("<br>".join(bits))
+        assert self.report is not None
+        self.summary.setText(summary_html(self.report, self.names(), self.money, self.build.assumptions.horizon_years))
+        self.summary.setToolTip("\n".join(self.report.notes))
+
+    def _update_table(self) -> None:
+        assert self.report is not None
+        texts = breakeven_cells(self.report, self.by_months)
+        rows = {c.offer: n for n, c in enumerate(self._drawn)}
+        cells = [texts[rows[c.offer]] if c.offer in rows else "not drawn" for c in self.comparison]
+        self.compare.set_column(2, ["", *cells])
+        self.hover_at(self._hover_x)
 
     def breakeven_text(self) -> str:
-        return self.summary.text()
+        return self.summary.text() + " " + " ".join(self.compare.column(2))
+
+    # --- read-out --------------------------------------------------------------------------------------------------
+
+    def totals_at(self, x: float) -> list[float]:
+        """Cumulative cost of owning, then of each drawn offer, at x on the current axis (clamped to the chart)."""
+        assert self.report is not None
+        return totals_at(self.report, self.by_months, x)
+
+    def hover_at(self, x: float | None) -> None:
+        """Fill the side table's last column with the totals at x (None: at the horizon)."""
+        if self.report is None or not len(self.report.days):
+            return
+        end = float(axis_x(self.report, self.by_months)[-1])
+        self._hover_x = x
+        at = end if x is None else min(max(x, 0.0), end)
+        totals = self.totals_at(at)
+        head = f"At month {at:,.1f}" if self.by_months else f"At {at:,.0f} h"
+        rows = {c.offer: n for n, c in enumerate(self._drawn)}
+        texts = [self.money_short(totals[0])] + [
+            self.money_short(totals[rows[c.offer] + 1]) if c.offer in rows else "" for c in self.comparison
+        ]
+        self.compare.set_column(
+            3, texts, head if x is not None else ("At the end" if self.by_months else f"{head}, end")
+        )
+        vline = self._charts.get("breakeven").vline if self._charts_ready else None
+        if vline is not None:
+            vline.setVisible(x is not None)
+            if x is not None:
+                vline.setValue(at)
 
     # --- charts ----------------------------------------------------------------------------------------------------
 
     def ensure_charts(self) -> None:
         if self._charts_ready:
             return
-        from rigplan.gui import charts
+        import pyqtgraph as pg
 
-        self._plots = charts.build_charts(self)
+        from rigplan.gui.charts import BreakEvenChart
+        from rigplan.gui.side_charts import BreakdownChart, TornadoChart
+
+        be = BreakEvenChart(self.money_short)
+        bd = BreakdownChart(self.money_short)
+        tornado = TornadoChart()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Offer:"))
+        row.addWidget(self.sens_box, 1)
+        tornado.container.layout().insertLayout(0, row)  # type: ignore[union-attr]
+        self._charts = {"breakeven": be, "breakdown": bd, "tornado": tornado}
+        self._mouse_proxy = pg.SignalProxy(be.widget.scene().sigMouseMoved, rateLimit=30, slot=self._mouse)
         self.chart_tabs.removeTab(0)
         self._placeholder.deleteLater()
-        self.chart_tabs.addTab(self._plots["breakeven_widget"], "Break-even")
-        self.chart_tabs.addTab(self._plots["breakdown_widget"], "Cost breakdown")
-        self.chart_tabs.addTab(self._plots["tornado_widget"], "Sensitivity")
+        self.chart_tabs.addTab(be.widget, "Break-even")
+        self.chart_tabs.addTab(bd.widget, "Cost breakdown")
+        self.chart_tabs.addTab(tornado.container, "Sensitivity")
         self.chart_tabs.currentChanged.connect(lambda _: self._update_charts())
+        guard_wheel(self)
         self._charts_ready = True
         self._update_charts()
 
+    def _mouse(self, ev: Any) -> None:
+        be = self._charts["breakeven"]
+        pos = ev[0]
+        vb = be.widget.getPlotItem().vb
+        if self.report is None or not vb.sceneBoundingRect().contains(pos):
+            return
+        self.hover_at(vb.mapSceneToView(pos).x())
+
     def _axis_changed(self, index: int) -> None:
         self.by_months = index == 0
+        self._hover_x = None
+        if self.report is not None:
+            self._update_table()
+        if self._charts_ready:
+            self._update_charts()
+
+    def _sens_chosen(self, _: int) -> None:
+        self._sens_offer = self.sens_box.currentData()
+        if self._charts_ready:
+            self._update_charts()
+
+    def _redraw(self) -> None:
         if self._charts_ready:
             self._update_charts()
 
     def _update_charts(self) -> None:
-        from rigplan.gui import charts
-
         assert self.report is not None
         if not self.isVisible():
             self._stale = True  # drawn when the tab is shown (showEvent)
             return
         self._stale = False
-        if self.chart_tabs.currentIndex() == 0:
-            charts.update_charts(self, self.report)
-            return
-        # The breakdown and sensitivity charts are only drawn while one of them is on screen.
-        tornado = []
-        if self._inputs and self.chart_tabs.currentIndex() == 2:
-            tornado = sensitivity(self._costing.own, self._inputs[0], self.build.assumptions)
-        charts.update_side_charts(self, self.report, tornado)
+        names = self.names()
+        tab = self.chart_tabs.currentIndex()
+        if tab == 0:
+            shown = self.compare.shown()
+            flags = [shown.get(c.offer, True) for c in self._drawn]
+            self._charts["breakeven"].update(self.report, self.by_months, flags, names)
+        elif tab == 1:  # the breakdown and sensitivity charts are only drawn while on screen
+            self._charts["breakdown"].update(self.report, names)
+        else:
+            n = max(self.sens_box.currentIndex(), 0)
+            bars = sensitivity(self._costing.own, self._inputs[n], self.build.assumptions) if self._inputs else []
+            horizon = float(self.report.days[-1]) if len(self.report.days) else 0.0
+            self._charts["tornado"].update(bars, horizon, names[n] if names else "")
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
-        if self._charts_ready and getattr(self, "_stale", False):
+        if self._charts_ready and self._stale:
             self._update_charts()
 
+    def chart(self, name: str) -> Any:
+        """The chart objects (breakeven, breakdown, tornado), once built."""
+        return self._charts[name]
+
     def curve_data(self) -> dict[str, tuple[list[float], list[float]]]:
-        """What the break-even chart shows, by curve name (for tests and the read-out)."""
-        return charts_data(self)
-
-
-def charts_data(view: CostsView) -> dict[str, tuple[list[float], list[float]]]:
-    out = {}
-    for name, item in view._curves.items():
-        x, y = item.getData()
-        out[name] = ([] if x is None else list(x), [] if y is None else list(y))
-    return out
-
-
-def _prices(o: Offer) -> str:
-    bits = []
-    for label, v in (("on-demand", o.ondemand_usd_h), ("spot", o.spot_usd_h), ("1y", o.reserved_1y_usd_h)):
-        if v:
-            bits.append(f"{label} ${v:,.3f}/h")
-    return ", ".join(bits) or "no price"
-
-
-def _qcolor(hex_color: str) -> Any:
-    from PySide6.QtGui import QColor
-
-    return QColor(hex_color)
-
-
-class _WordsProxy(QSortFilterProxyModel):
-    def __init__(self) -> None:
-        super().__init__()
-        self._words: list[str] = []
-
-    def set_words(self, text: str) -> None:
-        self._words = text.lower().split()
-        refilter(self)
-
-    def filterAcceptsRow(self, row: int, parent: Any) -> bool:  # noqa: N802
-        if not self._words:
-            return True
-        text = self.sourceModel().index(row, 0, parent).data().lower()
-        return all(w in text for w in self._words)
+        """What the break-even chart shows, by curve name ("own", then the offers' short names)."""
+        if not self._charts_ready:
+            return {}
+        be = self._charts["breakeven"]
+        out = {"own": be.own.getData()}
+        for name, curve in zip(self.names(), be.curves, strict=False):
+            if curve.isVisible():
+                out[name] = curve.getData()
+        return {k: ([] if x is None else list(x), [] if y is None else list(y)) for k, (x, y) in out.items()}

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rigplan.model import Build, BuildItem, Kind, Part, Price
-from rigplan.model.build import MAX_QUANTITY
+from rigplan.model.build import MAX_QUANTITY, ChartOffer
 from rigplan.rules.compat import SINGLE
 
 
@@ -100,6 +100,9 @@ class BuildDocument(QObject):
 
     def set_assumptions(self, assumptions: object, text: str = "Change assumptions") -> None:
         self.edit(self.build.model_copy(update={"assumptions": assumptions}), text)
+
+    def set_comparison(self, comparison: list[ChartOffer]) -> None:
+        self.edit(self.build.model_copy(update={"comparison": tuple(comparison)}), "Change the offers on the chart")
 
     def rename(self, name: str) -> None:
         self.edit(self.build.model_copy(update={"name": name}), "Rename build")

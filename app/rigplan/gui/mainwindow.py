@@ -1,4 +1,8 @@
-"""The main window: build panel | part picker and costs tabs, findings dock, menus, files, undo, settings.
+"""The main window: a Parts tab (build panel | part picker) and a Costs tab (the break-even workspace, full width),
+the findings dock; the one place the view follows the build.
+
+Files (files_controller), autosave and recovery (autosave_controller), remembered settings (window_settings) and
+the menus (menus) live in their own modules.
 
 Start-up is staged so that the window paints early. The constructor builds the shell (build panel, the whole catalog
 in the part picker, findings, menus), which needs Qt and the catalog's columns only. `finish()` then brings in the
@@ -11,36 +15,38 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLocale, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import (
-    QAction,
     QCloseEvent,
     QDesktopServices,
-    QDragEnterEvent,
-    QDropEvent,
-    QKeySequence,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
-from rigplan import BUILD_SUFFIX as SUFFIX
 from rigplan import __version__
 from rigplan.catalog import Catalog
-from rigplan.gui.panels import BuildPanel, FindingsPanel, PickerPanel
+from rigplan.gui.autosave_controller import AutosaveMixin
+from rigplan.gui.build_header import BuildHeader
+from rigplan.gui.build_panel import BuildPanel
+from rigplan.gui.files_controller import FilesMixin
+from rigplan.gui.findings_panel import FindingsPanel
+from rigplan.gui.menus import make_actions
+from rigplan.gui.picker import PickerPanel
+from rigplan.gui.window_settings import SettingsMixin
 from rigplan.kinds import Kind
 
 if TYPE_CHECKING:
@@ -49,15 +55,13 @@ if TYPE_CHECKING:
     from rigplan.files.autosave import AutosaveStore
     from rigplan.gui.costs_view import CostsView
     from rigplan.gui.document import BuildDocument
-    from rigplan.model import Assumptions, Build
+    from rigplan.model import Build
     from rigplan.rules import Report
 
-FILE_FILTER = f"RigPlan builds (*{SUFFIX} *.yaml *.yml);;All files (*)"
 DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
-MAX_RECENT = 8
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
     def __init__(
         self,
         catalog: Catalog,
@@ -88,16 +92,25 @@ class MainWindow(QMainWindow):
         self.findings = FindingsPanel()
         self.costs_placeholder = QLabel("Loading the cost model...")
         self.costs_placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.picker, "Parts")
-        self.tabs.addTab(self.costs_placeholder, "Costs")
-        self.tabs.setAccessibleName("Parts and costs")
+        self.build_header = BuildHeader()
+        self.build_header.rename_requested.connect(lambda: self.rename_build())
+        self.build_header.example_requested.connect(lambda p: self.open_example(p))
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.build_header)
+        ll.addWidget(self.build_panel, 1)
+        # The build panel shares the Parts tab with the picker; the Costs tab has the whole width for its chart.
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.build_panel)
-        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.picker)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([470, 930])
-        self.setCentralWidget(self.splitter)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.splitter, "Parts")
+        self.tabs.addTab(self.costs_placeholder, "Costs")
+        self.tabs.setAccessibleName("Parts and costs")
+        self.setCentralWidget(self.tabs)
         dock = QDockWidget("Findings", self)
         dock.setObjectName("findings")
         dock.setWidget(self.findings)
@@ -106,12 +119,15 @@ class MainWindow(QMainWindow):
         )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
         self.findings_dock = dock
+        self.findings_wanted = True  # the View menu's choice; the Costs tab hides the dock while it is shown
+        self.tabs.currentChanged.connect(lambda _: self._place_findings())
         self.setAcceptDrops(True)
-        self._make_actions()
+        make_actions(self)
         self.build_panel.slot_selected.connect(self._slot_selected)
         self.findings.slot_selected.connect(self.select_slot)
         self._restore_geometry()
         self.build_panel.show_build(None, None)
+        self.build_header.show_build(None)
         self.setWindowTitle("RigPlan")
         self._status(f"Checking...  ·  {len(self.catalog):,} parts in the catalog")
         self.autosave: AutosaveStore | None = None
@@ -125,7 +141,6 @@ class MainWindow(QMainWindow):
             return
         from rigplan.costs.offers import load_offers
         from rigplan.costs.perf import load_perf
-        from rigplan.files.autosave import AutosaveStore
         from rigplan.gui.costs_view import CostsView
         from rigplan.gui.document import BuildDocument
         from rigplan.model import Build
@@ -135,7 +150,7 @@ class MainWindow(QMainWindow):
             self._perf = load_perf()
             self.picker.set_perf(self._perf)
         self.doc: BuildDocument = BuildDocument(self, self.undo_stack)
-        self.costs: CostsView = CostsView(offers, self._perf, self.money)
+        self.costs: CostsView = CostsView(offers, self._perf, self.money, self.money_short)
         current = self.tabs.currentIndex()
         self.tabs.removeTab(1)
         self.tabs.insertTab(1, self.costs, "Costs")
@@ -147,13 +162,11 @@ class MainWindow(QMainWindow):
         self.build_panel.quantity_changed.connect(self.doc.set_quantity)
         self.build_panel.price_edited.connect(self._price_edited)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
-        self.costs.chosen_changed.connect(lambda keys: self.settings.setValue("costs/offers", keys))
+        self.costs.comparison_changed.connect(self.doc.set_comparison)
         self.doc.changed.connect(self.refresh)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_title())
         self.doc.path_changed.connect(lambda _: self._update_title())
         self.tabs.currentChanged.connect(lambda i: self.costs.ensure_charts() if i == 1 else None)
-        keys = self.settings.value("costs/offers")
-        self.costs.set_chosen(list(keys) if isinstance(keys, list) else self.costs.default_keys())
         costs_state = self.settings.value("window/costs_splitter")
         if costs_state is not None:
             self.costs.splitter.restoreState(costs_state)
@@ -162,59 +175,20 @@ class MainWindow(QMainWindow):
         self.doc.reset(Build(assumptions=self._last_assumptions()), None)
         if current == 1:
             self.costs.ensure_charts()
-        for a in self._doc_actions:
+        for a in self.doc_actions:
             a.setEnabled(True)
         self._update_title()
         # Autosave: unsaved edits are written every N seconds to the data folder, one file per instance.
-        self.autosave = AutosaveStore(self._data_dir / "autosave") if self._data_dir else None
-        self.autosave_timer.setInterval(max(5, int(self.settings.value("autosave/seconds", 60))) * 1000)
-        self.autosave_timer.timeout.connect(self.autosave_now)
-        if self.autosave:
-            self.autosave_timer.start()
-            self.undo_stack.cleanChanged.connect(lambda clean: self.autosave.remove() if clean else None)
-
-    def autosave_now(self) -> None:
-        if self.autosave is None or not self.doc.is_modified():
-            return
-        from rigplan.files import BuildFileError
-
-        try:
-            self.autosave.save(self.doc.build, self.doc.path)
-        except (BuildFileError, OSError) as exc:
-            self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
-
-    def offer_recovery(self) -> bool:
-        """At start: offer the builds that a crashed or killed RigPlan left unsaved. True if one was recovered."""
-        if self.autosave is None:
-            return False
-        from rigplan.files.autosave import AutosaveStore
-        from rigplan.gui.recovery import RecoveryDialog
-
-        entries = self.autosave.orphans()
-        if not entries:
-            return False
-        dlg = RecoveryDialog(entries, self)
-        dlg.exec()
-        for gone in dlg.discarded:
-            AutosaveStore.discard(gone)
-        if dlg.chosen is None:
-            return False
-        build = AutosaveStore.try_load(dlg.chosen)
-        if isinstance(build, str):
-            QMessageBox.warning(self, "Cannot recover", build)
-            return False
-        original = Path(dlg.chosen.original) if dlg.chosen.original else None
-        self.doc.reset(build, original if original and original.exists() else None)
-        self.doc.undo_stack.resetClean()  # recovered edits are unsaved until the user saves them
-        self._update_title()
-        AutosaveStore.discard(dlg.chosen)
-        self.autosave_now()
-        return True
+        self.start_autosave()
 
     # --- formatting ------------------------------------------------------------------------------------------------
 
     def money(self, amount: float) -> str:
         return self.locale.toCurrencyString(float(amount), self._currency_symbol())
+
+    def money_short(self, amount: float) -> str:
+        """Whole units with the locale's thousands separators, for chart axes and the read-out."""
+        return self.locale.toCurrencyString(float(amount), self._currency_symbol(), 0)
 
     def _currency_symbol(self) -> str:
         code = self.doc.build.assumptions.currency if self.ready else self._saved_currency()
@@ -222,67 +196,7 @@ class MainWindow(QMainWindow):
 
     # --- actions and menus -----------------------------------------------------------------------------------------
 
-    def _action(self, text: str, slot: object, shortcut: QKeySequence.StandardKey | str | None = None) -> QAction:
-        a = QAction(text, self)
-        if shortcut is not None:
-            a.setShortcut(QKeySequence(shortcut))
-        a.triggered.connect(slot)  # type: ignore[arg-type]
-        return a
-
-    def _make_actions(self) -> None:
-        sk = QKeySequence.StandardKey
-        self.act_new = self._action("&New", self.new_build, sk.New)
-        self.act_open = self._action("&Open...", self.open_dialog, sk.Open)
-        self.act_save = self._action("&Save", self.save, sk.Save)
-        self.act_save_as = self._action("Save &As...", self.save_as, sk.SaveAs)
-        self.act_quit = self._action("&Quit", self.close, sk.Quit)
-        self.act_undo = self.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(QKeySequence(sk.Undo))
-        self.act_redo = self.undo_stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcut(QKeySequence(sk.Redo))
-        self.act_custom = self._action("Add &custom part...", self.add_custom_part, "Ctrl+Shift+N")
-        self.act_rename = self._action("&Rename build...", self.rename_build, "F2")
-        self.act_find = self._action("&Find part", self._focus_search, sk.Find)
-        self.act_parts = self._action("&Parts", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
-        self.act_costs = self._action("&Costs", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
-        self.act_docs = self._action("RigPlan &documentation", self.open_docs, sk.HelpContents)
-        self.act_about = self._action("&About RigPlan", self.about)
-        bar = self.menuBar()
-        m = bar.addMenu("&File")
-        for a in (self.act_new, self.act_open):
-            m.addAction(a)
-        self.recent_menu = m.addMenu("Open &Recent")
-        m.addSeparator()
-        for a in (self.act_save, self.act_save_as):
-            m.addAction(a)
-        m.addSeparator()
-        m.addAction(self.act_quit)
-        e = bar.addMenu("&Edit")
-        for a in (self.act_undo, self.act_redo, self.act_custom, self.act_rename, self.act_find):
-            e.addAction(a)
-        v = bar.addMenu("&View")
-        v.addAction(self.act_parts)
-        v.addAction(self.act_costs)
-        v.addAction(self.findings_dock.toggleViewAction())
-        h = bar.addMenu("&Help")
-        h.addAction(self.act_docs)
-        h.addAction(self.act_about)
-        self._fill_recent()
-        # Enabled by finish(), a moment after the first paint: they need the build document.
-        self._doc_actions = (self.act_new, self.act_save, self.act_save_as, self.act_custom, self.act_rename)
-        for a in self._doc_actions:
-            a.setEnabled(False)
-
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
-
-    def _saved_currency(self) -> str:
-        """The currency of the last assumptions, read without pydantic (before finish())."""
-        raw = self.settings.value("costs/assumptions")
-        try:
-            code = json.loads(raw).get("currency") if isinstance(raw, str) else None
-        except (ValueError, AttributeError):
-            code = None
-        return code if isinstance(code, str) else "USD"
 
     def refresh(self, build: Build) -> None:
         from rigplan.rules import Severity, check
@@ -292,6 +206,8 @@ class MainWindow(QMainWindow):
         self.findings.show_report(self.report)
         self.picker.set_build(build)
         self.costs.set_build(build)
+        self.build_header.show_build(build)
+        self._update_title()  # a rename shows at once
         c = self.report.counts()
         self._status(
             f"{c[Severity.ERROR]} error{'s' if c[Severity.ERROR] != 1 else ''}, {c[Severity.WARNING]} warning"
@@ -303,7 +219,19 @@ class MainWindow(QMainWindow):
         if self.statusBar().currentMessage() != text:
             self.statusBar().showMessage(text)
 
+    def set_findings_wanted(self, on: bool) -> None:
+        """View > Findings: shown on the Parts tab or not at all."""
+        self.findings_wanted = on
+        self._place_findings()
+
+    def _place_findings(self) -> None:
+        """The Costs tab has the window's full height for its chart; the findings come back on the Parts tab."""
+        on_costs = self.tabs.currentIndex() == 1
+        self.findings_dock.setVisible(self.findings_wanted and not on_costs)
+
     def _update_title(self) -> None:
+        if not self.ready:
+            return
         name = self.doc.build.name
         where = f" ({self.doc.path.name})" if self.doc.path else ""
         self.setWindowTitle(f"{name}{where}[*] - RigPlan")
@@ -317,7 +245,7 @@ class MainWindow(QMainWindow):
         self.picker.set_kind(kind)
         self.tabs.setCurrentIndex(0)
 
-    def _focus_search(self) -> None:
+    def focus_search(self) -> None:
         self.tabs.setCurrentIndex(0)
         self.picker.search.setFocus()
         self.picker.search.selectAll()
@@ -335,112 +263,6 @@ class MainWindow(QMainWindow):
             self.doc.set_price(
                 index, Price(amount=value, currency=a.currency, date=dt.date.today(), source="your price")
             )
-
-    # --- files -------------------------------------------------------------------------------------------------------
-
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current build (saved, discarded, or nothing to save)."""
-        if not self.ready or not self.doc.is_modified():
-            return True
-        answer = QMessageBox.question(
-            self,
-            "Save changes?",
-            f"“{self.doc.build.name}” has unsaved changes. Save them?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
-
-    def new_build(self) -> None:
-        from rigplan.model import Build
-
-        if self.maybe_save():
-            self.doc.reset(Build(assumptions=self._last_assumptions()), None)
-
-    def open_dialog(self) -> None:
-        if not self.maybe_save():
-            return
-        path, _ = QFileDialog.getOpenFileName(self, "Open build", self._last_dir(), FILE_FILTER)
-        if path:
-            self.open_path(Path(path), ask=False)
-
-    def open_path(self, path: Path, ask: bool = True) -> bool:
-        path = Path(path).absolute()  # recent files must work from any folder
-        self.finish()
-        if ask and not self.maybe_save():
-            return False
-        from rigplan.files import BuildFileError, load, missing_from_catalog
-
-        try:
-            build = load(path)
-        except BuildFileError as exc:
-            QMessageBox.warning(self, "Cannot open build", exc.message + f"\n\n{path}")
-            return False
-        self.doc.reset(build, path)
-        self._add_recent(path)
-        gone = missing_from_catalog(build, self.catalog)
-        if gone:
-            QMessageBox.information(self, "Parts no longer in the catalog", "\n".join(gone))
-        return True
-
-    def save(self) -> bool:
-        if self.doc.path is None:
-            return self.save_as()
-        return self._write(self.doc.path)
-
-    def save_as(self) -> bool:
-        suggested = str(Path(self._last_dir()) / (self.doc.build.name.replace("/", "-") + SUFFIX))
-        path, _ = QFileDialog.getSaveFileName(self, "Save build", suggested, FILE_FILTER)
-        if not path:
-            return False
-        p = Path(path)
-        if not p.name.endswith((".yaml", ".yml")):
-            p = p.with_name(p.name + SUFFIX)
-        return self._write(p)
-
-    def _write(self, path: Path) -> bool:
-        from rigplan.files import BuildFileError, save
-
-        try:
-            save(self.doc.build, path)
-        except BuildFileError as exc:
-            QMessageBox.warning(self, "Cannot save", exc.message)
-            return False
-        self.doc.mark_saved(path)
-        self._add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
-
-    def _recent(self) -> list[str]:
-        v = self.settings.value("files/recent")
-        return [str(x) for x in v] if isinstance(v, list) else ([str(v)] if v else [])
-
-    def _add_recent(self, path: Path) -> None:
-        recent = [str(path)] + [r for r in self._recent() if r != str(path)]
-        self.settings.setValue("files/recent", recent[:MAX_RECENT])
-        self.settings.setValue("files/last_dir", str(path.parent))
-        self._fill_recent()
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for r in self._recent():
-            self.recent_menu.addAction(r, lambda r=r: self.open_path(Path(r)))
-        self.recent_menu.setEnabled(bool(self._recent()))
-
-    def _last_dir(self) -> str:
-        return str(self.settings.value("files/last_dir") or Path.home())
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        for url in event.mimeData().urls():
-            if url.isLocalFile():
-                self.open_path(Path(url.toLocalFile()))
-                break
 
     # --- other commands --------------------------------------------------------------------------------------------
 
@@ -464,41 +286,6 @@ class MainWindow(QMainWindow):
         from rigplan.gui.dialogs import ABOUT
 
         QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT)
-
-    # --- settings ----------------------------------------------------------------------------------------------------
-
-    def _last_assumptions(self) -> Assumptions:
-        from rigplan.model import Assumptions
-
-        raw = self.settings.value("costs/assumptions")
-        if isinstance(raw, str):
-            try:
-                return Assumptions.model_validate_json(raw)
-            except ValueError:
-                pass
-        return Assumptions()
-
-    def _restore_geometry(self) -> None:
-        geo = self.settings.value("window/geometry")
-        if geo is not None:
-            self.restoreGeometry(geo)
-        else:
-            self.resize(1400, 880)
-        state = self.settings.value("window/state")
-        if state is not None:
-            self.restoreState(state)
-        sizes = self.settings.value("window/splitter")
-        if sizes is not None:
-            self.splitter.restoreState(sizes)
-
-    def save_settings(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.setValue("window/splitter", self.splitter.saveState())
-        if self.ready:
-            self.settings.setValue("window/costs_splitter", self.costs.splitter.saveState())
-            self.settings.setValue("costs/assumptions", self.doc.build.assumptions.model_dump_json())
-        self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if self.maybe_save():

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from rigplan.catalog.loader import KindTable
+from rigplan.catalog.search import Condition
 from rigplan.kinds import Kind
 
 if TYPE_CHECKING:  # the window paints before the speed table (YAML, pydantic) is loaded
@@ -181,6 +182,8 @@ class PartTableModel(QAbstractTableModel):
                 return "No retailer price in the 2025-07-23 snapshot"
             if value is None:
                 return "Not in the data: checks that need it are listed as 'not checked'"
+            if index.column() == 0:
+                return str(value)  # the full name, however narrow the column
             return None
         if (
             role == Qt.ItemDataRole.TextAlignmentRole
@@ -192,18 +195,48 @@ class PartTableModel(QAbstractTableModel):
 
 
 class PartFilterProxy(QSortFilterProxyModel):
-    """Text search over name/maker/chipset (the catalog's haystacks) and the "compatible only" row set."""
+    """Text search over name/maker/chipset (the catalog's haystacks), field conditions (vram>=24), the "compatible
+    only" row set, and a warning mark on the parts that would add an error when those are shown."""
 
     def __init__(self) -> None:
         super().__init__()
         self.setSortRole(SORT_ROLE)
         self._words: tuple[str, ...] = ()
+        self._conditions: tuple[Condition, ...] = ()
         self._allowed: set[int] | None = None
+        self._flagged: set[int] = set()
         self._hay: list[str] = []
+        self._columns: dict[str, list[Any]] = {}
 
     def setSourceModel(self, model: PartTableModel) -> None:  # type: ignore[override]  # noqa: N802
         self._hay = model.table.haystacks()
+        self._columns = model.table.columns
         super().setSourceModel(model)
+
+    def set_conditions(self, conditions: tuple[Condition, ...]) -> None:
+        if conditions != self._conditions:
+            self._conditions = conditions
+            self._refilter()
+
+    def set_flagged(self, rows: set[int]) -> None:
+        """Source rows that would add an error to the build: marked with a warning icon and a tooltip."""
+        if rows != self._flagged:
+            self._flagged = rows
+            if self.rowCount():
+                self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (
+            index.column() == 0
+            and self._flagged
+            and role in (Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole)
+        ) and self.mapToSource(index).row() in self._flagged:
+            if role == Qt.ItemDataRole.DecorationRole:
+                from PySide6.QtWidgets import QApplication, QStyle
+
+                return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+            return f"{super().data(index, role)}\nWould add an error to this build (see Findings after adding it)"
+        return super().data(index, role)
 
     def set_text(self, text: str) -> None:
         words = tuple(text.lower().split())
@@ -221,6 +254,8 @@ class PartFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:  # noqa: N802
         if self._allowed is not None and row not in self._allowed:
+            return False
+        if self._conditions and not all(c.test_value(self._columns, row) for c in self._conditions):
             return False
         if self._words:
             hay = self._hay[row]

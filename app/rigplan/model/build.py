@@ -6,11 +6,13 @@ from typing import Annotated
 
 from pydantic import Field
 
-from rigplan.model.assumptions import Assumptions
+from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.common import Frozen, Price
 from rigplan.model.parts import Kind, Part
 
-FORMAT_VERSION = 1
+# Version 2 (RigPlan 0.x, issue 13) added `comparison`, the offers on the break-even chart; version 1 files migrate
+# unchanged (no comparison: RigPlan picks one), see rigplan.files.buildfile.migrate.
+FORMAT_VERSION = 2
 # Above this a quantity is a typo, not a plan: 16 GPUs already needs a rack, not a workstation.
 MAX_QUANTITY = 64
 # A workstation has a dozen lines; a thousand is a broken or hostile file (and keeps every total finite).
@@ -33,11 +35,25 @@ class BuildItem(Frozen):
         return self.price_override or self.part.price
 
 
+# The chart draws at most this many offers (one colour each).
+MAX_COMPARED = 8
+
+
+class ChartOffer(Frozen):
+    """A cloud offer on the break-even chart and the price it is charted at."""
+
+    offer: str = Field(min_length=1, max_length=200)  # an offer id of the cloud catalog, e.g. aws:g5.xlarge:us-east-1
+    pricing: Pricing = Pricing.ON_DEMAND
+
+
 class Build(Frozen):
     name: str = Field(default="Untitled build", min_length=1, max_length=200)
     items: tuple[BuildItem, ...] = Field(default=(), max_length=MAX_ITEMS)
     assumptions: Assumptions = Assumptions()
     notes: str = ""
+    # The comparison travels with the file, so a shared build shows the same chart. None: not chosen yet (the GUI
+    # then shows the best work-per-dollar offer per provider for the build's GPUs).
+    comparison: Annotated[tuple[ChartOffer, ...], Field(max_length=MAX_COMPARED)] | None = None
 
     def of_kind(self, kind: Kind) -> list[BuildItem]:
         return [item for item in self.items if item.part.kind == kind]

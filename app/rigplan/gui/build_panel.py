@@ -1,186 +1,29 @@
-"""The part picker, the build panel and the findings panel."""
+"""The build panel: one row per slot (part, quantity, price override, remove), the total and the power bar."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
     QHeaderView,
-    QLabel,
-    QLineEdit,
-    QTableView,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from rigplan.catalog import Catalog
 from rigplan.gui.livetext import LiveText
-from rigplan.gui.partsmodel import PartFilterProxy, PartTableModel
+from rigplan.gui.slots import SLOT_ORDER
 from rigplan.kinds import KIND_LABELS, Kind
 
-if TYPE_CHECKING:  # these panels paint before pydantic and the checks are imported (see mainwindow)
-    from rigplan.costs.perf import PerfTable
+if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
     from rigplan.model import Build
     from rigplan.rules import Report
-
-SLOT_ORDER = [Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.MEMORY, Kind.STORAGE, Kind.GPU, Kind.PSU, Kind.CASE]
-
-
-class PickerPanel(QWidget):
-    """Searchable, sortable catalog table for one kind; double-click or Enter adds the part."""
-
-    part_chosen = Signal(object)  # Part
-
-    def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
-        super().__init__()
-        self.catalog, self.perf, self.money = catalog, perf, money
-        self.build: Build | None = None  # None until the window's second stage: no filter yet
-        self._models: dict[Kind, PartTableModel] = {}
-        self._stale = False  # the build changed while the picker was hidden
-        self.kind_box = QComboBox()
-        self.kind_box.setAccessibleName("Part kind")
-        for kind in SLOT_ORDER:
-            self.kind_box.addItem(f"{KIND_LABELS[kind]} ({len(catalog.table(kind)):,})", kind)
-        self.search = QLineEdit()
-        self.search.setPlaceholderText("Search name, maker or chipset (e.g. 4090 strix)")
-        self.search.setClearButtonEnabled(True)
-        self.search.setAccessibleName("Search parts")
-        self.compatible_only = QCheckBox("Compatible only")
-        self.compatible_only.setChecked(True)
-        self.compatible_only.setToolTip("Hide parts that would add an error to the current build")
-        self.count = QLabel()
-        self.count.setAccessibleName("Matching parts")
-        self.empty_hint = QLabel()
-        self.empty_hint.setWordWrap(True)
-        self.empty_hint.setStyleSheet("color: #b8860b")
-        self.empty_hint.hide()
-        self.proxy = PartFilterProxy()
-        self.view = QTableView()
-        self.view.setAccessibleName("Catalog parts")
-        self.view.setSortingEnabled(True)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.verticalHeader().hide()
-        self.view.setAlternatingRowColors(True)
-        self.view.setModel(self.proxy)
-        self.view.doubleClicked.connect(self._activate)
-        for key in ("Return", "Enter"):
-            QShortcut(
-                QKeySequence(key),
-                self.view,
-                activated=self._activate_current,
-                context=Qt.ShortcutContext.WidgetShortcut,
-            )
-        top = QHBoxLayout()
-        top.addWidget(self.kind_box)
-        top.addWidget(self.search, 1)
-        top.addWidget(self.compatible_only)
-        top.addWidget(self.count)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addLayout(top)
-        lay.addWidget(self.empty_hint)
-        lay.addWidget(self.view, 1)
-        self.kind_box.currentIndexChanged.connect(lambda _: self._show_kind())
-        # Typing filters after a short pause, so each keystroke costs nothing on 4,000 rows.
-        self._typing = QTimer(self, singleShot=True, interval=120)
-        self._typing.timeout.connect(self._apply_text)
-        self.search.textChanged.connect(lambda _: self._typing.start())
-        self.search.returnPressed.connect(self._apply_text)
-        self.compatible_only.toggled.connect(lambda _: self.refresh_compatible())
-        self._show_kind()
-
-    @property
-    def kind(self) -> Kind:
-        return Kind(self.kind_box.currentData())  # Qt hands enum data back as plain str
-
-    def set_perf(self, perf: PerfTable) -> None:
-        """The speed table arrived (second stage): the GPU table gains its speed columns."""
-        self.perf = perf
-        if self._models.pop(Kind.GPU, None) is not None and self.kind is Kind.GPU:
-            self._show_kind()
-
-    def set_kind(self, kind: Kind) -> None:
-        self.kind_box.setCurrentIndex(SLOT_ORDER.index(kind))
-
-    def model_for(self, kind: Kind) -> PartTableModel:
-        if kind not in self._models:
-            self._models[kind] = PartTableModel(self.catalog.table(kind), self.perf, self.money)
-        return self._models[kind]
-
-    def _show_kind(self) -> None:
-        model = self.model_for(self.kind)
-        self.proxy.setSourceModel(model)
-        self.refresh_compatible()
-        self._apply_text()
-        # Fixed widths from the header text: ResizeToContents would measure every one of 4,000 rows.
-        header = self.view.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        metrics = self.view.fontMetrics()
-        for c in range(1, model.columnCount()):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
-            head = str(model.headerData(c, Qt.Orientation.Horizontal))
-            wide = {"Power": 14, "Interface": 16, "Form": 14, "Efficiency": 12, "Price": 10, "Memory": 10}
-            header.resizeSection(c, metrics.horizontalAdvance("M" * wide.get(head, max(6, len(head)))) + 12)
-
-    def _apply_text(self) -> None:
-        self._typing.stop()
-        self.proxy.set_text(self.search.text())
-        self._update_count()
-
-    def set_build(self, build: Build) -> None:
-        self.build = build
-        if self.isVisible():
-            self.refresh_compatible()
-        else:  # behind the Costs tab: filter when shown (showEvent), not on every edit
-            self._stale = True
-
-    def showEvent(self, event: object) -> None:  # noqa: N802
-        super().showEvent(event)  # type: ignore[arg-type]
-        if self._stale:
-            self._stale = False
-            self.refresh_compatible()
-
-    def refresh_compatible(self) -> None:
-        rows = None
-        if self.build is not None and self.compatible_only.isChecked():
-            from rigplan.rules import compatible
-
-            rows = set(compatible(self.build, self.kind, self.catalog))
-        self.proxy.set_allowed(rows)
-        self._update_count()
-
-    def _update_count(self) -> None:
-        total = len(self.catalog.table(self.kind))
-        shown = self.proxy.rowCount()
-        self.count.setText(f"{shown:,} of {total:,}")
-        hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words
-        if hidden_all:
-            self.empty_hint.setText(
-                f"Every {self.kind.label.lower()} in the catalog would add an error to this build (see Findings "
-                "after adding one). Untick \u201cCompatible only\u201d to see them all."
-            )
-        self.empty_hint.setVisible(hidden_all)
-
-    def _activate(self, index: QModelIndex) -> None:
-        if index.isValid():
-            row = self.proxy.mapToSource(index).row()
-            self.part_chosen.emit(self.catalog.table(self.kind).part(row))
-
-    def _activate_current(self) -> None:
-        self._activate(self.view.currentIndex())
 
 
 class PowerBar(QWidget):
@@ -321,7 +164,7 @@ class BuildPanel(QWidget):
                     cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
                 cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
                 cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                cells[4].setText("✕")
+                cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
                 cells[4].setToolTip(f"Remove {item.part.name}")
                 cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 for c in cells[2:]:
@@ -413,53 +256,3 @@ class BuildPanel(QWidget):
         except (ValueError, IndexError):
             value = float("nan")
         self.price_edited.emit(n, value)
-
-
-ICONS = {"error": "⛔", "warning": "⚠", "note": "ℹ"}  # by rigplan.rules.Severity value
-
-
-class FindingsPanel(QTreeWidget):
-    """Errors, warnings and notes (hint as tooltip; click selects the slot), then what was not checked."""
-
-    slot_selected = Signal(object)  # Kind
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setAccessibleName("Findings")
-        self.setHeaderLabels(["Finding", "Rule"])
-        self.setRootIsDecorated(True)
-        self.setWordWrap(True)
-        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self.header().setStretchLastSection(False)
-        self.itemClicked.connect(self._clicked)
-        self.itemActivated.connect(self._clicked)
-
-    def show_report(self, report: Report) -> None:
-        key = (tuple(report.findings), tuple(report.not_checked))
-        if key == getattr(self, "_shown", None):
-            return  # most edits leave the findings as they were: no rebuild, no repaint
-        self._shown = key
-        self.clear()
-        for f in report.findings:
-            item = QTreeWidgetItem([f"{ICONS[f.severity]}  {f.message}", f.rule])
-            item.setToolTip(0, f.hint or f.message)
-            item.setData(0, Qt.ItemDataRole.UserRole, f.kinds[0] if f.kinds else None)
-            self.addTopLevelItem(item)
-        if report.not_checked:
-            head = QTreeWidgetItem([f"Not checked ({len(report.not_checked)})", ""])
-            head.setToolTip(0, "Checks that lack data: they neither pass nor fail")
-            self.addTopLevelItem(head)
-            for n in report.not_checked:
-                child = QTreeWidgetItem([n.reason, n.rule])
-                child.setData(0, Qt.ItemDataRole.UserRole, n.kinds[0] if n.kinds else None)
-                head.addChild(child)
-            head.setExpanded(len(report.not_checked) <= 6)
-
-    def findings_shown(self) -> list[tuple[str, str]]:
-        return [(self.topLevelItem(i).text(1), self.topLevelItem(i).text(0)) for i in range(self.topLevelItemCount())]
-
-    def _clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
-        kind = item.data(0, Qt.ItemDataRole.UserRole)
-        if kind is not None:
-            self.slot_selected.emit(kind)

@@ -1,0 +1,70 @@
+"""The findings panel: errors, warnings and notes of the checks, then what could not be checked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHeaderView, QStyle, QTreeWidget, QTreeWidgetItem
+
+if TYPE_CHECKING:
+    from rigplan.rules import Report
+
+
+# Qt's standard icons by rigplan.rules.Severity value: emoji such as the no-entry sign are missing from common
+# fonts (DejaVu draws an empty box).
+ICONS = {
+    "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+    "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
+    "note": QStyle.StandardPixmap.SP_MessageBoxInformation,
+}
+SEVERITY_WORD = {"error": "Error", "warning": "Warning", "note": "Note"}
+
+
+class FindingsPanel(QTreeWidget):
+    """Errors, warnings and notes (hint as tooltip; click selects the slot), then what was not checked."""
+
+    slot_selected = Signal(object)  # Kind
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAccessibleName("Findings")
+        self.setHeaderLabels(["Finding", "Rule"])
+        self.setRootIsDecorated(True)
+        self.setWordWrap(True)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.header().setStretchLastSection(False)
+        self.itemClicked.connect(self._clicked)
+        self.itemActivated.connect(self._clicked)
+
+    def show_report(self, report: Report) -> None:
+        key = (tuple(report.findings), tuple(report.not_checked))
+        if key == getattr(self, "_shown", None):
+            return  # most edits leave the findings as they were: no rebuild, no repaint
+        self._shown = key
+        self.clear()
+        for f in report.findings:
+            item = QTreeWidgetItem([f.message, f.rule])
+            item.setIcon(0, self.style().standardIcon(ICONS[f.severity]))
+            item.setData(0, Qt.ItemDataRole.AccessibleDescriptionRole, SEVERITY_WORD[f.severity])
+            item.setToolTip(0, f"{SEVERITY_WORD[f.severity]}: {f.hint or f.message}")
+            item.setData(0, Qt.ItemDataRole.UserRole, f.kinds[0] if f.kinds else None)
+            self.addTopLevelItem(item)
+        if report.not_checked:
+            head = QTreeWidgetItem([f"Not checked ({len(report.not_checked)})", ""])
+            head.setToolTip(0, "Checks that lack data: they neither pass nor fail")
+            self.addTopLevelItem(head)
+            for n in report.not_checked:
+                child = QTreeWidgetItem([n.reason, n.rule])
+                child.setData(0, Qt.ItemDataRole.UserRole, n.kinds[0] if n.kinds else None)
+                head.addChild(child)
+            head.setExpanded(len(report.not_checked) <= 6)
+
+    def findings_shown(self) -> list[tuple[str, str]]:
+        return [(self.topLevelItem(i).text(1), self.topLevelItem(i).text(0)) for i in range(self.topLevelItemCount())]
+
+    def _clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
+        kind = item.data(0, Qt.ItemDataRole.UserRole)
+        if kind is not None:
+            self.slot_selected.emit(kind)

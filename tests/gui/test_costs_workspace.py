@@ -1,0 +1,222 @@
+"""The Costs tab as a user meets it (issue 13 items 1, 3 and 4): real window, real offers, real charts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtWidgets import QFileDialog
+
+from rigplan.costs.offers import OfferCatalog
+from rigplan.costs.perf import PerfTable
+from rigplan.files import load
+from rigplan.gui.chart_style import DAYS_PER_MONTH
+from rigplan.gui.mainwindow import MainWindow
+from rigplan.gui.offers_model import COL_OD, COL_PROVIDER, is_trainer, work_per_dollar
+from rigplan.model import Kind, Pricing
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture
+def costs_window(window: MainWindow, examples_dir: Path, qtbot) -> MainWindow:  # noqa: ANN001
+    window.resize(1280, 720)
+    window.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    window.tabs.setCurrentIndex(1)
+    window.costs.ensure_charts()
+    qtbot.wait(20)
+    return window
+
+
+def test_the_chart_takes_most_of_the_window_and_findings_step_aside(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    w = costs_window
+    chart = w.costs.chart("breakeven").widget
+    area = chart.width() * chart.height()
+    assert area > 0.35 * w.width() * w.height()
+    # with its side table (legend, show/hide boxes, read-out) the chart has well over half the window
+    table = w.costs.compare
+    assert area + table.width() * table.height() > 0.5 * w.width() * w.height()
+    assert chart.height() > w.costs.offers_panel.height()
+    assert not w.findings_dock.isVisible()  # the Costs tab has the full height
+    w.tabs.setCurrentIndex(0)
+    assert w.findings_dock.isVisible()
+    w.act_findings.trigger()  # View > Findings off
+    assert not w.findings_dock.isVisible()
+    w.tabs.setCurrentIndex(1)
+    w.tabs.setCurrentIndex(0)
+    assert not w.findings_dock.isVisible()  # the user's choice holds
+    w.tabs.setCurrentIndex(1)
+    w.costs.show_assumptions(False)
+    assert not w.costs.form.isVisible()
+    qtbot.mouseClick(w.costs.side_button, Qt.MouseButton.LeftButton)
+    assert w.costs.form.isVisible()
+
+
+def test_window_never_opens_larger_than_the_screen(catalog, offers, perf, tmp_path: Path, qtbot) -> None:  # noqa: ANN001
+    settings = QSettings(str(tmp_path / "big.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, offers, perf, settings)
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    screen = w.screen().availableGeometry()
+    assert w.width() <= screen.width() and w.height() <= screen.height()
+    w.resize(screen.width() * 2, screen.height() * 2)
+    w.save_settings()
+    again = MainWindow(catalog, offers, perf, settings)
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    assert again.width() <= screen.width() and again.height() <= screen.height()
+
+
+def test_default_comparison_is_the_best_work_per_dollar_per_provider(
+    costs_window: MainWindow, offers: OfferCatalog, perf: PerfTable
+) -> None:
+    w = costs_window
+    chosen = [offers.get(c.offer) for c in w.costs.comparison]
+    assert sorted(o.provider for o in chosen) == ["aws", "azure", "gcp", "lambda"]
+    eff = w.doc.build.assumptions.scaling_efficiency
+    for o in chosen:
+        assert o.snapshot == "current" and o.vram_gb_each >= 18  # the 24 GB cards' class
+        assert "Radeon" not in (o.gpu_model or "")
+        rivals = [
+            x
+            for x in offers.offers
+            if x.provider == o.provider
+            and x.snapshot == "current"
+            and x.gpu_count == o.gpu_count
+            and (x.vram_gb_each or 0) >= 18
+            and is_trainer(x)
+        ]
+        assert work_per_dollar(o, perf, eff) >= max(work_per_dollar(x, perf, eff) for x in rivals) - 1e-9
+    # Lambda's two-GPU A6000 is the 2-GPU rival with the most work per dollar there
+    assert any(o.gpu_count == 2 for o in chosen)
+
+
+def test_offers_table_filters_and_sorts(costs_window: MainWindow) -> None:
+    panel = costs_window.costs.offers_panel
+    panel.provider_box.setCurrentIndex(panel.provider_box.findText("GCP"))
+    charted = {c.offer for c in costs_window.costs.comparison}
+    shown = [panel.proxy.index(r, COL_PROVIDER).data() for r in range(panel.proxy.rowCount())]
+    assert shown and set(shown) <= {"GCP", "AWS", "Azure", "Lambda"}
+    others = [
+        r
+        for r in range(panel.proxy.rowCount())
+        if panel.proxy.index(r, COL_PROVIDER).data() != "GCP"
+        and panel.proxy.mapToSource(panel.proxy.index(r, 0)).row() is not None
+    ]
+    assert len(others) <= len(charted)  # only what is on the chart stays whatever the filter
+    panel.view.sortByColumn(COL_OD, Qt.SortOrder.AscendingOrder)
+    prices = [panel.proxy.index(r, COL_OD).data(Qt.ItemDataRole.UserRole) for r in range(panel.proxy.rowCount())]
+    known = [p for p in prices if p is not None]
+    assert known == sorted(known) and prices[: len(known)] == known  # unknown prices last
+    panel.pricing_box.setCurrentIndex(panel.pricing_box.findData(Pricing.SPOT))
+    offers = panel.model.offers
+    for r in range(panel.proxy.rowCount()):
+        o = offers[panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()]
+        assert o.spot_usd_h or o.id in charted
+
+
+def test_axes_show_currency_and_thousands(costs_window: MainWindow) -> None:
+    chart = costs_window.costs.chart("breakeven")
+    assert chart.widget.getAxis("left").tickStrings([0, 10000, 25000], 1, 5000) == ["$0", "$10,000", "$25,000"]
+    assert chart.widget.getAxis("bottom").tickStrings([1000, 2500], 1, 500) == ["1,000", "2,500"]
+
+
+def test_breakeven_labels_do_not_overlap(costs_window: MainWindow) -> None:
+    chart = costs_window.costs.chart("breakeven")
+    boxes = [t.sceneBoundingRect() for _, t in chart.markers if t.isVisible()]
+    assert len(boxes) >= 3
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not a.intersects(b)
+
+
+def test_readout_on_the_hours_axis_reads_that_hour_and_follows_the_assumptions(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    v = costs_window.costs
+    v.axis_box.setCurrentIndex(1)  # hours of work
+    v.hover_at(1000.0)
+    r = v.report
+    day = 1000.0 / costs_window.doc.build.assumptions.hours_per_day  # 1,000 h at 8 h a day: day 125
+    own = r.upfront + r.own_slope_per_day * day
+    col = v.compare.column(3)
+    assert v.compare.horizontalHeaderItem(3).text() == "At 1,000 h"
+    assert col[0] == costs_window.money_short(own)
+    assert col[1:] == [costs_window.money_short(o.slope_per_day * day) for o in r.offers]
+    v.hover_at(-50.0)  # left of the origin: month/hour 0, never negative
+    assert v.compare.horizontalHeaderItem(3).text() == "At 0 h"
+    v.hover_at(1000.0)
+    v.form.spins["electricity_per_kwh"].setValue(0.60)  # the read-out follows at once
+    own = v.report.upfront + v.report.own_slope_per_day * day
+    assert v.compare.column(3)[0] == costs_window.money_short(own)
+    v.axis_box.setCurrentIndex(0)
+    # a real pointer over the plot sets the read-out (the chart's mouse signal is rate-limited)
+    be = v.chart("breakeven")
+    target = be.widget.getPlotItem().vb.mapViewToScene(QPointF(12.0, 1000.0))
+    qtbot.mouseMove(be.widget.viewport(), be.widget.mapFromScene(target))
+    qtbot.waitUntil(lambda: v.compare.horizontalHeaderItem(3).text().startswith("At month 12"), timeout=2000)
+    totals = v.totals_at(12.0 * 1)
+    assert abs(totals[0] - (r.upfront + v.report.own_slope_per_day * 12 * DAYS_PER_MONTH)) < 0.02 * totals[0] + 50
+
+
+def test_show_hide_an_offer_and_choose_the_sensitivity_offer(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    v = costs_window.costs
+    names = v.names()
+    assert set(names) <= set(v.curve_data())
+    item = v.compare.item(2, 0)
+    item.setCheckState(Qt.CheckState.Unchecked)
+    assert names[1] not in v.curve_data() and names[0] in v.curve_data()
+    assert not v.chart("breakeven").markers[1][1].isVisible()
+    item.setCheckState(Qt.CheckState.Checked)
+    assert names[1] in v.curve_data()
+    v.chart_tabs.setCurrentIndex(2)
+    v.sens_box.setCurrentIndex(2)
+    title = v.chart("tornado").widget.getPlotItem().titleLabel.text
+    assert names[2] in title
+    v.chart_tabs.setCurrentIndex(1)
+    bottom = v.chart("breakdown").plot.getAxis("bottom")
+    assert bottom.height() >= 2 * v.fontMetrics().lineSpacing()  # two-line labels are not clipped
+    assert v.chart("breakdown").tick_names[1].startswith(names[0])
+
+
+def test_pricing_change_and_comparison_travel_with_the_file(
+    costs_window: MainWindow, tmp_path: Path, monkeypatch, catalog, offers, perf, qtbot
+) -> None:  # noqa: ANN001
+    w = costs_window
+    v = w.costs
+    box = v.compare.cellWidget(3, 1)  # the third offer's pricing
+    spot = box.findData(Pricing.SPOT)
+    if spot < 0:
+        box = next(
+            v.compare.cellWidget(r, 1)
+            for r in range(1, v.compare.rowCount())
+            if v.compare.cellWidget(r, 1).findData(Pricing.SPOT) >= 0
+        )
+        spot = box.findData(Pricing.SPOT)
+    box.setCurrentIndex(spot)
+    assert any(c.pricing is Pricing.SPOT for c in w.doc.build.comparison)
+    target = tmp_path / "shared.rigplan.yaml"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    w.act_save_as.trigger()
+    text = target.read_text()
+    assert "format_version: 2" in text and "comparison:" in text and "pricing: spot" in text
+    assert load(target).comparison == w.doc.build.comparison
+    other = MainWindow(catalog, offers, perf, QSettings(str(tmp_path / "o.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(other, before_close_func=lambda x: x.doc.undo_stack.setClean())
+    other.open_path(target, ask=False)
+    assert other.costs.comparison == v.comparison
+    assert other.costs.breakeven_text() == v.breakeven_text()
+
+
+def test_a_version_1_file_opens_with_the_default_comparison(window: MainWindow) -> None:
+    assert window.open_path(DATA / "v1" / "budget-1-gpu-v1.rigplan.yaml", ask=False)
+    assert window.doc.build.comparison is None and not window.isWindowModified()
+    assert len(window.costs.comparison) == 4
+    assert window.doc.build.first(Kind.GPU) is not None
+
+
+def test_at_most_eight_offers_on_the_chart(costs_window: MainWindow) -> None:
+    v = costs_window.costs
+    model = v.offers_panel.model
+    for o in model.offers[:8]:
+        model.setData(model.index(model.row_of(o.id), 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    assert len(v.comparison) == 8
+    assert "at most 8" in v.notice.text() and not v.notice.isHidden()
+    _ = QPoint
