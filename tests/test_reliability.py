@@ -16,6 +16,7 @@ from rigplan.catalog import Catalog
 from rigplan.files import BuildFileError, load, missing_from_catalog, save
 from rigplan.files.autosave import AutosaveStore
 from rigplan.model import Build, BuildItem, Kind
+from rigplan.model.build import FORMAT_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -31,7 +32,7 @@ EXPECTED = {
     "nan-price": "price.amount: Value error, must be a finite number",
     "negative-price": "price.amount: Input should be greater than or equal to 0",
     "negative-quantity": "items.0.quantity: Input should be greater than or equal to 1",
-    "newer-version": "format version 7, but this RigPlan reads up to version 1",
+    "newer-version": f"format version 7, but this RigPlan reads up to version {FORMAT_VERSION}",
     "not-a-build": "expected a RigPlan build (a mapping), found list",
     "not-utf8": "not UTF-8 text (bad byte at offset 49)",
     "python-tag": "unsupported YAML tag",

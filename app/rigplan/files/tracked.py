@@ -49,13 +49,17 @@ class TrackedFile:
         self.path, self.fingerprint = Path(path), result.fingerprint
         return result
 
+    def disk_fingerprint(self) -> Fingerprint | None:
+        """What the file holds now (None: no file). Raises BuildFileError when it is no longer a regular file."""
+        return None if self.path is None else disk_fingerprint(self.path, MAX_BYTES)
+
     def changed_on_disk(self) -> bool:
         """True when the file now holds something other than what this document last read or wrote (including:
         it was deleted, or replaced by something that is not a regular file)."""
         if self.path is None or self.fingerprint is None:
             return False
         try:
-            now = disk_fingerprint(self.path, MAX_BYTES)
+            now = self.disk_fingerprint()
         except BuildFileError:
             return True
         return not self.fingerprint.same_content(now)
