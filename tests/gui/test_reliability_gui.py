@@ -51,14 +51,14 @@ def record(monkeypatch: pytest.MonkeyPatch, name: str, answer: object = None) ->
     return calls
 
 
-def click_in_box(monkeypatch: pytest.MonkeyPatch, label: str) -> list[str]:
-    """Answer the next custom QMessageBox by clicking the button labelled `label`; keep the texts shown."""
+def click_in_box(monkeypatch: pytest.MonkeyPatch, *labels: str) -> list[str]:
+    """Answer each custom QMessageBox by clicking the first of `labels` it has; keep the texts shown."""
     shown: list[str] = []
 
     def exec_(box: QMessageBox) -> int:
-        shown.append(box.text())
-        (button,) = [b for b in box.buttons() if b.text() == label]
-        button.click()
+        shown.append(f"{box.text()} {box.informativeText()}")
+        by_text = {b.text(): b for b in box.buttons()}
+        by_text[next(t for t in labels if t in by_text)].click()
         return 0
 
     monkeypatch.setattr(QMessageBox, "exec", exec_)
@@ -73,11 +73,11 @@ def test_second_window_asks_before_overwriting_the_first(
     window: MainWindow, second: MainWindow, build_file: Path, monkeypatch: pytest.MonkeyPatch, choice: str
 ) -> None:
     assert window.open_path(build_file, ask=False) and second.open_path(build_file, ask=False)
-    record(monkeypatch, "question", Button.No)  # each window's watcher offers to reload the other's save: not now
     window.doc.rename("Saved by window 1")
     assert window.save()
     second.doc.rename("Saved by window 2")
-    shown = click_in_box(monkeypatch, choice)
+    # Each window's watcher offers to reload the other's save: not now.
+    shown = click_in_box(monkeypatch, choice, "Keep my version", "Not now")
     saved = second.save()
     assert shown and "was changed by another window or program" in shown[0]  # silently overwritten before
     on_disk = load(build_file).name
@@ -95,11 +95,10 @@ def test_save_as_from_the_conflict_keeps_both_versions(
 ) -> None:
     window.open_path(build_file, ask=False)
     second.open_path(build_file, ask=False)
-    record(monkeypatch, "question", Button.No)
     window.doc.rename("Saved by window 1")
     window.save()
     second.doc.rename("Saved by window 2")
-    click_in_box(monkeypatch, "Save As...")
+    click_in_box(monkeypatch, "Save As...", "Keep my version", "Not now")
     other = tmp_path / "mine.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(other), ""))
     assert second.save()
@@ -117,10 +116,10 @@ def test_a_change_by_another_program_offers_a_reload(
     qtbot,  # noqa: ANN001
 ) -> None:
     window.open_path(build_file, ask=False)
-    asked = record(monkeypatch, "question", Button.Yes)
+    asked = click_in_box(monkeypatch, "Reload")
     save(load(build_file).model_copy(update={"name": "Written by another program"}), build_file)
     qtbot.waitUntil(lambda: window.doc.build.name == "Written by another program", timeout=5000)
-    assert len(asked) == 1 and "changed by another program" in asked[0][1] and "Reload it?" in asked[0][1]
+    assert len(asked) == 1 and "changed by another program" in asked[0] and "Reload it to see" in asked[0]
     # Its own saves never ask.
     window.doc.rename("Mine")
     assert window.save()
@@ -136,14 +135,13 @@ def test_keeping_unsaved_edits_after_an_outside_change_then_saving_asks(
 ) -> None:
     window.open_path(build_file, ask=False)
     window.doc.rename("My unsaved edit")
-    asked = record(monkeypatch, "question", Button.No)
+    asked = click_in_box(monkeypatch, "Cancel", "Keep my version")
     save(load(build_file).model_copy(update={"name": "Outside"}), build_file)
     qtbot.waitUntil(lambda: len(asked) == 1, timeout=5000)
-    assert "lose your unsaved changes" in asked[0][1]
+    assert "lose your unsaved changes" in asked[0]
     assert window.doc.build.name == "My unsaved edit"
-    shown = click_in_box(monkeypatch, "Cancel")
-    assert not window.save()
-    assert shown and load(build_file).name == "Outside"
+    assert not window.save()  # the save asks; Cancel
+    assert "changed by another window or program" in asked[1] and load(build_file).name == "Outside"
 
 
 # --- 3. backups and write-protected files ---------------------------------------------------------------------------

@@ -182,16 +182,19 @@ class FileGuard(QObject):
 
     def _offer_reload(self, path: Path) -> bool:
         modified = self.window.doc.is_modified()
-        text = f"“{path.name}” was changed by another program."
+        box = QMessageBox(self.window)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("File changed on disk")
+        box.setText(f"“{path.name}” was changed by another program.")
         if modified:
-            text += " Reload it and lose your unsaved changes? (Keep yours, and saving will ask before overwriting.)"
+            box.setInformativeText(
+                "Reload it and lose your unsaved changes, or keep your version? If you keep it, saving will ask "
+                "before overwriting the other version."
+            )
         else:
-            text += " Reload it?"
-        answer = QMessageBox.question(
-            self.window,
-            "File changed on disk",
-            text,
-            Button.Yes | Button.No,
-            Button.No if modified else Button.Yes,
-        )
-        return answer == Button.Yes
+            box.setInformativeText("Reload it to see the new version?")
+        reload = box.addButton("Reload", QMessageBox.ButtonRole.AcceptRole)
+        keep = box.addButton("Keep my version" if modified else "Not now", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep if modified else reload)
+        box.exec()
+        return box.clickedButton() is reload
