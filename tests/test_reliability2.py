@@ -106,6 +106,21 @@ def test_autosave_of_a_live_instance_is_never_offered_even_when_its_pid_looks_de
     assert [o.name for o in AutosaveStore(tmp_path).orphans()] == ["Still running"]
 
 
+@pytest.mark.skipif(not POSIX, reason="flock is POSIX")
+def test_autosave_still_works_where_files_cannot_be_locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import fcntl
+
+    def no_locks(*_: object) -> None:  # an NFS mount without a lock daemon
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    store = AutosaveStore(tmp_path)
+    store.save(Build(name="Unsaved"), None)
+    assert load(store.file).name == "Unsaved" and not store.lock.path.exists()
+    assert AutosaveStore(tmp_path).orphans() == []  # no lock file: the pid check says this process is alive
+
+
 # --- 3. backups -----------------------------------------------------------------------------------------------------
 
 

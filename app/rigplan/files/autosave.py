@@ -72,8 +72,11 @@ class AutosaveStore:
         # The lock first: an autosave on disk always has a live lock until this instance ends.
         try:
             locked = self.lock.acquire()
-        except OSError as exc:
-            raise BuildFileError(self.lock.path, f"cannot lock the autosave ({exc.strerror or exc})") from None
+        except OSError:
+            # No file locks here (some network mounts): autosave anyway, without a lock file, so recovery falls
+            # back to the process id check rather than losing the autosave.
+            self.lock.path.unlink(missing_ok=True)
+            locked = True
         if not locked:
             raise BuildFileError(self.lock.path, "another RigPlan holds this autosave's lock")
         save(build, self.file, keep_backup=False)

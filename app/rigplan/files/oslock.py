@@ -54,7 +54,12 @@ class InstanceLock:
             return True
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        if not _try_lock(fd):
+        try:
+            locked = _try_lock(fd)
+        except OSError:  # a file system without locks (some network mounts): ENOLCK
+            os.close(fd)
+            raise
+        if not locked:
             os.close(fd)
             return False
         self._fd = fd
