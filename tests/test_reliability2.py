@@ -106,6 +106,15 @@ def test_autosave_of_a_live_instance_is_never_offered_even_when_its_pid_looks_de
     assert [o.name for o in AutosaveStore(tmp_path).orphans()] == ["Still running"]
 
 
+def test_an_autosave_killed_before_its_sidecar_is_still_offered_whole(tmp_path: Path) -> None:
+    crashed = AutosaveStore(tmp_path)
+    crashed.save(Build(name="First autosave"), None)
+    crashed.meta.unlink()  # killed between writing the autosave and its sidecar
+    crashed.lock.release()  # and the OS dropped its lock
+    (found,) = AutosaveStore(tmp_path).orphans()
+    assert (found.name, found.pid) == ("First autosave", crashed.pid)
+
+
 @pytest.mark.skipif(not POSIX, reason="flock is POSIX")
 def test_autosave_still_works_where_files_cannot_be_locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno

@@ -168,6 +168,6 @@ def _describe(build_file: Path, info: dict[str, object]) -> Autosaved:
         fingerprint = Fingerprint(**info["original_fingerprint"])  # type: ignore[arg-type]
     except (KeyError, TypeError):
         fingerprint = None
-    return Autosaved(
-        build_file, name, when, str(original) if original else None, _int(info.get("pid"), 0), items, fingerprint
-    )
+    # The sidecar is missing after a kill between the first autosave and its sidecar: the name still has the pid.
+    pid = _int(info.get("pid"), _int(build_file.name.removeprefix(PREFIX).split("-")[0], 0))
+    return Autosaved(build_file, name, when, str(original) if original else None, pid, items, fingerprint)
