@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import shiboken6
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
@@ -53,6 +54,10 @@ def make_machine(folder: Path) -> type[RuleBasedStateMachine]:
 
         def teardown(self) -> None:
             self.store.close()
+            # Delete the Qt objects now, while the application exists: left to the garbage collector at exit,
+            # the undo commands and their stack go in the wrong order and the interpreter crashes on the way out.
+            self.doc.undo_stack.clear()
+            shiboken6.delete(self.doc)
 
         # --- edits ------------------------------------------------------------------------------------------------
 
