@@ -240,3 +240,45 @@ def test_a_typed_price_beyond_the_limit_is_refused(
     assert window.doc.build == before
     assert warnings == [("Price", "A price must be a number from 0 to 1,000,000,000.")]
     assert "Total: $" in window.build_panel.total.text() and "inf" not in window.build_panel.total.text()
+
+
+# --- 2 + 1: a recovered build does not overwrite what changed on disk after its autosave -------------------------
+
+
+def test_saving_a_recovered_build_asks_if_its_file_changed_after_the_autosave(
+    catalog: Catalog,
+    offers: OfferCatalog,
+    perf: PerfTable,
+    build_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    qtbot,  # noqa: ANN001
+) -> None:
+    from rigplan.gui.recovery import RecoveryDialog
+
+    data = tmp_path / "data"
+    crashed = MainWindow(
+        catalog, offers, perf, QSettings(str(tmp_path / "a.ini"), QSettings.Format.IniFormat), None, data
+    )
+    qtbot.addWidget(crashed, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    crashed.open_path(build_file, ask=False)
+    crashed.doc.rename("Unsaved when it crashed")
+    crashed.autosave_now()
+    assert crashed.autosave is not None
+    crashed.autosave.lock.release()  # the process died: the OS dropped its lock, the autosave stays
+    crashed.autosave_timer.stop()
+    save(load(build_file).model_copy(update={"name": "Saved elsewhere after the crash"}), build_file)
+
+    def recover(dlg: RecoveryDialog) -> int:
+        dlg.recover_button.click()
+        return 1
+
+    monkeypatch.setattr(RecoveryDialog, "exec", recover)
+    w = MainWindow(catalog, offers, perf, QSettings(str(tmp_path / "b.ini"), QSettings.Format.IniFormat), None, data)
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    assert w.offer_recovery()
+    assert w.doc.build.name == "Unsaved when it crashed" and w.doc.path == build_file
+    shown = click_in_box(monkeypatch, "Cancel", "Keep my version", "Not now")
+    assert not w.save()
+    assert any("changed by another window or program" in s for s in shown)
+    assert load(build_file).name == "Saved elsewhere after the crash"  # silently overwritten before
