@@ -144,6 +144,24 @@ def test_keeping_unsaved_edits_after_an_outside_change_then_saving_asks(
     assert "changed by another window or program" in asked[1] and load(build_file).name == "Outside"
 
 
+def test_a_deleted_file_is_reported_and_watched_again_when_it_comes_back(
+    window: MainWindow,
+    build_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    qtbot,  # noqa: ANN001
+) -> None:
+    window.open_path(build_file, ask=False)
+    asked = click_in_box(monkeypatch, "Reload")
+    text = build_file.read_bytes()
+    build_file.unlink()  # no reload offer for a file that is not there
+    qtbot.waitUntil(lambda: "was deleted or moved" in window.statusBar().currentMessage(), timeout=5000)
+    assert asked == []
+    qtbot.wait(700)  # well after the event: the file is really gone for a while
+    build_file.write_bytes(text.replace(b"Budget single-GPU learner", b"Put back by another program"))
+    qtbot.waitUntil(lambda: window.doc.build.name == "Put back by another program", timeout=5000)
+    assert len(asked) == 1
+
+
 # --- 3. backups and write-protected files ---------------------------------------------------------------------------
 
 

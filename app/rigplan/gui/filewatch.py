@@ -33,6 +33,7 @@ class FileGuard(QObject):
         self.tracked = TrackedFile(window.doc.path)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._on_file_changed)
+        self.watcher.directoryChanged.connect(self._on_folder_changed)
         self._asking = False
         self._declined: Fingerprint | None = None  # the outside version the user chose not to reload
         window.doc.path_changed.connect(self._follow)
@@ -41,8 +42,13 @@ class FileGuard(QObject):
     # --- which file -----------------------------------------------------------------------------------------------
 
     def _watch(self, path: Path | None) -> None:
-        if self.watcher.files():
-            self.watcher.removePaths(self.watcher.files())
+        old = self.watcher.files() + self.watcher.directories()
+        if old:
+            self.watcher.removePaths(old)
+        if path is not None and path.parent.is_dir():
+            # The folder too: a file deleted (or replaced by a save through rename) drops its own watch, and the
+            # folder's change says when it is back.
+            self.watcher.addPath(str(path.parent))
         if path is not None and path.exists():
             self.watcher.addPath(str(path))
 
@@ -161,14 +167,17 @@ class FileGuard(QObject):
         path = self.tracked.path
         if path is None or Path(name) != path:
             return
-        if path.exists() and name not in self.watcher.files():
+        if not path.exists():  # deleted or moved: nothing to reload; the folder's watch says when it is back
+            self.window.statusBar().showMessage(f"{path.name} was deleted or moved; Save writes it again", 8000)
+            return
+        if name not in self.watcher.files():
             self.watcher.addPath(name)  # editors that save by rename drop the watch
         if self._asking or not self.tracked.changed_on_disk():
             return  # this window's own save, a touch, or a question already on screen
         try:
             now = self.tracked.disk_fingerprint()
         except BuildFileError:
-            now = None
+            now = None  # no longer a regular file: offering to reload will say why it cannot
         if now is not None and now.same_content(self._declined):
             return
         self._asking = True
@@ -179,6 +188,12 @@ class FileGuard(QObject):
                 self._declined = now
         finally:
             self._asking = False
+
+    def _on_folder_changed(self, _folder: str) -> None:
+        path = self.tracked.path
+        if path is not None and path.exists() and str(path) not in self.watcher.files():
+            self.watcher.addPath(str(path))  # the file is back
+            self._on_file_changed(str(path))
 
     def _offer_reload(self, path: Path) -> bool:
         modified = self.window.doc.is_modified()
