@@ -11,6 +11,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rigplan import __version__
 
@@ -23,7 +24,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print usage and exit 2; keep it to one line
+    def error(self, message: str) -> NoReturn:  # argparse would print usage and exit 2; keep it to one line
         raise UsageError(message)
 
 

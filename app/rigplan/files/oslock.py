@@ -13,9 +13,10 @@ and a lock file that stays on disk (filelock removes it on release on some platf
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
-if os.name == "nt":  # pragma: no cover - exercised on Windows CI only
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows CI only
     import msvcrt
 
     def _try_lock(fd: int) -> bool:
