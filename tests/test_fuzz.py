@@ -1,7 +1,8 @@
 """Fuzzing the build-file loader: every input ends in a Build or a BuildFileError, never another exception.
 
-A fixed profile (derandomize, no example database) so CI runs the same 10,500 inputs every time: 4,000 mutations of
-real build files, 3,500 generated YAML documents shaped like builds, and 3,000 arbitrary byte strings read from disk.
+A fixed profile (derandomize, no example database) so CI runs the same 11,500 inputs every time: 4,000 mutations of
+real build files, 3,500 generated YAML documents shaped like builds, 3,000 arbitrary byte strings read from disk, and
+1,000 real files laced with the issue-14 attacks (deep nesting, duplicate keys, huge integers, NUL, UTF-16).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def fuzz(n: int) -> settings:
     )
 
 
-COUNTS = {"mutated": 4000, "generated": 3500, "bytes": 3000}
+COUNTS = {"mutated": 4000, "generated": 3500, "bytes": 3000, "hostile": 1000}
 
 
 def outcome(text: str) -> None:
@@ -140,6 +141,47 @@ def test_arbitrary_bytes_from_disk(tmp_path_factory, data: bytes) -> None:  # no
         assert isinstance(load(path), Build)
     except BuildFileError as exc:
         assert exc.message
+
+
+# Round two (issue 14): the attacks that crashed, hung or dropped data, mixed into real files at random places and
+# depths, in UTF-8 or UTF-16 with and without a byte-order mark, read from disk.
+HOSTILE = {
+    "nesting": lambda n: "[" * n + "]" * n,
+    "unbalanced": lambda n: "{a: " * n,
+    "duplicate": lambda n: f"\nitems: []\nname: dup{n}\n",
+    "integer": lambda n: "9" * (n * 3),
+    "nul": lambda n: "\x00" * (n % 3 + 1),
+    "control": lambda n: chr(n % 31 + 1),
+    "date": lambda n: f"{2000 + n % 50}-{n % 20}-{n % 40}",
+    "huge": lambda n: f"1e{n}",
+}
+
+
+@st.composite
+def hostile(draw: st.DrawFn) -> bytes:
+    text = draw(st.sampled_from(SEEDS))
+    lines = text.splitlines(keepends=True)
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(lines)))
+        col = draw(st.integers(0, 40))
+        kind = draw(st.sampled_from(sorted(HOSTILE)))
+        junk = HOSTILE[kind](draw(st.integers(1, 2000)))
+        line = lines[at] if at < len(lines) else ""
+        lines[at:at] = [line[:col] + junk + line[col:]] if draw(st.booleans()) else [junk + "\n"]
+    text = "".join(lines)
+    encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"]))
+    return text.encode(encoding, errors="surrogatepass")
+
+
+@fuzz(COUNTS["hostile"])
+@given(hostile())
+def test_hostile_files_from_disk(tmp_path_factory, data: bytes) -> None:  # noqa: ANN001
+    path = tmp_path_factory.getbasetemp() / "hostile.rigplan.yaml"
+    path.write_bytes(data)
+    try:
+        assert isinstance(load(path), Build)
+    except BuildFileError as exc:
+        assert exc.message and "\n" not in exc.message
 
 
 def test_fuzz_budget_is_at_least_10000() -> None:

@@ -16,6 +16,7 @@ from rigplan.catalog import Catalog
 from rigplan.files import BuildFileError, load, missing_from_catalog, save
 from rigplan.files.autosave import AutosaveStore
 from rigplan.model import Build, BuildItem, Kind
+from rigplan.model.build import FORMAT_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -31,12 +32,22 @@ EXPECTED = {
     "nan-price": "price.amount: Value error, must be a finite number",
     "negative-price": "price.amount: Input should be greater than or equal to 0",
     "negative-quantity": "items.0.quantity: Input should be greater than or equal to 1",
-    "newer-version": "format version 7, but this RigPlan reads up to version 2",
+    "newer-version": f"format version 7, but this RigPlan reads up to version {FORMAT_VERSION}",
     "not-a-build": "expected a RigPlan build (a mapping), found list",
     "not-utf8": "not UTF-8 text (bad byte at offset 49)",
     "python-tag": "unsupported YAML tag",
     "unknown-currency": "unknown currency code 'XYZ'",
     "wrong-shape": "items.0.quantity: Input should be a valid integer",
+    # Round two (issue 14): each of these crashed, hung or silently dropped data before.
+    "duplicate-items": "line 249: the key 'items' appears twice (first at line 4)",
+    "deep-nesting": "line 3: lists or mappings are nested more than 32 levels deep",
+    "huge-integer": "line 34: a number with 5000 digits is too long",
+    "huge-price": "items.0.part.cpu.price.amount: Input should be less than or equal to 1000000000",
+    "huge-storage": "assumptions.storage_gb: Input should be less than or equal to 100000000",
+    "huge-watts": "items.0.part.cpu.tdp_w: Input should be less than or equal to 10000",
+    "impossible-date": "line 12: a value cannot be read (month must be in 1..12)",
+    "nul-byte": "NUL byte at offset 52: this is not a text file",
+    "utf16-no-bom": "UTF-16 text without a byte-order mark; save it as UTF-8",
 }
 
 
@@ -158,6 +169,8 @@ def test_autosave_per_instance_and_orphans(tmp_path: Path, catalog: Catalog) -> 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     ghost = AutosaveStore(tmp_path, pid=int(dead.stdout))
     ghost.save(build.model_copy(update={"name": "Crashed"}), Path("/somewhere/x.rigplan.yaml"))
+    assert mine.orphans() == []  # its lock is held: alive, whatever its pid says
+    ghost.lock.release()  # what the OS does when the process dies (a real kill: tests/test_reliability2.py)
     (found,) = mine.orphans()
     assert found.name == "Crashed" and found.items == 2 and found.original == "/somewhere/x.rigplan.yaml"
     assert found.load().count(Kind.GPU) == 2

@@ -12,6 +12,7 @@ from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import table
 from rigplan.model.assumptions import Pricing
+from rigplan.model.common import MAX_AMOUNT
 
 STATUS_TEXT = {
     "breaks-even": "",
@@ -22,7 +23,7 @@ STATUS_TEXT = {
 }
 
 
-def _positive(name: str, allow_zero: bool = True):  # noqa: ANN202 - argparse type factory
+def _positive(name: str, allow_zero: bool = True, upper: float = MAX_AMOUNT):  # noqa: ANN202 - argparse type
     def parse(text: str) -> float:
         try:
             v = float(text)
@@ -32,6 +33,8 @@ def _positive(name: str, allow_zero: bool = True):  # noqa: ANN202 - argparse ty
             raise argparse.ArgumentTypeError(
                 f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'}, not {text}"
             )
+        if v > upper:  # bounds keep every sum finite (docs/reliability.md): never "inf" or "nan" in the output
+            raise argparse.ArgumentTypeError(f"{name} must be at most {upper:,.0f}, not {text}")
         return v
 
     return parse

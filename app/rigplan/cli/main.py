@@ -6,9 +6,12 @@ Exit codes: 0 fine, 1 the build has errors (check), 2 bad input (one line on std
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rigplan import __version__
 
@@ -21,7 +24,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print usage and exit 2; keep it to one line
+    def error(self, message: str) -> NoReturn:  # argparse would print usage and exit 2; keep it to one line
         raise UsageError(message)
 
 
@@ -39,11 +42,19 @@ def command_names() -> set[str]:
 
 
 def is_cli_invocation(args: Sequence[str]) -> bool:
-    """A subcommand or a flag means CLI; nothing, or a build file path, means GUI."""
+    """A subcommand or a flag means CLI; nothing, or an existing file, means GUI. Anything else (a typo such as
+    `rigplan chek`) is the CLI too, so it ends in a usage error instead of a GUI that hangs a headless shell."""
     if not args:
         return False
     first = args[0]
-    return first.startswith("-") or first in command_names()
+    return first.startswith("-") or first in command_names() or not os.path.lexists(first)
+
+
+def _unknown_word(word: str) -> str:
+    commands = sorted(set(COMMAND_MODULES))
+    close = difflib.get_close_matches(word, commands, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return f"'{word}' is neither a command nor an existing file; {hint}commands: {', '.join(commands)}"
 
 
 def run_cli(args: Sequence[str]) -> int:
@@ -51,6 +62,8 @@ def run_cli(args: Sequence[str]) -> int:
     from rigplan.files.errors import BuildFileError
 
     try:
+        if args and not args[0].startswith("-") and args[0] not in command_names():
+            raise UsageError(_unknown_word(args[0]))
         parser = build_parser()
         ns = parser.parse_args(list(args))
         if ns.command is None or not hasattr(ns, "func"):

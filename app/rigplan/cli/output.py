@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
 
+def finite_or_null(data: Any) -> Any:
+    """A copy with every NaN or infinity replaced by null ("unknown"): json.dump would write NaN and Infinity,
+    which are not JSON and break every strict parser (jq, JavaScript, Go)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: finite_or_null(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite_or_null(v) for v in data]
+    return data
+
+
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    # allow_nan=False: should a non-finite number ever slip past the cleaning, fail loudly rather than write it.
+    json.dump(finite_or_null(data), sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
     sys.stdout.write("\n")
 
 

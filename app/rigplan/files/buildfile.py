@@ -1,17 +1,15 @@
 """Build files: YAML with a format version, self-contained (each item keeps a snapshot of its part).
 
-Reading is defensive: a size limit before parsing, strict UTF-8, the safe loader (no arbitrary tags), no aliases
-(a "billion laughs" file is refused before it can expand), and every problem becomes a BuildFileError with one
-clear line. Writing is atomic: a temporary file in the same folder, fsync, then os.replace; the previous version
-is kept as <name>.bak.
+Reading is defensive: only regular files (files.safeio), a size limit before parsing, strict UTF-8 (or UTF-16 with
+its byte-order mark), the safe loader with nesting, aliases, duplicate keys and huge integers refused
+(files.yamlsafe), and every problem becomes a BuildFileError with one clear line. Writing is atomic with a .bak of
+the previous version, and refuses to overwrite a file another window changed (files.safeio).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import stat
-import tempfile
+import math
 from pathlib import Path
 from typing import Any
 
@@ -19,23 +17,36 @@ import yaml
 from pydantic import ValidationError
 
 from rigplan import BUILD_SUFFIX
+from rigplan.files import yamlsafe
 from rigplan.files.errors import BuildFileError
+from rigplan.files.safeio import Fingerprint, SaveResult, read_regular, write_atomic
 from rigplan.model.build import FORMAT_VERSION, Build
 
 try:
     from yaml import CSafeDumper as _Dumper
-    from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover
     from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 MAGIC = "rigplan-build"
 MAX_BYTES = 10 * 1024 * 1024
 SUFFIX = BUILD_SUFFIX
 
 
+def _clean(value: Any) -> Any:
+    """-0.0 is written as 0.0 (a price of "-0" is nonsense); a non-finite number is never written."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} is not a finite number")
+        return value + 0.0  # -0.0 + 0.0 == +0.0
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
 def build_to_dict(build: Build) -> dict[str, Any]:
-    body = build.model_dump(mode="json", exclude_none=True)
+    body = _clean(build.model_dump(mode="json", exclude_none=True))
     return {"format": MAGIC, "format_version": FORMAT_VERSION, **body}
 
 
@@ -52,14 +63,13 @@ def _describe_validation(exc: ValidationError) -> str:
 
 def _parse_yaml(text: str, path: Path) -> Any:
     try:
-        # Build files never need anchors; refusing aliases stops exponential "billion laughs" expansion.
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, yaml.AliasEvent):
-                mark = event.start_mark
-                raise BuildFileError(
-                    path, f"line {mark.line + 1}, column {mark.column + 1}: YAML aliases (*name) are not allowed"
-                )
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - the safe loader
+        return yamlsafe.parse(text)
+    except yamlsafe.YamlRefused as exc:
+        raise BuildFileError(path, str(exc)) from None
+    except yaml.reader.ReaderError as exc:
+        char = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+        problem = f"character {char} at offset {exc.position} is not allowed in a build file"
+        raise BuildFileError(path, problem) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -99,6 +109,8 @@ def loads(text: str, path: Path | str = "<text>") -> Build:
     path = Path(path)
     if not text.strip():
         raise BuildFileError(path, "the file is empty")
+    if "\x00" in text:
+        raise BuildFileError(path, f"NUL byte at offset {text.index(chr(0))}: this is not a text file")
     doc = _parse_yaml(text, path)
     if not isinstance(doc, dict):
         raise BuildFileError(path, f"expected a RigPlan build (a mapping), found {type(doc).__name__}")
@@ -112,99 +124,52 @@ def loads(text: str, path: Path | str = "<text>") -> Build:
         raise BuildFileError(path, _describe_validation(exc)) from None
 
 
-def load(path: Path | str) -> Build:
-    path = Path(path)
+def decode(raw: bytes, path: Path) -> str:
+    """Text from bytes: UTF-8 (a byte-order mark is dropped) or UTF-16 with its byte-order mark."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise BuildFileError(path, f"not valid UTF-16 text (bad bytes at offset {exc.start})") from None
+    if len(raw) >= 4 and b"\x00" in raw[:4] and raw[:4].count(b"\x00") == 2:
+        # ASCII text saved as UTF-16 without a byte-order mark: every other byte is 0.
+        raise BuildFileError(path, "this looks like UTF-16 text without a byte-order mark; save it as UTF-8")
     try:
-        st = path.stat()
-    except FileNotFoundError:
-        raise BuildFileError(path, "no such file") from None
-    except OSError as exc:
-        raise BuildFileError(path, f"cannot read it ({exc.strerror or exc})") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise BuildFileError(path, "this is a folder, not a build file")
-    if st.st_size > MAX_BYTES:
-        raise BuildFileError(
-            path, f"the file is {st.st_size / 1e6:.1f} MB; build files are limited to {MAX_BYTES // 2**20} MB"
-        )
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise BuildFileError(path, f"cannot read it ({exc.strerror or exc})") from None
-    if len(raw) > MAX_BYTES:
-        raise BuildFileError(path, f"the file is over the {MAX_BYTES // 2**20} MB limit")
-    try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise BuildFileError(path, f"not UTF-8 text (bad byte at offset {exc.start})") from None
-    return loads(text.removeprefix("\ufeff"), path)
 
 
-def save(build: Build, path: Path | str, *, keep_backup: bool = True) -> None:
-    """Write atomically. A symlink is written through to its real target (never replaced by a file elsewhere),
-    and the target's permissions are kept."""
+def load_tracked(path: Path | str) -> tuple[Build, Fingerprint]:
+    """The build and the fingerprint of the very bytes it was read from (for FileChangedError on save)."""
     path = Path(path)
-    target = path.resolve() if path.is_symlink() else path
-    data = dumps(build).encode("utf-8")
-    folder = target.parent
-    try:
-        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise BuildFileError(path, f"cannot write here ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is None:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        if keep_backup and target.exists():
-            backup = target.with_name(target.name + ".bak")
-            try:
-                _copy_backup(target, backup)
-            except OSError:
-                pass  # a failed backup must not block the save itself
-        os.replace(tmp, target)
-        _fsync_dir(folder)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise BuildFileError(path, f"could not save ({exc.strerror or exc}); the previous file is unchanged") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    raw, fingerprint = read_regular(path, MAX_BYTES)
+    return loads(decode(raw, path), path), fingerprint
 
 
-def _copy_backup(target: Path, backup: Path) -> None:
-    # Copy rather than rename, so the target never disappears even for an instant.
-    fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=backup.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(target.read_bytes())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, backup)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def load(path: Path | str) -> Build:
+    return load_tracked(path)[0]
 
 
-def _fsync_dir(folder: Path) -> None:
-    if os.name != "posix":
-        return
+def save(
+    build: Build,
+    path: Path | str,
+    *,
+    keep_backup: bool = True,
+    expected: Fingerprint | None = None,
+    replace_read_only: bool = False,
+) -> SaveResult:
+    """Write atomically (see files.safeio). A symlink is written through to its real target, whose permissions
+    are kept. With `expected`, a file changed on disk since raises FileChangedError; a write-protected file raises
+    ReadOnlyFileError unless `replace_read_only`. The result's backup_error must be shown to the user."""
+    path = Path(path)
     try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        data = dumps(build).encode("utf-8")
+    except ValueError as exc:
+        raise BuildFileError(path, f"not saved: {exc}") from None
+    return write_atomic(
+        path, data, keep_backup=keep_backup, expected=expected, replace_read_only=replace_read_only, limit=MAX_BYTES
+    )
 
 
 def json_schema() -> dict[str, Any]:

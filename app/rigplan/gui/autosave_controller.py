@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from rigplan.files.autosave import AutosaveStore
     from rigplan.gui.document import BuildDocument
+    from rigplan.gui.filewatch import FileGuard
 
 
 # A mixin of MainWindow: the type checker sees a QMainWindow, Python a plain class (one Qt base only).
@@ -28,6 +29,9 @@ class AutosaveMixin(_Base):
         _data_dir: Path | None
 
         def _update_title(self) -> None: ...
+
+        @property
+        def file_guard(self) -> FileGuard: ...
 
     def start_autosave(self) -> None:
         from rigplan.files.autosave import AutosaveStore
@@ -45,7 +49,8 @@ class AutosaveMixin(_Base):
         from rigplan.files import BuildFileError
 
         try:
-            self.autosave.save(self.doc.build, self.doc.path)
+            fingerprint = self.file_guard.tracked.fingerprint if self.doc.path else None
+            self.autosave.save(self.doc.build, self.doc.path, fingerprint)
         except (BuildFileError, OSError) as exc:
             self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
 
@@ -71,6 +76,8 @@ class AutosaveMixin(_Base):
             return False
         original = Path(dlg.chosen.original) if dlg.chosen.original else None
         self.doc.reset(build, original if original and original.exists() else None)
+        if self.doc.path is not None:  # saving there asks first if the file changed since the autosave
+            self.file_guard.forget(self.doc.path, dlg.chosen.original_fingerprint)
         self.doc.undo_stack.resetClean()  # recovered edits are unsaved until the user saves them
         self._update_title()
         AutosaveStore.discard(dlg.chosen)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from rigplan.catalog import Catalog
     from rigplan.gui.document import BuildDocument
+    from rigplan.gui.filewatch import FileGuard
     from rigplan.model import Assumptions
 
 FILE_FILTER = f"RigPlan builds (*{SUFFIX} *.yaml *.yml);;All files (*)"
@@ -73,10 +74,10 @@ class FilesMixin(_Base):
         self.finish()
         if ask and not self.maybe_save():
             return False
-        from rigplan.files import BuildFileError, load, missing_from_catalog
+        from rigplan.files import BuildFileError, missing_from_catalog
 
         try:
-            build = load(path)
+            build = self.file_guard.open(path)  # remembers what the file held (gui/filewatch.py)
         except BuildFileError as exc:
             QMessageBox.warning(self, "Cannot open build", exc.message + f"\n\n{path}")
             return False
@@ -122,20 +123,20 @@ class FilesMixin(_Base):
         p = Path(path)
         if not p.name.endswith((".yaml", ".yml")):
             p = p.with_name(p.name + SUFFIX)
-        return self._write(p)
+        return self._write(p, as_new=True)
 
-    def _write(self, path: Path) -> bool:
-        from rigplan.files import BuildFileError, save
+    def _write(self, path: Path, as_new: bool = False) -> bool:
+        # Changed on disk, write-protected, special files, failed backups: the guard asks or tells the user.
+        return self.file_guard.write(path, as_new=as_new)
 
-        try:
-            save(self.doc.build, path)
-        except BuildFileError as exc:
-            QMessageBox.warning(self, "Cannot save", exc.message)
-            return False
-        self.doc.mark_saved(path)
-        self._add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
+    @property
+    def file_guard(self) -> FileGuard:
+        guard = getattr(self, "_file_guard", None)
+        if guard is None:
+            from rigplan.gui.filewatch import FileGuard
+
+            guard = self._file_guard = FileGuard(self)  # type: ignore[arg-type]
+        return guard
 
     # --- recent files ------------------------------------------------------------------------------------------------
 

@@ -252,10 +252,12 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.picker.search.selectAll()
 
     def _price_edited(self, index: int, value: float | None) -> None:
+        from rigplan.model.common import MAX_AMOUNT
+
         if value is None:
             self.doc.set_price(index, None)
-        elif not math.isfinite(value) or value < 0:
-            QMessageBox.warning(self, "Price", "A price must be a number of 0 or more.")
+        elif not math.isfinite(value) or not 0 <= value <= MAX_AMOUNT:  # bounded: totals never reach inf
+            QMessageBox.warning(self, "Price", f"A price must be a number from 0 to {MAX_AMOUNT:,.0f}.")
             self.refresh(self.doc.build)
         else:
             from rigplan.model import Price
@@ -292,7 +294,7 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         if self.maybe_save():
             self.save_settings()
             if self.autosave:
-                self.autosave.remove()  # a normal close leaves nothing to recover
+                self.autosave.close()  # a normal close leaves nothing to recover (and frees the lock)
             event.accept()
         else:
             event.ignore()

@@ -12,13 +12,28 @@ from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
-from rigplan.model.common import CurrencyCode, Frozen
+from rigplan.model.common import MAX_AMOUNT, CurrencyCode, Frozen, NoNegativeZero
 
-Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
-NonNeg = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+# Upper bounds (docs/reliability.md) are generous, and keep every cost sum and chart range finite: a figure of
+# 1e300 GB of storage used to give an infinite chart range. Amounts in `currency` share the price limit.
+MAX_RATE = 1e6  # units of a currency per USD (KRW is about 1,400; JPY about 150)
+MAX_UNIT_PRICE = 1e4  # per kWh, per GB-month, per GB: about USD 0.01-0.5 today, in any currency
+MAX_GB = 1e8  # 100 PB of cloud storage or monthly egress: far beyond one workstation's data
+MAX_SPEEDUP = 1e3  # desktop / instance throughput
+MAX_WALL_WATTS = 1e5  # ten of the largest PSUs at the wall
+MAX_JOB = 1e7  # hours, days or jobs a year
+
+Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False), NoNegativeZero]
+NonNeg = Annotated[float, Field(ge=0, allow_inf_nan=False), NoNegativeZero]
 Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-Hours = Annotated[float, Field(ge=0, le=24, allow_inf_nan=False)]
-Efficiency = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+Hours = Annotated[float, Field(ge=0, le=24, allow_inf_nan=False), NoNegativeZero]
+Efficiency = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False), NoNegativeZero]
+UnitPrice = Annotated[float, Field(ge=0, le=MAX_UNIT_PRICE, allow_inf_nan=False), NoNegativeZero]
+Gigabytes = Annotated[float, Field(ge=0, le=MAX_GB, allow_inf_nan=False), NoNegativeZero]
+Money = Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False), NoNegativeZero]
+Rate = Annotated[float, Field(gt=0, le=MAX_RATE, allow_inf_nan=False)]
+Watts = Annotated[float, Field(ge=0, le=MAX_WALL_WATTS, allow_inf_nan=False), NoNegativeZero]
+JobFigure = Annotated[float, Field(gt=0, le=MAX_JOB, allow_inf_nan=False)]
 ResaleCurve = tuple[Share, Share, Share, Share]
 
 # Values that format-1 files wrote for every build, defaults of a model that no longer exists (see _legacy).
@@ -47,12 +62,12 @@ class Assumptions(Frozen):
         description="Currency of every amount. Catalog and cloud prices are USD, converted at the ECB reference rate "
         "shipped in parts/fx_rates.yaml (or your --fx-rate).",
     )
-    fx_rate: Positive | None = Field(
+    fx_rate: Rate | None = Field(
         None,
         description="Units of the currency per US dollar. Empty: the ECB euro reference rates of the date in "
         "parts/fx_rates.yaml, crossed through the euro.",
     )
-    electricity_per_kwh: NonNeg = Field(
+    electricity_per_kwh: UnitPrice = Field(
         0.17,
         description="Electricity price per kWh, in the chosen currency. Default 0.17: US average residential price "
         "2025 (US EIA, Electric Power Monthly).",
@@ -81,7 +96,7 @@ class Assumptions(Frozen):
         "RigPlan's curve from used-market observations, parts/resale.yaml.",
     )
     tax_fraction: Share = Field(0.0, description="Sales tax or VAT on the parts, as a share. Default 0: add yours.")
-    shipping: NonNeg = Field(0.0, description="Shipping for the parts, in the chosen currency. Default 0.")
+    shipping: Money = Field(0.0, description="Shipping for the parts, in the chosen currency. Default 0.")
     pricing: Pricing = Field(
         Pricing.ON_DEMAND, description="Cloud pricing. Default on-demand: the price anyone gets without commitment."
     )
@@ -90,17 +105,17 @@ class Assumptions(Frozen):
         description="Share of spot work lost to interruptions (below 1). Default 10 %: RigPlan's assumption; AWS's "
         "Spot Instance Advisor shows interruption rates from under 5 % to over 20 %.",
     )
-    storage_gb: NonNeg = Field(
+    storage_gb: Gigabytes = Field(
         0.0, description="Cloud disk kept for datasets and checkpoints, GB. Default 0 GB: set yours."
     )
-    storage_per_gb_month: NonNeg = Field(
+    storage_per_gb_month: UnitPrice = Field(
         0.08, description="Cloud storage price, USD per GB-month. Default 0.08: AWS EBS gp3, us-east-1."
     )
-    egress_gb_month: NonNeg = Field(0.0, description="Data downloaded from the cloud per month, GB. Default 0.")
-    egress_per_gb: NonNeg = Field(
+    egress_gb_month: Gigabytes = Field(0.0, description="Data downloaded from the cloud per month, GB. Default 0.")
+    egress_per_gb: UnitPrice = Field(
         0.09, description="Egress price, USD per GB. Default 0.09: AWS data transfer out, first 10 TB/month."
     )
-    speedup: Positive | None = Field(
+    speedup: Annotated[float, Field(gt=0, le=MAX_SPEEDUP, allow_inf_nan=False)] | None = Field(
         None,
         description="Speed ratio, desktop throughput / instance throughput. Empty: from measured GPU benchmarks "
         "(Lambda) or spec estimates; unknown when neither exists.",
@@ -120,25 +135,25 @@ class Assumptions(Frozen):
         description="Throughput each added instance GPU contributes. Empty: measured median for the instance's "
         "interconnect (NVLink/SXM or PCIe), parts/gpu_perf.yaml.",
     )
-    load_watts: Positive | None = Field(
+    load_watts: Watts | None = Field(
         None,
         description="Wall watts at training load. Empty: the build's parts through its PSU's efficiency "
         "(docs/checks.md).",
     )
-    idle_watts: NonNeg | None = Field(
+    idle_watts: Watts | None = Field(
         None, description="Wall watts when idle. Empty: the build's estimate (or 0 without a build)."
     )
-    job_hours: Positive | None = Field(
+    job_hours: JobFigure | None = Field(
         None,
         description="Job mode: one job is this many hours of work on the reference GPU (1x V100 16 GB), e.g. a "
         "400 GPU-hour run.",
     )
-    job_days: Positive | None = Field(
+    job_days: JobFigure | None = Field(
         None,
         description="Job mode: one job is this many days of the desktop's work at hours_per_day, e.g. a 12-day "
         "project.",
     )
-    jobs_per_year: Positive | None = Field(
+    jobs_per_year: JobFigure | None = Field(
         None, description="Job mode: jobs a year, for the yearly cost and the year owning wins. Empty: not shown."
     )
     wall_voltage: Annotated[float, Field(gt=0, le=480, allow_inf_nan=False)] = Field(

@@ -15,6 +15,8 @@ from rigplan.model.parts import Kind, Part
 FORMAT_VERSION = 2
 # Above this a quantity is a typo, not a plan: 16 GPUs already needs a rack, not a workstation.
 MAX_QUANTITY = 64
+# A workstation has a dozen lines; a thousand is a broken or hostile file (and keeps every total finite).
+MAX_ITEMS = 1000
 
 
 class BuildItem(Frozen):
@@ -46,7 +48,7 @@ class ChartOffer(Frozen):
 
 class Build(Frozen):
     name: str = Field(default="Untitled build", min_length=1, max_length=200)
-    items: tuple[BuildItem, ...] = ()
+    items: tuple[BuildItem, ...] = Field(default=(), max_length=MAX_ITEMS)
     assumptions: Assumptions = Assumptions()
     notes: str = ""
     # The comparison travels with the file, so a shared build shows the same chart. None: not chosen yet (the GUI

@@ -14,10 +14,16 @@ _CODES = "USD EUR GBP JPY CNY CAD AUD CHF SEK NOK DKK PLN CZK INR KRW SGD HKD NZ
 KNOWN_CURRENCIES: frozenset[str] = frozenset(_CODES.split())
 
 
+# The largest amount of money one price may hold, in any of the currencies above: 1e9 is about USD 6.7 million
+# even in JPY, far above any workstation part (an 8-GPU server is about USD 0.5 million), yet small enough that
+# 64 of each of thousands of items still sum to a finite total (never "$inf" or "$nan").
+MAX_AMOUNT = 1e9
+
+
 def _finite(value: float) -> float:
     if not math.isfinite(value):
         raise ValueError("must be a finite number")
-    return value
+    return value + 0.0  # -0.0 becomes 0.0: "-0" is not a value anyone means
 
 
 def _currency(code: str) -> str:
@@ -27,8 +33,11 @@ def _currency(code: str) -> str:
     return code
 
 
+# For fields whose bounds are Field constraints: -0.0 passes ge=0, and would be saved and shown as "-0".
+NoNegativeZero = AfterValidator(lambda value: value + 0.0)
 Finite = Annotated[float, AfterValidator(_finite)]
 NonNegative = Annotated[float, AfterValidator(_finite), Field(ge=0)]
+Amount = Annotated[float, AfterValidator(_finite), Field(ge=0, le=MAX_AMOUNT)]
 CurrencyCode = Annotated[str, AfterValidator(_currency)]
 
 
@@ -41,7 +50,7 @@ class Frozen(BaseModel):
 class Price(Frozen):
     """An amount of money with where and when it was seen."""
 
-    amount: NonNegative
+    amount: Amount
     currency: CurrencyCode = "USD"
     date: dt.date | None = None
     source: str = ""

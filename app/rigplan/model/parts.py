@@ -14,8 +14,20 @@ from rigplan.kinds import KIND_LABELS as KIND_LABELS  # re-exported: rigplan.mod
 from rigplan.kinds import Kind
 from rigplan.model.common import Frozen, Price
 
-PosInt = Annotated[int, Field(gt=0)]
-PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+# Upper bounds (docs/reliability.md): generous enough for any real part, tight enough that sums and products of
+# specs stay finite. No spec of a workstation part reaches ten million in its unit (the largest are storage in GB,
+# about 1e5 for a 100 TB drive, and memory speeds in MT/s, about 1e4).
+MAX_SPEC = 10_000_000
+# The largest PSUs sold for workstations are 2,800-3,000 W and the hungriest accelerator module about 2,700 W
+# (NVIDIA GB200 superchip); 10 kW leaves room and still catches a typo of three extra zeros.
+MAX_WATTS = 10_000
+# Connector and port counts: a few dozen at most on any board or PSU.
+MAX_COUNT = 1_000
+
+PosInt = Annotated[int, Field(gt=0, le=MAX_SPEC)]
+PosFloat = Annotated[float, Field(gt=0, le=MAX_SPEC, allow_inf_nan=False)]
+Watts = Annotated[int, Field(gt=0, le=MAX_WATTS)]
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 
 
 class PartBase(Frozen):
@@ -35,9 +47,9 @@ class Cpu(PartBase):
     threads: PosInt | None = None
     base_clock_ghz: PosFloat | None = None
     boost_clock_ghz: PosFloat | None = None
-    tdp_w: PosInt | None = None
+    tdp_w: Watts | None = None
     # Sustained boost power from the maker (AMD PPT, Intel PL2 / Maximum Turbo Power); None: a family rule applies.
-    boost_power_w: PosInt | None = None
+    boost_power_w: Watts | None = None
     memory_types: tuple[str, ...] | None = None
     memory_channels: PosInt | None = None
     max_memory_gb: PosInt | None = None
@@ -58,7 +70,7 @@ class Cooler(PartBase):
     radiator_mm: PosInt | None = None
     fan_size_mm: PosFloat | None = None
     fan_count: PosInt | None = None
-    rated_tdp_w: PosInt | None = None
+    rated_tdp_w: Watts | None = None
     fanless: bool | None = None
 
 
@@ -86,8 +98,8 @@ class Motherboard(PartBase):
     max_memory_gb: PosInt | None = None
     pcie_slots: tuple[PcieSlot, ...] | None = None
     m2_slots: tuple[M2Slot, ...] | None = None
-    sata_ports: Annotated[int, Field(ge=0)] | None = None
-    u2_ports: Annotated[int, Field(ge=0)] | None = None
+    sata_ports: Count | None = None
+    u2_ports: Count | None = None
     eps_connectors: tuple[str, ...] | None = None  # CPU power: "8-pin", "4-pin"
     ecc_support: bool | None = None
 
@@ -135,9 +147,9 @@ class Storage(PartBase):
 class GpuPower(Frozen):
     """PCIe power inputs on the card. 12VHPWR and 12V-2x6 take the same 16-pin cable."""
 
-    pin6: Annotated[int, Field(ge=0)] = 0
-    pin8: Annotated[int, Field(ge=0)] = 0
-    pin16: Annotated[int, Field(ge=0)] = 0
+    pin6: Count = 0
+    pin8: Count = 0
+    pin16: Count = 0
 
     def describe(self) -> str:
         bits = [
@@ -152,7 +164,7 @@ class Gpu(PartBase):
     chipset_manufacturer: str | None = None
     vram_gb: PosFloat | None = None
     memory_type: str | None = None
-    tdp_w: PosInt | None = None
+    tdp_w: Watts | None = None
     tdp_source: str | None = None  # None: the part's spec_source; set when the importer replaced an implausible value
     length_mm: PosFloat | None = None
     slot_width: PosFloat | None = None
@@ -168,17 +180,17 @@ class Gpu(PartBase):
 
 
 class PsuConnectors(Frozen):
-    atx24: Annotated[int, Field(ge=0)] | None = None
-    eps8: Annotated[int, Field(ge=0)] | None = None
-    pcie8: Annotated[int, Field(ge=0)] | None = None  # 6+2-pin
-    pcie16: Annotated[int, Field(ge=0)] | None = None  # 12VHPWR / 12V-2x6
-    sata: Annotated[int, Field(ge=0)] | None = None
-    molex: Annotated[int, Field(ge=0)] | None = None
+    atx24: Count | None = None
+    eps8: Count | None = None
+    pcie8: Count | None = None  # 6+2-pin
+    pcie16: Count | None = None  # 12VHPWR / 12V-2x6
+    sata: Count | None = None
+    molex: Count | None = None
 
 
 class Psu(PartBase):
     kind: Literal[Kind.PSU] = Kind.PSU
-    wattage: PosInt | None = None
+    wattage: Watts | None = None
     form_factor: str | None = None
     efficiency: str | None = None  # "80+ Gold"; None = unknown or uncertified
     modular: str | None = None
@@ -196,9 +208,9 @@ class Case(PartBase):
     expansion_slots: PosInt | None = None
     psu_form_factors: tuple[str, ...] | None = None
     max_psu_length_mm: PosFloat | None = None
-    bundled_psu_w: PosInt | None = None
+    bundled_psu_w: Watts | None = None
     max_radiator_mm: PosInt | None = None
-    dimensions_mm: tuple[float, float, float] | None = None  # width, height, depth
+    dimensions_mm: tuple[PosFloat, PosFloat, PosFloat] | None = None  # width, height, depth
     volume_l: PosFloat | None = None
 
 
