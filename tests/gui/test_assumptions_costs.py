@@ -14,7 +14,9 @@ from rigplan.costs.fx import load_fx
 from rigplan.costs.offers import load_offers
 from rigplan.costs.perf import load_perf
 from rigplan.gui.mainwindow import MainWindow
+from rigplan.model import Pricing
 from rigplan.model.assumptions import DATA_LOADER_BOUND_SCALING, Precision
+from rigplan.model.build import ChartOffer
 
 
 @pytest.fixture
@@ -27,7 +29,7 @@ def window(qtbot, catalog, tmp_path: Path, examples_dir: Path, monkeypatch) -> M
     w.show()
     qtbot.waitExposed(w)
     assert w.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
-    w.costs.set_chosen(["aws:p3.2xlarge:us-east-1|on-demand"])
+    w.doc.set_comparison([ChartOffer(offer="aws:p3.2xlarge:us-east-1", pricing=Pricing.ON_DEMAND)])  # in the file
     w.tabs.setCurrentWidget(w.costs)  # the Costs tab on screen: its fields take clicks
     return w
 
@@ -114,9 +116,12 @@ def test_currency_converts_at_the_reference_rate(qtbot, window: MainWindow) -> N
     assert "set by the user" in window.costs.breakeven_text()
     form.currency.setCurrentText("TWD")  # no ECB rate: the user's rate still applies, no relabel
     assert window.doc.build.assumptions.currency == "TWD" and window.doc.build.assumptions.fx_rate == 1.0
-    click(qtbot, rate.auto)  # back to the ECB rate, which TWD does not have: refused beside the form, build kept
-    assert "no reference rate for TWD" in window.costs.form_error.text()
+    click(qtbot, rate.auto)  # back to the ECB rate, which TWD does not have: refused under the field, build kept
+    assert "no reference rate for TWD" in form.message_for(rate.spin)
     assert window.doc.build.assumptions.fx_rate == 1.0
+    assert not rate.auto.isChecked() and rate.spin.value() == 1.0  # what is shown is what the build holds
+    form.currency.setCurrentText("USD")  # prices are in USD: no rate to keep, the row is off
+    assert window.doc.build.assumptions.fx_rate is None and not rate.isEnabled()
 
 
 def test_a_file_in_a_currency_without_a_rate(qtbot, window: MainWindow, tmp_path: Path) -> None:  # noqa: ANN001
@@ -127,9 +132,12 @@ def test_a_file_in_a_currency_without_a_rate(qtbot, window: MainWindow, tmp_path
 
 
 def test_unknown_speed_is_shown_as_unknown(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.costs.set_chosen(["aws:dl1.24xlarge:us-east-1@quoted-2022-02-08|on-demand"])
+    offer = "aws:dl1.24xlarge:us-east-1@quoted-2022-02-08"
+    window.doc.set_comparison([ChartOffer(offer=offer, pricing=Pricing.ON_DEMAND)])
     assert window.costs.report.offers == [] and len(window.costs.report.speed_unknown) == 1
     assert "speed ratio <b>unknown</b>" in window.costs.breakeven_text()
+    (u,) = window.costs.report.speed_unknown
+    assert window.costs.compare.column(2)[1:] == [f"{u.breakeven_instance_hours:,.0f} h"]  # break-even in hours only
 
 
 def test_the_parts_table_and_the_cost_model_agree_on_a_gpu(catalog) -> None:  # noqa: ANN001

@@ -73,7 +73,7 @@ def test_default_comparison_is_the_best_work_per_dollar_per_provider(
     w = costs_window
     chosen = [offers.get(c.offer) for c in w.costs.comparison]
     assert sorted(o.provider for o in chosen) == ["aws", "azure", "gcp", "lambda"]
-    eff = w.doc.build.assumptions.scaling_efficiency
+    eff = w.doc.build.assumptions.scaling_cloud  # None: the measured median per interconnect
     for o in chosen:
         assert o.snapshot == "current" and o.vram_gb_each >= 18  # the 24 GB cards' class
         assert "Radeon" not in (o.gpu_model or "")

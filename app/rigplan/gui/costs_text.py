@@ -7,10 +7,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rigplan.costs.model import CostReport
+from rigplan.costs.analysis import BuildCosting, perf_for
+from rigplan.costs.jobs import jobs
+from rigplan.costs.model import CostReport, OfferInput
 from rigplan.costs.offers import OfferCatalog
+from rigplan.costs.perf import PerfTable
 from rigplan.gui.chart_style import DAYS_PER_MONTH
 from rigplan.gui.offers_model import provider_name
+from rigplan.model import Assumptions, Build
 from rigplan.model.build import ChartOffer
 
 
@@ -23,7 +27,10 @@ def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
     return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, drawn, strict=True)]
 
 
-def summary_html(r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float) -> str:
+def summary_html(
+    r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: list[str] = ()
+) -> str:
+    """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes."""
     bits = [
         f"Owning: <b>{money(r.upfront)}</b> up front, {money(r.own_slope_per_day)} a day to run; "
         f"{money(r.own_breakdown['total'])} after {horizon_years:g} years and resale."
@@ -34,10 +41,54 @@ def summary_html(r: CostReport, names: list[str], money: Callable[[float], str],
         bits.append(f"Earliest break-even: <b>{days / DAYS_PER_MONTH:.1f} months</b> against {name}.")
     elif r.offers:
         bits.append("No offer on the chart breaks even within the horizon.")
-    else:
+    elif not r.speed_unknown:
         bits.append("Tick offers in the table below to compare.")
-    text = " ".join(bits)
+    text = " ".join(bits) + ("<br>" + " ".join(more) if more else "")
     return text + ("<br><i>" + "; ".join(r.notes) + "</i>" if r.notes else "")
+
+
+def _short(label: str) -> str:
+    return label.split(":")[0]
+
+
+def model_lines(
+    r: CostReport, costing: BuildCosting, inputs: list[OfferInput], a: Assumptions, money: Callable[[float], str]
+) -> list[str]:
+    """Offers of unknown speed (break-even in instance hours only), job results, the resale and the exchange rate."""
+    out = [
+        f"{_short(u.label)} ({u.pricing.value}): speed ratio <b>unknown</b> ({u.speedup_basis}); "
+        f"{money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours."
+        for u in r.speed_unknown
+    ]
+    for j in jobs(costing.own, inputs, a):
+        if j.status == "owning-wins-after":
+            when = f" ({j.years_to_win:.1f} years)" if j.years_to_win is not None else ""
+            out.append(
+                f"Job on {_short(j.label)}: {money(j.cloud_cost or 0)} rented vs {money(j.own_cost or 0)} of power; "
+                f"owning wins after <b>{j.jobs_to_win} jobs</b>{when}, {j.jobs_to_win_with_resale} with the resale."
+            )
+        else:
+            never = j.status == "never"
+            out.append(f"Job on {_short(j.label)}: " + ("renting costs less than the power." if never else "unknown."))
+    rate = f"; {r.fx_basis}" if a.currency != "USD" else ""
+    out.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}){rate}.")
+    return out
+
+
+def form_hints(
+    build: Build, costing: BuildCosting, perf: PerfTable, r: CostReport
+) -> dict[str, tuple[float | None, str]]:
+    """What the assumptions form's default boxes stand for with this build: shown greyed while in use."""
+    scaling = perf_for(build.assumptions, perf).scaling
+    pcie, nvlink = scaling["pcie"].efficiency, scaling["nvlink"].efficiency
+    return {
+        "load_watts": (costing.own.load_wall_w, "the build's parts through its PSU's efficiency"),
+        "idle_watts": (costing.own.idle_wall_w, "the build's idle estimate"),
+        "scaling_desktop": (pcie, f"measured PCIe median {pcie:g} ({scaling['pcie'].basis})"),
+        "scaling_cloud": (None, f"measured: {nvlink:g} for NVLink/SXM instances, {pcie:g} for PCIe ones"),
+        "resale_fraction": (r.resale_share, r.resale_basis),
+        "jobs_per_year": (None, "no yearly view"),
+    }
 
 
 def breakeven_cells(r: CostReport, by_months: bool) -> list[str]:

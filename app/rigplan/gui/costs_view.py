@@ -26,13 +26,22 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.costs.analysis import CostInputError, cost_build, offer_input, sensitivity
+from rigplan.costs.fx import NoRate, rate_for
 from rigplan.costs.model import CostReport, compute
 from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.assumptions_form import AssumptionsForm
 from rigplan.gui.chart_style import COLORS, OWN_COLOR
 from rigplan.gui.compare_table import CompareTable
-from rigplan.gui.costs_text import axis_x, breakeven_cells, short_names, summary_html, totals_at
+from rigplan.gui.costs_text import (
+    axis_x,
+    breakeven_cells,
+    form_hints,
+    model_lines,
+    short_names,
+    summary_html,
+    totals_at,
+)
 from rigplan.gui.livetext import LiveText
 from rigplan.gui.offers_model import default_comparison, provider_name
 from rigplan.gui.offers_panel import OffersPanel
@@ -61,7 +70,9 @@ class CostsView(QWidget):
         self.comparison: list[ChartOffer] = []
         self.by_months = True
         self._defaults: dict[tuple[Any, ...], list[ChartOffer]] = {}
-        self._drawn: list[ChartOffer] = []  # the comparison's offers that have a price (the report's offers)
+        self._drawn: list[ChartOffer] = []  # the comparison's offers drawn: a price and a known speed (report.offers)
+        self._unknown: list[ChartOffer] = []  # priced, speed unknown (report.speed_unknown): hours only, no curve
+        self._rows_key: tuple[Any, ...] = ()
         self._hover_x: float | None = None
         self._charts: dict[str, Any] = {}
         self._charts_ready = False
@@ -74,7 +85,7 @@ class CostsView(QWidget):
         self.side = SidePanel("Assumptions", self.form)
         self.side_button = self.side.button
 
-        self.summary = LiveText("Add parts and offers to see when owning beats renting.", lines=2, rich=True)
+        self.summary = LiveText("Add parts and offers to see when owning beats renting.", lines=3, rich=True)
         self.summary.setAccessibleName("Break-even summary")
         self.axis_box = QComboBox()
         self.axis_box.addItems(["x: calendar months", "x: hours of work"])
@@ -151,10 +162,8 @@ class CostsView(QWidget):
     # --- the comparison ------------------------------------------------------------------------------------------
 
     def default_comparison(self, build: Build) -> list[ChartOffer]:
-        key = (
-            tuple((i.part.id, i.quantity) for i in build.of_kind(Kind.GPU)),
-            build.assumptions.scaling_efficiency,
-        )
+        a = build.assumptions
+        key = (tuple((i.part.id, i.quantity) for i in build.of_kind(Kind.GPU)), a.scaling_cloud, a.precision)
         if key not in self._defaults:
             self._defaults[key] = default_comparison(self.offers, self.perf, build)
         return self._defaults[key]
@@ -193,9 +202,12 @@ class CostsView(QWidget):
 
     def _refresh_comparison(self) -> None:
         self.offers_panel.model.set_comparison(self.comparison)
-        drawn = [c for c in self.comparison if (o := self.offers.get(c.offer)) and o.hourly(c.pricing)]
-        self._drawn = drawn
+
+    def _refresh_rows(self) -> None:
+        """The side table and the sensitivity chart's offers: called when the drawn offers change."""
+        drawn = self._drawn
         names = dict(zip([c.offer for c in drawn], self.names(), strict=True))
+        unknown = {u.id: u for u in self.report.speed_unknown} if self.report else {}
         rows = []
         for c in self.comparison:
             o = self.offers.get(c.offer)
@@ -205,7 +217,13 @@ class CostsView(QWidget):
             n = drawn.index(c) if c in drawn else -1
             color = COLORS[n % len(COLORS)] if n >= 0 else ""
             tip = f"{o.label}\n{o.source}; prices as of {o.date_text}"
-            if n < 0:
+            if c.offer in unknown:
+                u = unknown[c.offer]
+                tip += (
+                    f"\nSpeed ratio unknown ({u.speedup_basis}): not drawn. The build's price rents "
+                    f"{u.breakeven_instance_hours:,.0f} instance hours: its break-even in hours of renting."
+                )
+            elif n < 0:
                 tip += f"\nNo {c.pricing.value} price: not drawn"
             name = names.get(c.offer, f"{provider_name(o.provider)} {o.instance_type}")
             rows.append((c, name, color, tip, [p for p in Pricing if o.hourly(p)] or [c.pricing]))
@@ -224,7 +242,7 @@ class CostsView(QWidget):
         self.build = build
         if self.form.assumptions != build.assumptions:
             self.form.set_assumptions(build.assumptions)
-        self.offers_panel.model.set_efficiency(build.assumptions.scaling_efficiency)
+        self.offers_panel.model.set_efficiency(build.assumptions.scaling_cloud)
         comparison = list(build.comparison) if build.comparison is not None else self.default_comparison(build)
         if comparison != self.comparison:
             self.comparison = comparison
@@ -233,35 +251,52 @@ class CostsView(QWidget):
 
     def recompute(self) -> None:
         a = self.build.assumptions
+        try:
+            rate_for(a)
+        except NoRate:  # a file asking for a currency without a reference rate: say so, compute nothing
+            self.report = None
+            self.summary.setText(
+                f"<i>The ECB publishes no reference rate for {a.currency}: untick 'ECB' beside 'Rate per USD' in the "
+                "assumptions and enter its rate per US dollar.</i>"
+            )
+            self.compare.set_column(2, ["" for _ in range(len(self.comparison) + 1)])
+            return
         costing = cost_build(self.build, self.perf)
-        inputs = []
-        skipped = [f"{c.offer} has no {c.pricing.value} price" for c in self.comparison if c not in self._drawn]
-        for c in self._drawn:
+        inputs, drawn, unknown, skipped = [], [], [], []
+        for c in self.comparison:
             offer = self.offers.get(c.offer)
-            assert offer is not None  # _drawn holds known offers with a price
             try:
-                inputs.append(offer_input(offer, a, self.perf, costing.own.throughput, pricing=c.pricing))
-            except CostInputError:  # pragma: no cover - _drawn are priced
-                skipped.append(f"{offer.instance_type} has no {c.pricing.value} price")
+                if offer is None:
+                    raise CostInputError(c.offer)
+                inp = offer_input(offer, a, self.perf, costing.own.throughput, pricing=c.pricing)
+            except CostInputError:
+                skipped.append(f"{offer.instance_type if offer else c.offer} has no {c.pricing.value} price")
+                continue
+            inputs.append(inp)
+            (unknown if inp.speedup is None else drawn).append(c)
         self.report = compute(costing.own, inputs, a)
         self.report.notes[:0] = list(costing.notes) + skipped
-        self._inputs = inputs
+        self._drawn, self._unknown = drawn, unknown
+        self._inputs = [i for i in inputs if i.speedup is not None]  # in the order of _drawn (sensitivity)
         self._costing = costing
-        self._update_summary()
+        self.form.set_hints(form_hints(self.build, costing, self.perf, self.report))
+        key = (tuple(self.comparison), tuple(drawn), tuple(unknown))
+        if key != self._rows_key:
+            self._rows_key = key
+            self._refresh_rows()
+        more = model_lines(self.report, costing, inputs, a, self.money)
+        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, more))
+        self.summary.setToolTip("\n".join(self.report.notes))
         self._update_table()
         if self._charts_ready:
             self._update_charts()
-
-    def _update_summary(self) -> None:
-        assert self.report is not None
-        self.summary.setText(summary_html(self.report, self.names(), self.money, self.build.assumptions.horizon_years))
-        self.summary.setToolTip("\n".join(self.report.notes))
 
     def _update_table(self) -> None:
         assert self.report is not None
         texts = breakeven_cells(self.report, self.by_months)
         rows = {c.offer: n for n, c in enumerate(self._drawn)}
-        cells = [texts[rows[c.offer]] if c.offer in rows else "not drawn" for c in self.comparison]
+        hours = {u.id: f"{u.breakeven_instance_hours:,.0f} h" for u in self.report.speed_unknown}
+        cells = [texts[rows[c.offer]] if c.offer in rows else hours.get(c.offer, "not drawn") for c in self.comparison]
         self.compare.set_column(2, ["", *cells])
         self.hover_at(self._hover_x)
 
@@ -352,7 +387,8 @@ class CostsView(QWidget):
             self._update_charts()
 
     def _update_charts(self) -> None:
-        assert self.report is not None
+        if self.report is None:  # nothing computed (a currency without a rate): nothing to draw
+            return
         if not self.isVisible():
             self._stale = True  # drawn when the tab is shown (showEvent)
             return

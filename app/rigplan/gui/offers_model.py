@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 
+from rigplan.costs.analysis import perf_for
 from rigplan.costs.offers import Offer, OfferCatalog
 from rigplan.costs.perf import PerfTable, offer_speed, scaled
 from rigplan.gui.partsmodel import SORT_ROLE, refilter
@@ -23,7 +24,8 @@ HEADERS = ["On chart", "Provider", "Instance", "Region", "GPUs", "VRAM", "On-dem
 PROVIDER_NAMES = {"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda"}
 WORK_TIP = (
     "Training work per US dollar at the on-demand price: V100-equivalent GPU-hours per dollar (Lambda's measured "
-    "benchmarks, extra GPUs scaled by the 'Multi-GPU scaling' assumption). Empty: no speed figure for this GPU."
+    "benchmarks, extra GPUs scaled by the 'Scaling, cloud' assumption or the measured median for the instance's "
+    "interconnect). Empty: no speed figure for this GPU."
 )
 
 
@@ -31,13 +33,17 @@ def provider_name(code: str) -> str:
     return PROVIDER_NAMES.get(code, code.upper())
 
 
-def work_per_dollar(offer: Offer, perf: PerfTable, efficiency: float, pricing: Pricing = Pricing.ON_DEMAND) -> float:
-    """V100-equivalent hours per USD at `pricing`; 0.0 when the speed or the price is unknown."""
+def work_per_dollar(
+    offer: Offer, perf: PerfTable, efficiency: float | None, pricing: Pricing = Pricing.ON_DEMAND
+) -> float:
+    """V100-equivalent hours per USD at `pricing`; 0.0 when the speed or the price is unknown. Efficiency None: the
+    measured median of the instance's interconnect, as the cost model uses (rigplan.costs.analysis.offer_input)."""
     s = offer_speed(perf, offer)
     price = offer.hourly(pricing)
     if s is None or not price:
         return 0.0
-    return scaled(s.value, offer.gpu_count, efficiency) / price
+    eff = efficiency if efficiency is not None else perf.scaling[s.interconnect].efficiency
+    return scaled(s.value, offer.gpu_count, eff) / price
 
 
 # Offers the default comparison leaves out: graphics/VDI instances are not training machines, and the cloud catalog
@@ -62,7 +68,8 @@ def default_comparison(offers: OfferCatalog, perf: PerfTable, build: Build, per_
     gpus = build.of_kind(Kind.GPU)
     count = sum(i.quantity for i in gpus) or 1
     vram = max((getattr(i.part, "vram_gb", None) or 0 for i in gpus), default=0) or 16  # no GPU yet: a 16 GB class
-    eff = build.assumptions.scaling_efficiency
+    eff = build.assumptions.scaling_cloud
+    perf = perf_for(build.assumptions, perf)
     rated = [(work_per_dollar(o, perf, eff), o) for o in offers.offers if o.snapshot == "current" and is_trainer(o)]
     rated = [(w, o) for w, o in rated if w > 0]
     tests: list[Callable[[Offer], bool]] = [
@@ -96,7 +103,7 @@ class OfferTableModel(QAbstractTableModel):
     def __init__(self, offers: OfferCatalog, perf: PerfTable, money_usd: Callable[[float], str]) -> None:
         super().__init__()
         self.perf = perf
-        self._efficiency = 0.8
+        self._efficiency: float | None = None  # the measured medians until the build sets its own
         # Most work per dollar first: the order the table opens in, without a sort pass through the proxy.
         rated = [(work_per_dollar(o, perf, self._efficiency), o) for o in offers.offers]
         rated.sort(key=lambda wo: (wo[1].snapshot != "current", -wo[0], wo[1].provider, wo[1].instance_type))
@@ -107,7 +114,7 @@ class OfferTableModel(QAbstractTableModel):
         self._charted: dict[str, Pricing] = {}
         self._row = {o.id: n for n, o in enumerate(self.offers)}
 
-    def set_efficiency(self, efficiency: float) -> None:
+    def set_efficiency(self, efficiency: float | None) -> None:
         if efficiency != self._efficiency:
             self._efficiency = efficiency
             self._work = [work_per_dollar(o, self.perf, efficiency) for o in self.offers]
