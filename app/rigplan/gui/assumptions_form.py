@@ -90,7 +90,8 @@ class AssumptionsForm(QWidget):
                 self._add_optional(form, "resale_fraction")
                 self.curve = CurveRow()
                 self.curve.changed.connect(self._emit)
-                form.addRow("Resale kept 1/2/3/5 y", self.curve)
+                form.addRow("Resale by age", self.curve.auto)
+                form.addRow(self.curve)  # the four shares span the panel's width
             if name == "idle_hours_per_day":
                 self._add_optional(form, "load_watts")
                 self._add_optional(form, "idle_watts")
@@ -105,7 +106,7 @@ class AssumptionsForm(QWidget):
         form.addRow("Precision", self.precision)
         self._add_optional(form, "scaling_desktop")
         self._add_optional(form, "scaling_cloud")
-        self.loader_bound = QPushButton(f"Data-loader bound ({DATA_LOADER_BOUND_SCALING:g} per added GPU)")
+        self.loader_bound = QPushButton(f"Data-loader bound: {DATA_LOADER_BOUND_SCALING:g}")
         self.loader_bound.setToolTip(
             "A workload limited by data loading: 4 GPUs gave only 1.54x one (p3.8xlarge vs p3.2xlarge, a 2021 user "
             "report). Sets both scaling fields; tick 'measured' to go back to the measured medians."

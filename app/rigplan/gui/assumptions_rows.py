@@ -143,14 +143,15 @@ class AutoField(QWidget):
 
 
 class CurveRow(QWidget):
-    """The resale curve: a check box for RigPlan's curve and the share kept after 1, 2, 3 and 5 years."""
+    """The resale curve: the share kept after 1, 2, 3 and 5 years, and (in a row of its own above them, so the
+    panel stays narrow) a check box for RigPlan's curve."""
 
     changed = Signal()
 
     def __init__(self) -> None:
         super().__init__()
         tip = DEFAULT_SOURCES["resale_curve"]
-        self.auto = QCheckBox("curve")
+        self.auto = QCheckBox("curve, kept after 1, 2, 3, 5 y:")
         self.auto.setChecked(True)
         self.auto.setToolTip(tip)
         self.auto.setAccessibleName("Resale curve: RigPlan's curve")
@@ -158,7 +159,6 @@ class CurveRow(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
-        row.addWidget(self.auto)
         for spin in self.spins:
             spin.setEnabled(False)
             spin.valueChanged.connect(lambda _: self.changed.emit())

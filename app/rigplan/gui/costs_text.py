@@ -7,14 +7,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rigplan.costs.analysis import BuildCosting, perf_for
+from rigplan.costs.analysis import BuildCosting, CostInputError, offer_input, perf_for
 from rigplan.costs.jobs import jobs
-from rigplan.costs.model import CostReport, OfferInput
+from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
 from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
-from rigplan.gui.chart_style import DAYS_PER_MONTH
+from rigplan.gui.chart_style import COLORS, DAYS_PER_MONTH
 from rigplan.gui.offers_model import provider_name
-from rigplan.model import Assumptions, Build
+from rigplan.model import Assumptions, Build, Pricing
 from rigplan.model.build import ChartOffer
 
 
@@ -45,6 +45,63 @@ def summary_html(
         bits.append("Tick offers in the table below to compare.")
     text = " ".join(bits) + ("<br>" + " ".join(more) if more else "")
     return text + ("<br><i>" + "; ".join(r.notes) + "</i>" if r.notes else "")
+
+
+def compare_rows(
+    offers: OfferCatalog,
+    comparison: list[ChartOffer],
+    drawn: list[ChartOffer],
+    names: dict[str, str],
+    unknown_speed: list[UnknownSpeedResult],
+) -> list[tuple[ChartOffer, str, str, str, list[Pricing]]]:
+    """The side table's rows (CompareTable.set_rows): offer, name, colour ("" when not drawn), tooltip, pricings."""
+    unknown = {u.id: u for u in unknown_speed}
+    rows = []
+    for c in comparison:
+        o = offers.get(c.offer)
+        if o is None:
+            rows.append((c, c.offer, "", "Not in this RigPlan's cloud catalog: not drawn", [c.pricing]))
+            continue
+        n = drawn.index(c) if c in drawn else -1
+        color = COLORS[n % len(COLORS)] if n >= 0 else ""
+        tip = f"{o.label}\n{o.source}; prices as of {o.date_text}"
+        if c.offer in unknown:
+            u = unknown[c.offer]
+            tip += (
+                f"\nSpeed ratio unknown ({u.speedup_basis}): not drawn. The build's price rents "
+                f"{u.breakeven_instance_hours:,.0f} instance hours: its break-even in hours of renting."
+            )
+        elif n < 0:
+            tip += f"\nNo {c.pricing.value} price: not drawn"
+        name = names.get(c.offer, f"{provider_name(o.provider)} {o.instance_type}")
+        rows.append((c, name, color, tip, [p for p in Pricing if o.hourly(p)] or [c.pricing]))
+    return rows
+
+
+def offer_inputs(
+    offers: OfferCatalog, comparison: list[ChartOffer], a: Assumptions, perf: PerfTable, costing: BuildCosting
+) -> tuple[list[OfferInput], list[ChartOffer], list[ChartOffer], list[str]]:
+    """The cost model's inputs for the comparison: (inputs, drawn: known speed, unknown speed, notes on skipped)."""
+    inputs, drawn, unknown, skipped = [], [], [], []
+    for c in comparison:
+        offer = offers.get(c.offer)
+        try:
+            if offer is None:
+                raise CostInputError(c.offer)
+            inp = offer_input(offer, a, perf, costing.own.throughput, pricing=c.pricing)
+        except CostInputError:
+            skipped.append(f"{offer.instance_type if offer else c.offer} has no {c.pricing.value} price")
+            continue
+        inputs.append(inp)
+        (unknown if inp.speedup is None else drawn).append(c)
+    return inputs, drawn, unknown, skipped
+
+
+def no_rate_html(currency: str) -> str:
+    return (
+        f"<i>The ECB publishes no reference rate for {currency}: untick 'ECB' beside 'Rate per USD' in the "
+        "assumptions and enter its rate per US dollar.</i>"
+    )
 
 
 def _short(label: str) -> str:

@@ -25,25 +25,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rigplan.costs.analysis import CostInputError, cost_build, offer_input, sensitivity
+from rigplan.costs.analysis import cost_build, sensitivity
 from rigplan.costs.fx import NoRate, rate_for
 from rigplan.costs.model import CostReport, compute
 from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.assumptions_form import AssumptionsForm
-from rigplan.gui.chart_style import COLORS, OWN_COLOR
+from rigplan.gui.chart_style import OWN_COLOR
 from rigplan.gui.compare_table import CompareTable
 from rigplan.gui.costs_text import (
     axis_x,
     breakeven_cells,
+    compare_rows,
     form_hints,
     model_lines,
+    no_rate_html,
+    offer_inputs,
     short_names,
     summary_html,
     totals_at,
 )
 from rigplan.gui.livetext import LiveText
-from rigplan.gui.offers_model import default_comparison, provider_name
+from rigplan.gui.offers_model import default_comparison
 from rigplan.gui.offers_panel import OffersPanel
 from rigplan.gui.side_panel import SidePanel
 from rigplan.gui.wheel_guard import guard_wheel
@@ -207,26 +210,8 @@ class CostsView(QWidget):
         """The side table and the sensitivity chart's offers: called when the drawn offers change."""
         drawn = self._drawn
         names = dict(zip([c.offer for c in drawn], self.names(), strict=True))
-        unknown = {u.id: u for u in self.report.speed_unknown} if self.report else {}
-        rows = []
-        for c in self.comparison:
-            o = self.offers.get(c.offer)
-            if o is None:
-                rows.append((c, c.offer, "", "Not in this RigPlan's cloud catalog: not drawn", [c.pricing]))
-                continue
-            n = drawn.index(c) if c in drawn else -1
-            color = COLORS[n % len(COLORS)] if n >= 0 else ""
-            tip = f"{o.label}\n{o.source}; prices as of {o.date_text}"
-            if c.offer in unknown:
-                u = unknown[c.offer]
-                tip += (
-                    f"\nSpeed ratio unknown ({u.speedup_basis}): not drawn. The build's price rents "
-                    f"{u.breakeven_instance_hours:,.0f} instance hours: its break-even in hours of renting."
-                )
-            elif n < 0:
-                tip += f"\nNo {c.pricing.value} price: not drawn"
-            name = names.get(c.offer, f"{provider_name(o.provider)} {o.instance_type}")
-            rows.append((c, name, color, tip, [p for p in Pricing if o.hourly(p)] or [c.pricing]))
+        unknown = self.report.speed_unknown if self.report else []
+        rows = compare_rows(self.offers, self.comparison, drawn, names, unknown)
         self.compare.set_rows(OWN_COLOR, rows)
         self.sens_box.blockSignals(True)
         self.sens_box.clear()
@@ -255,25 +240,11 @@ class CostsView(QWidget):
             rate_for(a)
         except NoRate:  # a file asking for a currency without a reference rate: say so, compute nothing
             self.report = None
-            self.summary.setText(
-                f"<i>The ECB publishes no reference rate for {a.currency}: untick 'ECB' beside 'Rate per USD' in the "
-                "assumptions and enter its rate per US dollar.</i>"
-            )
+            self.summary.setText(no_rate_html(a.currency))
             self.compare.set_column(2, ["" for _ in range(len(self.comparison) + 1)])
             return
         costing = cost_build(self.build, self.perf)
-        inputs, drawn, unknown, skipped = [], [], [], []
-        for c in self.comparison:
-            offer = self.offers.get(c.offer)
-            try:
-                if offer is None:
-                    raise CostInputError(c.offer)
-                inp = offer_input(offer, a, self.perf, costing.own.throughput, pricing=c.pricing)
-            except CostInputError:
-                skipped.append(f"{offer.instance_type if offer else c.offer} has no {c.pricing.value} price")
-                continue
-            inputs.append(inp)
-            (unknown if inp.speedup is None else drawn).append(c)
+        inputs, drawn, unknown, skipped = offer_inputs(self.offers, self.comparison, a, self.perf, costing)
         self.report = compute(costing.own, inputs, a)
         self.report.notes[:0] = list(costing.notes) + skipped
         self._drawn, self._unknown = drawn, unknown
