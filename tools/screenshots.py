@@ -4,7 +4,8 @@
     xvfb-run -s "-screen 0 1280x720x24" python tools/screenshots.py --one 1280x720   # one size
 
 With no --one, it starts one Xvfb per size: 1280x720 and 1920x1080, and 2560x1440 with QT_SCALE_FACTOR=2 (a 2x
-screen). At each size it fills the screen with the window and saves the Costs tab (costs-WxH.png); at 1920x1080 it
+screen). At each size it fills the screen with the window and saves the Costs tab (costs-WxH.png, and at 1280 and
+1920 wide with the assumptions panel open: costs-assumptions-W.png); at 1920x1080 it
 also saves the Parts tab with a numeric filter in the picker (picker-filter.png), the main window (main.png), the
 Costs tab with its four default offers (costs.png) and the breakdown and sensitivity charts.
 """
@@ -52,6 +53,11 @@ def take(out: Path, build: Path, size: str) -> int:
         w.costs.ensure_charts()
         w.costs.hover_at(18.0)  # the read-out as if the pointer rested at month 18
         shot(f"costs-{size}.png")
+        if size in ("1280x720", "1920x1080"):  # the assumptions panel open (folded by default on a laptop screen)
+            shown = w.costs.side.isVisible()
+            w.costs.show_assumptions(True)
+            shot(f"costs-assumptions-{size.split('x')[0]}.png")
+            w.costs.show_assumptions(shown)
         if size == "1920x1080":
             shot("costs.png")
             w.costs.chart_tabs.setCurrentIndex(1)

@@ -52,6 +52,9 @@ def test_the_chart_takes_most_of_the_window_and_findings_step_aside(costs_window
     assert not w.costs.form.isVisible()
     qtbot.mouseClick(w.costs.side_button, Qt.MouseButton.LeftButton)
     assert w.costs.form.isVisible()
+    # folded at first on a 1280 px window, the panel opens at its full width, not squeezed to nothing by the splitter
+    qtbot.waitUntil(lambda: w.costs.side.width() > 0)
+    assert w.costs.side.width() >= w.costs.form.sizeHint().width()
 
 
 def test_window_never_opens_larger_than_the_screen(catalog, offers, perf, tmp_path: Path, qtbot) -> None:  # noqa: ANN001

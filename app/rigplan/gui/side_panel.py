@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QScrollArea, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QScrollArea, QSplitter, QToolButton, QVBoxLayout, QWidget
 
 
 class SidePanel(QWidget):
@@ -30,6 +30,17 @@ class SidePanel(QWidget):
     def fold(self, shown: bool) -> None:
         """Show (True) or hide the panel; the button follows."""
         self.setVisible(shown)
+        split = self.parentWidget()
+        if shown and isinstance(split, QSplitter):
+            # Folded at first on a small screen, the splitter gave the panel no width: shown, it would stay 0 wide.
+            sizes = split.sizes()
+            n = split.indexOf(self)
+            want = self.minimumSizeHint().width()
+            if sizes[n] < want:
+                other = 1 - n if len(sizes) == 2 else n
+                sizes[other] = max(sizes[other] - (want - sizes[n]), 1)
+                sizes[n] = want
+                split.setSizes(sizes)
         self.button.setArrowType(Qt.ArrowType.LeftArrow if shown else Qt.ArrowType.RightArrow)
         if self.button.isChecked() != shown:
             self.button.setChecked(shown)
