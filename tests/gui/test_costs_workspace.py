@@ -239,3 +239,16 @@ def test_offers_table_opens_with_the_most_work_per_dollar_first(costs_window: Ma
     ]
     rated = [w for w in free if w]
     assert rated and free[: len(rated)] == rated == sorted(rated, reverse=True)  # unknown speed last
+
+
+def test_breakeven_labels_do_not_overlap_with_the_assumptions_open(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    """On a 1280 px window the open assumptions panel leaves the chart narrow: the labels take more rows."""
+    costs_window.costs.show_assumptions(True)
+    chart = costs_window.costs.chart("breakeven")
+    qtbot.waitUntil(lambda: chart.widget.width() < 600)
+    qtbot.wait(20)
+    boxes = [t.sceneBoundingRect() for _, t in chart.markers if t.isVisible()]
+    assert len(boxes) >= 3
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not a.intersects(b)

@@ -100,6 +100,12 @@ class BreakEvenChart:
         self._labels: tuple[str, str] | None = None
         self._ranges: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.x: np.ndarray = np.zeros(0)
+        self._marked: tuple[Any, ...] | None = None
+        self.widget.getPlotItem().vb.sigResized.connect(self._resized)
+
+    def _resized(self, *_: object) -> None:
+        if self._marked is not None:  # a new width may need the labels on more (or fewer) rows
+            self._place_markers(*self._marked)
 
     def _money(self, v: float) -> str:
         return self.money_short(v)
@@ -156,8 +162,14 @@ class BreakEvenChart:
         self, report: CostReport, months: bool, shown: list[bool], names: list[str], x: np.ndarray, y_top: float
     ) -> None:
         """A dashed line and a label per break-even; labels closer than LABEL_GAP go on rows below each other."""
+        self._marked = (report, months, shown, names, x, y_top)
         unit = "mo" if months else "h"
         span = float(x[-1]) if len(x) and x[-1] > 0 else 1.0
+        # Labels are ~110 px wide whatever the chart's width: on a narrow chart (assumptions open on a laptop
+        # screen) a share of the span is not enough room, so the gap is also at least a label's width in x units.
+        vb_width = self.widget.getPlotItem().vb.width()
+        label_px = self.widget.fontMetrics().horizontalAdvance("Lambda 00.0 mo") + 16
+        gap = max(LABEL_GAP * span, label_px * span * 1.04 / vb_width if vb_width > 0 else 0.0)
         rows: list[list[float]] = []  # x positions taken on each row of labels
         for n, (line, text) in enumerate(self.markers):
             o = report.offers[n] if n < len(report.offers) else None
@@ -166,7 +178,7 @@ class BreakEvenChart:
                 text.setVisible(False)
                 continue
             pos = o.breakeven_days / DAYS_PER_MONTH if months else (o.breakeven_hours or 0.0)
-            row = next((r for r, taken in enumerate(rows) if all(abs(pos - t) > LABEL_GAP * span for t in taken)), None)
+            row = next((r for r, taken in enumerate(rows) if all(abs(pos - t) > gap for t in taken)), None)
             if row is None:
                 rows.append([])
                 row = len(rows) - 1
