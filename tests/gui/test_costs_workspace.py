@@ -252,3 +252,5 @@ def test_breakeven_labels_do_not_overlap_with_the_assumptions_open(costs_window:
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             assert not a.intersects(b)
+    # the plot's right end (the horizon and the resale) stays inside the narrow chart: a short title there
+    assert chart.plot_rect().right() <= chart.widget.width()

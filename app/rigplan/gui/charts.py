@@ -20,6 +20,7 @@ from rigplan.gui.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR, OWN_COLOR
 
 # Break-even labels closer than this share of the x range go on different rows, so they never overlap.
 LABEL_GAP = 0.16
+TITLE = "Cumulative cost: owning vs renting the same work"
 
 
 def theme() -> tuple[QColor, QColor]:
@@ -69,7 +70,7 @@ class BreakEvenChart:
         pg.setConfigOptions(antialias=False)  # grid and markers need no antialiasing; curves ask for it below
         bg, fg = theme()
         self.money_short = money_short
-        self.widget = plot_widget("Cumulative cost: owning vs renting the same work", self._money, number)
+        self.widget = plot_widget(TITLE, self._money, number)
         self.widget.getPlotItem().titleLabel.item.setToolTip("Each offer rents the work this build does")
         self.widget.setAccessibleName("Break-even chart")
         self.widget.getAxis("left").setWidth(max(60, self.widget.fontMetrics().horizontalAdvance("$000,000") + 14))
@@ -104,6 +105,13 @@ class BreakEvenChart:
         self.widget.getPlotItem().vb.sigResized.connect(self._resized)
 
     def _resized(self, *_: object) -> None:
+        # The title's text sets the plot layout's minimum width: on a narrow chart the full title pushed the plot's
+        # right end (the horizon and the resale) out of sight, so a short title is used there.
+        fg = theme()[1]
+        wide = self.widget.width() >= self.widget.fontMetrics().horizontalAdvance(TITLE) * 1.5 + 120
+        title = TITLE if wide else "Owning vs renting"
+        if self.widget.getPlotItem().titleLabel.text != title:
+            self.widget.setTitle(title, color=fg.name())
         if self._marked is not None:  # a new width may need the labels on more (or fewer) rows
             self._place_markers(*self._marked)
 
