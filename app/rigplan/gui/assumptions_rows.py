@@ -28,8 +28,8 @@ OPTIONAL_FIELDS: list[tuple[str, str, str, float, float, int, float, bool, str]]
 # Job mode: what one job is (the size box's meaning follows the choice). text, field, suffix
 JOB_MODES = [
     ("By the day", None, ""),
-    ("Job of GPU-hours", "job_hours", " V100-h"),
-    ("Job of days", "job_days", " days"),
+    ("GPU-hours job", "job_hours", " V100-h"),
+    ("Days job", "job_days", " days"),
 ]
 # Where an unticked box starts when its default has no value to show ("auto"): a round figure to edit from.
 START = {"fx_rate": 1.0, "scaling_cloud": 0.9, "load_watts": 500.0, "idle_watts": 60.0, "jobs_per_year": 12.0}
@@ -44,16 +44,18 @@ class FieldSpin(QDoubleSpinBox):
     def __init__(self, lo: float, hi: float) -> None:
         super().__init__()
         self.soft = (lo, hi)
+        self.hint_suffix: str | None = None  # the widest suffix the box will show, when it changes (job mode)
         span = max(abs(lo), abs(hi), 1.0) * 10  # room to type a wrong value in full, e.g. 25 h or -5 %
         self.setRange(-span, span)
         self.setKeyboardTracking(False)  # apply on Enter or focus out, not on every digit
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        # As wide as the limits' text needs (at most 8 digits), not the typing room's.
+        # As wide as the limits' text needs, up to 4 digits (a longer number scrolls in the box), not the typing
+        # room's: the panel keeps its width whatever the suffix (" V100-h" once widened it past its scroll area).
         hint = super().sizeHint()
-        top = min(self.soft[1], 99_999_999)
-        text = f"{top:,.{self.decimals()}f}{self.suffix()}"
-        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance(text) + 44), hint.height())
+        top = min(self.soft[1], 9_999)
+        text = f"{top:,.{self.decimals()}f}{self.hint_suffix or self.suffix()}"
+        return QSize(self.fontMetrics().horizontalAdvance(text) + 44, hint.height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
         return self.sizeHint()
@@ -196,6 +198,7 @@ class JobRow(QWidget):
         self.mode.setToolTip(DEFAULT_SOURCES["job_hours"] + "\n" + DEFAULT_SOURCES["job_days"])
         self.size = field_spin(0.1, MAX_JOB, 1, 10, "", "Job size", self.mode.toolTip())
         self.size.setValue(400)
+        self.size.hint_suffix = " V100-h"
         self.size.setEnabled(False)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)

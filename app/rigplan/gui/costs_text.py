@@ -110,26 +110,32 @@ def _short(label: str) -> str:
 
 def model_lines(
     r: CostReport, costing: BuildCosting, inputs: list[OfferInput], a: Assumptions, money: Callable[[float], str]
-) -> list[str]:
-    """Offers of unknown speed (break-even in instance hours only), job results, the resale and the exchange rate."""
-    out = [
-        f"{_short(u.label)} ({u.pricing.value}): speed ratio <b>unknown</b> ({u.speedup_basis}); "
+) -> tuple[list[str], list[str]]:
+    """(lines for the summary, lines for its tooltip): offers of unknown speed (break-even in instance hours only),
+    the job result where owning wins soonest (every offer's in the tooltip), the resale and the exchange rate."""
+    shown = [
+        f"{_short(u.label)} ({u.pricing.value}): speed ratio <b>unknown</b>; "
         f"{money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours."
         for u in r.speed_unknown
     ]
-    for j in jobs(costing.own, inputs, a):
+    more = [f"{_short(u.label)}: {u.speedup_basis}." for u in r.speed_unknown]
+    results = sorted(jobs(costing.own, inputs, a), key=lambda j: (j.jobs_to_win is None, j.jobs_to_win or 0))
+    for n, j in enumerate(results):
         if j.status == "owning-wins-after":
             when = f" ({j.years_to_win:.1f} years)" if j.years_to_win is not None else ""
-            out.append(
+            line = (
                 f"Job on {_short(j.label)}: {money(j.cloud_cost or 0)} rented vs {money(j.own_cost or 0)} of power; "
                 f"owning wins after <b>{j.jobs_to_win} jobs</b>{when}, {j.jobs_to_win_with_resale} with the resale."
             )
         else:
             never = j.status == "never"
-            out.append(f"Job on {_short(j.label)}: " + ("renting costs less than the power." if never else "unknown."))
+            line = f"Job on {_short(j.label)}: " + ("renting costs less than the power." if never else "unknown.")
+        (shown if n == 0 else more).append(line)
+    if len(results) > 1:
+        shown[-1] += f" ({len(results) - 1} more offers in the tooltip.)"
     rate = f"; {r.fx_basis}" if a.currency != "USD" else ""
-    out.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}){rate}.")
-    return out
+    shown.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}){rate}.")
+    return shown, more
 
 
 def form_hints(

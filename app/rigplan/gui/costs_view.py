@@ -11,6 +11,7 @@ costs ~300 ms, which the user should not wait for before seeing the window.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -255,9 +256,9 @@ class CostsView(QWidget):
         if key != self._rows_key:
             self._rows_key = key
             self._refresh_rows()
-        more = model_lines(self.report, costing, inputs, a, self.money)
-        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, more))
-        self.summary.setToolTip("\n".join(self.report.notes))
+        lines, more = model_lines(self.report, costing, inputs, a, self.money)
+        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines))
+        self.summary.setToolTip(re.sub("<[^>]+>", "", "\n".join([*lines, *more, *self.report.notes])))
         self._update_table()
         if self._charts_ready:
             self._update_charts()
