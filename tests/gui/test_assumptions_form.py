@@ -113,3 +113,39 @@ def test_wheel_over_an_unfocused_combo_or_spin_does_not_change_it(qtbot, form_wi
     for w in form_window.costs.findChildren(QComboBox) + form_window.costs.findChildren(QDoubleSpinBox):
         assert w.property("wheelGuarded"), w.accessibleName()
         assert w.focusPolicy() == Qt.FocusPolicy.StrongFocus
+
+
+def test_electricity_in_yen_is_taken(qtbot, form_window: MainWindow) -> None:  # noqa: ANN001
+    """A kWh costs about 31 JPY: the field's limit is the model's (1e4 per kWh), not the 5 it once stopped at."""
+    form = form_window.costs.form
+    form.currency.setCurrentText("JPY")
+    power = form.spins["electricity_per_kwh"]
+    type_into(qtbot, power, "31")
+    assert form_window.doc.build.assumptions.electricity_per_kwh == 31 and power.value() == 31
+    assert form.messages() == []
+
+
+def test_the_cost_model_rows_follow_the_same_rules(qtbot, form_window: MainWindow) -> None:  # noqa: ANN001
+    """Issue 12's rows (scaling per side, resale curve, job size) explain a wrong value under the field, go back to
+    what the build holds, and never block a later edit."""
+    w = form_window
+    form = w.costs.form
+    cloud = form.optional["scaling_cloud"]
+    cloud.auto.click()
+    held = w.doc.build.assumptions.scaling_cloud
+    assert held is not None and cloud.spin.isEnabled()
+    type_into(qtbot, cloud.spin, "1.5")  # typed in full, beyond "each added GPU adds at most one GPU"
+    assert form.message_for(cloud.spin) == (
+        f"Scaling, cloud must be at most 1 /added GPU; 1.5 /added GPU is over. Kept {held:g} /added GPU."
+    )
+    assert cloud.spin.value() == held and w.doc.build.assumptions.scaling_cloud == held
+    form.curve_auto.click()
+    type_into(qtbot, form.curve_spins[1], "120")  # retained after 2 years
+    assert "Resale kept after 2 y must be at most 100 %" in form.message_for(form.curve_spins[1])
+    assert w.doc.build.assumptions.resale_curve is not None and w.doc.build.assumptions.resale_curve[1] <= 1
+    form.job_mode.setCurrentIndex(2)  # a job of days: a later edit applies at once
+    type_into(qtbot, form.job_size, "12")
+    assert w.doc.build.assumptions.job_days == 12 and form.messages() == []
+    type_into(qtbot, form.job_size, "0")
+    assert form.message_for(form.job_size) == "Job size must be at least 0.1 days; 0 days is under. Kept 12 days."
+    assert w.doc.build.assumptions.job_days == 12
