@@ -32,7 +32,14 @@ JOB_MODES = [
     ("Days job", "job_days", " days"),
 ]
 # Where an unticked box starts when its default has no value to show ("auto"): a round figure to edit from.
-START = {"fx_rate": 1.0, "scaling_cloud": 0.9, "load_watts": 500.0, "idle_watts": 60.0, "jobs_per_year": 12.0}
+START = {
+    "fx_rate": 1.0,
+    "speedup": 1.0,
+    "scaling_cloud": 0.9,
+    "load_watts": 500.0,
+    "idle_watts": 60.0,
+    "jobs_per_year": 12.0,
+}
 AGES = ("1 y", "2 y", "3 y", "5 y")
 PRECISION_TEXT = {"mixed": "Mixed precision (AMP)", "fp32": "FP32"}
 
