@@ -254,3 +254,17 @@ def test_breakeven_labels_do_not_overlap_with_the_assumptions_open(costs_window:
             assert not a.intersects(b)
     # the plot's right end (the horizon and the resale) stays inside the narrow chart: a short title there
     assert chart.plot_rect().right() <= chart.widget.width()
+
+
+def test_a_summary_longer_than_its_lines_shows_whole_lines_only(qtbot) -> None:  # noqa: ANN001
+    from rigplan.gui.livetext import LiveText
+
+    text = LiveText("<b>Owning</b> " + "words of a long summary " * 40, lines=3, rich=True)
+    qtbot.addWidget(text)
+    text.resize(400, text.height())
+    text.show()
+    qtbot.waitExposed(text)
+    text.grab()  # painted: wrapped at its width
+    shown = text._full_lines_height(text.height())
+    line = text.fontMetrics().lineSpacing()
+    assert text.height() - line < shown <= text.height()  # three whole lines, no half of a fourth

@@ -63,7 +63,25 @@ class LiveText(QWidget):
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette = QPalette(pal)
         ctx.palette.setColor(QPalette.ColorRole.Text, pal.color(QPalette.ColorRole.WindowText))
-        ctx.clip = QRectF(self.rect())
-        p.setClipRect(self.rect())
+        rect = QRectF(self.rect())
+        if self._doc.size().height() > rect.height():  # whole lines only: a line cut in half reads as a fault
+            rect.setHeight(self._full_lines_height(rect.height()))
+        ctx.clip = rect
+        p.setClipRect(rect)
         self._doc.documentLayout().draw(p, ctx)
         p.end()
+
+    def _full_lines_height(self, limit: float) -> float:
+        """The bottom of the last line that fits in `limit` (the rest is in the tooltip)."""
+        bottom = 0.0
+        block = self._doc.begin()
+        while block.isValid():
+            top = self._doc.documentLayout().blockBoundingRect(block).top()
+            layout = block.layout()
+            for i in range(layout.lineCount()):
+                line = layout.lineAt(i)
+                if top + line.y() + line.height() > limit:
+                    return bottom
+                bottom = top + line.y() + line.height()
+            block = block.next()
+        return bottom
