@@ -236,3 +236,15 @@ def test_offers_table_opens_with_the_most_work_per_dollar_first(costs_window: Ma
     ]
     rated = [w for w in free if w]
     assert rated and free[: len(rated)] == rated == sorted(rated, reverse=True)  # unknown speed last
+
+
+def test_the_folded_assumptions_panel_is_remembered(costs_window: MainWindow, catalog, offers, perf, qtbot) -> None:  # noqa: ANN001
+    costs_window.costs.show_assumptions(False)
+    costs_window.save_settings()
+    again = MainWindow(catalog, offers, perf, costs_window.settings)
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    again.resize(1920, 1080)  # wide enough that the panel would show by default
+    again.show()
+    again.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: getattr(again.costs, "_sized", False))
+    assert again.costs.side.isHidden()
