@@ -268,3 +268,15 @@ def test_a_summary_longer_than_its_lines_shows_whole_lines_only(qtbot) -> None: 
     shown = text._full_lines_height(text.height())
     line = text.fontMetrics().lineSpacing()
     assert text.height() - line < shown <= text.height()  # three whole lines, no half of a fourth
+
+
+def test_the_folded_assumptions_panel_is_remembered(costs_window: MainWindow, catalog, offers, perf, qtbot) -> None:  # noqa: ANN001
+    costs_window.costs.show_assumptions(False)
+    costs_window.save_settings()
+    again = MainWindow(catalog, offers, perf, costs_window.settings)
+    qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    again.resize(1920, 1080)  # wide enough that the panel would show by default
+    again.show()
+    again.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: getattr(again.costs, "_sized", False))
+    assert again.costs.side.isHidden()

@@ -82,6 +82,7 @@ class CostsView(QWidget):
         self._charts_ready = False
         self._stale = False
         self._sens_offer: str | None = None
+        self.assumptions_wanted: bool | None = None  # the assumptions panel shown or folded, as last left
 
         self.form = AssumptionsForm()
         self.form.set_assumptions(self.build.assumptions)
@@ -150,8 +151,9 @@ class CostsView(QWidget):
         # The chart gets most of the room: the offers table a third of the height, the side table what it needs.
         if not getattr(self, "_sized", False) and self.width() > 0 and self.height() > 0:
             self._sized = True
-            if self.width() < 1500:  # a laptop screen: the chart first, the assumptions one click away
-                self.show_assumptions(False)
+            wanted = self.assumptions_wanted
+            # a laptop screen: the chart first, the assumptions one click away (unless the user chose otherwise)
+            self.show_assumptions(self.width() >= 1500 if wanted is None else wanted)
             h = self.vsplit.height() or self.height()
             self.vsplit.setSizes([int(h * 0.72), h - int(h * 0.72)])
             side = self.side.sizeHint().width() if not self.side.isHidden() else 0

@@ -167,9 +167,9 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.undo_stack.cleanChanged.connect(lambda _: self._update_title())
         self.doc.path_changed.connect(lambda _: self._update_title())
         self.tabs.currentChanged.connect(lambda i: self.costs.ensure_charts() if i == 1 else None)
-        costs_state = self.settings.value("window/costs_splitter")
-        if costs_state is not None:
-            self.costs.splitter.restoreState(costs_state)
+        shown = self.settings.value("costs/assumptions_shown")
+        if shown is not None:  # the user's last choice, else the Costs tab decides by the window's width
+            self.costs.assumptions_wanted = str(shown).lower() in ("true", "1")
         gc.freeze()  # the modules and data just loaded live as long as the app (see create_window)
         self.ready = True
         self.doc.reset(Build(assumptions=self._last_assumptions()), None)

@@ -83,6 +83,6 @@ class SettingsMixin(_Base):
         self.settings.setValue("window/state", self.saveState())
         self.settings.setValue("window/splitter", self.splitter.saveState())
         if self.ready:
-            self.settings.setValue("window/costs_splitter", self.costs.splitter.saveState())
+            self.settings.setValue("costs/assumptions_shown", not self.costs.side.isHidden())
             self.settings.setValue("costs/assumptions", self.doc.build.assumptions.model_dump_json())
         self.settings.sync()
