@@ -13,7 +13,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rigplan.model import Build, BuildItem, Kind, Part, Price
 from rigplan.model.build import MAX_QUANTITY, ChartOffer
-from rigplan.rules.compat import SINGLE
+from rigplan.rules.compat import SINGLE, base_build, slots_full
 
 
 class EditCommand(QUndoCommand):
@@ -73,13 +73,19 @@ class BuildDocument(QObject):
             items = [i for i in items if i.part.kind != part.kind] + [BuildItem(part=part)]
             verb = f"Replace {old[0].part.name}" if old else f"Add {part.name}"
         else:
+            verb = f"Add {part.name}"
+            if slots_full(self.build, part.kind):
+                # Every DIMM or x16 slot is taken: the picker offered replacements, so the part replaces the last one
+                # of its kind (the same part the "compatible only" filter checked it against).
+                old_part = [i.part for i in items if i.part.kind == part.kind][-1]
+                items = list(base_build(self.build, part.kind).items)
+                verb = f"Replace {old_part.name} with {part.name}"
             for n, item in enumerate(items):
                 if item.part.id == part.id:
                     items[n] = item.model_copy(update={"quantity": min(item.quantity + 1, MAX_QUANTITY)})
                     break
             else:
                 items.append(BuildItem(part=part))
-            verb = f"Add {part.name}"
         self.edit(self.build.model_copy(update={"items": tuple(items)}), verb)
 
     def remove_item(self, index: int) -> None:

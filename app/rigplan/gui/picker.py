@@ -241,14 +241,36 @@ class PickerPanel(QWidget):
         self.count.setText(f"{shown:,} of {total:,}")
         problem = getattr(self, "_problem", "")
         hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words and not problem
+        full = self._slots_full()
         if problem:
             self.empty_hint.setText(problem)
+        elif full and hidden_all:
+            self.empty_hint.setText(
+                f"{full[0].capitalize()}, and no {self.kind.label.lower()} in the catalog could replace {full[1]} "
+                "without adding an error."
+            )
+        elif full:
+            self.empty_hint.setText(
+                f"{full[0].capitalize()}: showing the parts that could replace {full[1]}; choosing one replaces it."
+            )
         elif hidden_all:
             self.empty_hint.setText(
                 f"Every {self.kind.label.lower()} in the catalog would add an error to this build (see Findings "
                 "after adding one). Untick \u201cCompatible only\u201d to see them all."
             )
-        self.empty_hint.setVisible(bool(problem) or hidden_all)
+        self.empty_hint.setVisible(bool(problem) or hidden_all or bool(full))
+
+    def _slots_full(self) -> tuple[str, str] | None:
+        """(why no part of this kind can be added, the part a choice would replace), or None when there is room."""
+        if self.build is None or not self.compatible_only.isChecked():
+            return None
+        from rigplan.rules.compat import slots_full
+
+        why = slots_full(self.build, self.kind)
+        if why is None:
+            return None
+        last = [i.part for i in self.build.items if i.part.kind == self.kind][-1]
+        return why, last.name
 
     def _activate(self, index: QModelIndex) -> None:
         if index.isValid():
