@@ -1,0 +1,193 @@
+"""Everything an export shows about one build, computed once by the real core (rules + costs), no Qt.
+
+Every format (Markdown, CSV, PDF, chart images, comparison) reads a `Plan`, so the CLI and the GUI print the same
+figures: the checks' Report, the costing (parts cost, wall watts, throughput) and the CostReport of the offers on the
+break-even chart.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
+from rigplan.costs.fx import NoRate
+from rigplan.costs.jobs import JobResult, job_defined, jobs
+from rigplan.costs.model import CostReport, compute
+from rigplan.costs.offers import Offer, OfferCatalog, load_offers
+from rigplan.costs.perf import PerfTable
+from rigplan.model.assumptions import Pricing
+from rigplan.model.build import Build
+from rigplan.rules import Report, check
+
+# The GUI's starting comparison on main (gui/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
+# offers on its chart, so an export without --instance shows the same offers the Costs workspace starts with.
+DEFAULT_CHART_OFFERS: tuple[tuple[str, Pricing], ...] = (
+    ("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND),
+    ("aws:g5.xlarge:us-east-1", Pricing.SPOT),
+    ("lambda:gpu_1x_a100:us-east-1", Pricing.ON_DEMAND),
+)
+
+
+class ExportError(ValueError):
+    """Input an export cannot use (unknown offer, mixed currencies...): one line for the user."""
+
+
+@dataclass(frozen=True)
+class ChartOffer:
+    offer: Offer
+    pricing: Pricing
+
+    @property
+    def key(self) -> str:
+        return f"{self.offer.id}|{self.pricing.value}"
+
+
+@dataclass
+class Plan:
+    build: Build
+    report: Report
+    costing: BuildCosting
+    cost: CostReport
+    offers: list[ChartOffer]
+    made: dt.date
+    jobs: list[JobResult] = field(default_factory=list)  # job mode only
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def currency(self) -> str:
+        return self.cost.currency
+
+    def offer(self, offer_id: str) -> Offer:
+        return next(c.offer for c in self.offers if c.offer.id == offer_id)
+
+
+def chart_offers(
+    build: Build, catalog: OfferCatalog, chosen: Sequence[tuple[str, Pricing]] | None = None
+) -> tuple[list[ChartOffer], list[str]]:
+    """The offers on the build's chart: those given, else the build's own comparison (a build file that saves one),
+    else RigPlan's starting set. Unknown ids are an error when given, a note when read from the file."""
+    notes: list[str] = []
+    strict = chosen is not None
+    if chosen is None:
+        saved = getattr(build, "comparison", None)  # build files of format 2 carry the offers on their chart
+        chosen = [(c.offer, c.pricing) for c in saved] if saved else list(DEFAULT_CHART_OFFERS)
+    out: list[ChartOffer] = []
+    for offer_id, pricing in chosen:
+        offer = catalog.get(offer_id)
+        if offer is None:
+            if strict:
+                raise ExportError(f"unknown offer {offer_id!r}; see 'rigplan instances list'")
+            notes.append(f"offer {offer_id} is not in the cloud catalog: left out")
+            continue
+        if ChartOffer(offer, pricing) not in out:
+            out.append(ChartOffer(offer, pricing))
+    return out, notes
+
+
+def make_plan(
+    build: Build,
+    chosen: Sequence[tuple[str, Pricing]] | None = None,
+    *,
+    catalog: OfferCatalog | None = None,
+    perf: PerfTable | None = None,
+    today: dt.date | None = None,
+) -> Plan:
+    """Check and cost a build against the offers on its chart (see chart_offers)."""
+    catalog = catalog if catalog is not None else load_offers()
+    offers, notes = chart_offers(build, catalog, chosen)
+    a = build.assumptions
+    perf = perf_for(a, perf)
+    try:
+        costing = cost_build(build, perf)
+        inputs = []
+        for c in offers:
+            if c.offer.hourly(c.pricing) is None:
+                notes.append(f"{c.offer.id} has no {c.pricing.value} price: left out")
+                continue
+            inputs.append(offer_input(c.offer, a, perf, costing.own.throughput, pricing=c.pricing))
+        cost = compute(costing.own, inputs, a)
+        job_results = jobs(costing.own, inputs, a) if job_defined(a) else []
+    except (CostInputError, NoRate) as exc:
+        raise ExportError(str(exc)) from None
+    priced = {i.id + "|" + i.pricing.value for i in inputs}
+    offers = [c for c in offers if c.key in priced]
+    return Plan(
+        build=build,
+        report=check(build),
+        costing=costing,
+        cost=cost,
+        offers=offers,
+        made=today or dt.date.today(),
+        jobs=job_results,
+        notes=notes + list(costing.notes) + cost.notes,
+    )
+
+
+def money(currency: str, amount: float | None, decimals: int = 2) -> str:
+    """'USD 1,234.50'; an unknown amount is 'no price', never 0."""
+    if amount is None:
+        return "no price"
+    return f"{currency} {amount:,.{decimals}f}"
+
+
+def price_source(source: str, date: dt.date | None) -> str:
+    return f"{source or 'source unknown'}, {date.isoformat() if date else 'date unknown'}"
+
+
+def data_sources(plans: Iterable[Plan]) -> list[str]:
+    """Every data source with its date, once: part prices and specs, cloud prices, speed figures and rates."""
+    seen: dict[str, None] = {}
+    for plan in plans:
+        for item in plan.build.items:
+            p = item.unit_price
+            if p is not None:
+                seen[f"Price of {item.part.name}: {price_source(p.source, p.date)}"] = None
+            if item.part.spec_source:
+                seen[f"Specs: {item.part.spec_source}"] = None
+        for c in plan.offers:
+            seen[f"Cloud price {c.offer.id}: {c.offer.source or 'source unknown'}, {c.offer.date_text}"] = None
+        for name, s in plan.costing.gpu_speeds:
+            seen[f"Speed of {name}: {s.basis if s else 'no measurement and no specs (unknown)'}"] = None
+        seen[f"Exchange rate: {plan.cost.fx_basis}"] = None
+        seen[f"Resale: {plan.cost.resale_basis}"] = None
+    return list(seen)
+
+
+def breakeven_text(plan: Plan, offer_id: str, pricing: Pricing) -> str:
+    """The break-even against one offer in words, as the cost CLI says it."""
+    cur = plan.currency
+    for r in plan.cost.offers:
+        if r.id == offer_id and r.pricing is pricing:
+            if r.status == "breaks-even" and r.breakeven_days is not None:
+                return f"after {r.breakeven_days:,.0f} days ({r.breakeven_hours or 0:,.0f} h of training)"
+            return {
+                "at-horizon-with-resale": "only through resale at the horizon",
+                "never": "never within the horizon",
+                "from-day-one": "owning is cheaper from day one",
+            }.get(r.status, r.status)
+    for u in plan.cost.speed_unknown:
+        if u.id == offer_id and u.pricing is pricing:
+            return (
+                f"speed ratio unknown: {money(cur, plan.cost.upfront, 0)} rents "
+                f"{u.breakeven_instance_hours:,.0f} instance hours"
+            )
+    return "no price"
+
+
+def power_line(plan: Plan) -> str:
+    """Sizing peak, running figures at the wall and the PSU's load, as `rigplan check` says them."""
+    p = plan.report.power
+    if p is None:
+        return "Power: not estimated."
+    least = "at least " if p.unknown else ""
+    psu = (
+        f"{p.psu_w} W PSU at {p.sizing_w / p.psu_w:.0%} load (recommended {p.recommended_psu_w} W)"
+        if p.psu_w
+        else f"no PSU chosen (recommended {p.recommended_psu_w} W)"
+    )
+    return (
+        f"{least}{p.load_w:.0f} W at full load ({p.sizing_w:.0f} W with GPU spikes, for PSU sizing); at the wall "
+        f"{least}{p.wall_load_w:.0f} W training, {p.wall_idle_w:.0f} W idle; {psu}"
+    )
