@@ -10,7 +10,6 @@ from typing import Any
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import table
 
-
 PRECISION = {"throughput_v100": 3, "work_per_money": 4}
 STATUS = {"at-horizon-with-resale": "at horizon, via resale", "never": "never", "from-day-one": "from day one"}
 

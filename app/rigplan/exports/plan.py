@@ -140,12 +140,16 @@ def data_sources(plans: Iterable[Plan]) -> list[str]:
     """Every data source with its date, once: part prices and specs, cloud prices, speed figures and rates."""
     seen: dict[str, None] = {}
     for plan in plans:
+        prices: dict[str, int] = {}
         for item in plan.build.items:
             p = item.unit_price
             if p is not None:
-                seen[f"Price of {item.part.name}: {price_source(p.source, p.date)}"] = None
+                key = price_source(p.source, p.date)
+                prices[key] = prices.get(key, 0) + 1
             if item.part.spec_source:
                 seen[f"Specs: {item.part.spec_source}"] = None
+        for key, n in prices.items():
+            seen[f"Part prices ({n} line{'s' if n != 1 else ''} of {plan.build.name}): {key}"] = None
         for c in plan.offers:
             seen[f"Cloud price {c.offer.id}: {c.offer.source or 'source unknown'}, {c.offer.date_text}"] = None
         for name, s in plan.costing.gpu_speeds:
