@@ -73,8 +73,9 @@ def summary_html(plan: Plan) -> str:
             ]
         )
     unpriced = plan.costing.own.unpriced
-    total = ["Total", f"at least: {len(unpriced)} without price" if unpriced else "", "", "", ""]
-    total[3] = money(cur, cost.own_breakdown["parts"])
+    missing = f"{len(unpriced)} part{'s' if len(unpriced) != 1 else ''} without price" if unpriced else ""
+    least = "at least " if unpriced else ""
+    total = ["Total", missing, "", least + money(cur, cost.own_breakdown["parts"]), ""]
     out = [
         f"<h1>{escape(b.name)}</h1>",
         f'<p class="meta">Workstation plan, {plan.made.isoformat()}. Made with RigPlan {__version__}. Prices and '
