@@ -11,7 +11,6 @@ from rigplan.cli.main import UsageError
 from rigplan.cli.output import table
 
 PRECISION = {"throughput_v100": 3, "work_per_money": 4}
-STATUS = {"at-horizon-with-resale": "at horizon, via resale", "never": "never", "from-day-one": "from day one"}
 
 
 def _num(v: float | None, nd: int = 2) -> float | None:
@@ -48,40 +47,9 @@ def comparison_json(cmp: Any) -> dict[str, Any]:
     }
 
 
-def figure_rows(cmp: Any) -> list[list[str]]:
-    cur = cmp.currency
-    f = cmp.figures
-
-    def row(label: str, key: str, fmt: Any) -> list[str]:
-        return [label] + [("unknown" if x[key] is None else fmt(x[key])) for x in f]
-
-    rows = [
-        row("Parts cost", "parts_cost", lambda v: f"{cur} {v:,.2f}"),
-        row("Up front", "upfront", lambda v: f"{cur} {v:,.2f}"),
-        row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{cur} {v:,.0f}"),
-        row("Full load (sizing)", "load_w", lambda v: f"{v:,.0f} W"),
-        row("At the wall, training", "wall_load_w", lambda v: f"{v:,.0f} W"),
-        row("Recommended PSU", "recommended_psu_w", lambda v: f"{v:,} W"),
-        row("Throughput", "throughput_v100", lambda v: f"{v:.2f} V100"),
-        row("Work per money", "work_per_money", lambda v: f"{v:.4f} V100-h/{cur}"),
-        row("Errors", "errors", str),
-        row("Warnings", "warnings", str),
-        row("Notes", "notes", str),
-        row("Not checked", "not_checked", str),
-    ]
-    keys = list(dict.fromkeys(k for x in f for k in x["breakeven"]))
-    for k in keys:
-        cells = []
-        for x in f:
-            b = x["breakeven"].get(k)
-            cells.append("-" if b is None else STATUS.get(b["status"], f"{b['days'] or 0:,.0f} days"))
-        rows.append([f"Break-even vs {k}"] + cells)
-    return rows
-
-
 def cmd_compare(ns: argparse.Namespace) -> int:
     from rigplan.cli.export import load_plan
-    from rigplan.exports.compare import MAX_BUILDS, compare
+    from rigplan.exports.compare import MAX_BUILDS, compare, figure_rows
     from rigplan.exports.plan import ExportError
 
     if len(ns.builds) > MAX_BUILDS:

@@ -17,6 +17,7 @@ from rigplan.model.parts import Kind
 from rigplan.rules import Severity
 
 MIN_BUILDS, MAX_BUILDS = 2, 4
+STATUS = {"at-horizon-with-resale": "at horizon, via resale", "never": "never", "from-day-one": "from day one"}
 
 
 @dataclass(frozen=True)
@@ -112,3 +113,35 @@ def compare(plans: list[Plan]) -> Comparison:
             seen.add(key)
             curves.append(Curve(f"{o.label} ({o.pricing.value})", (0.0, top), (0.0, top / o.work_per_money), False))
     return Comparison(plans, part_rows(plans), [build_figures(p) for p in plans], curves, currencies[0], notes)
+
+
+def figure_rows(cmp: Comparison) -> list[list[str]]:
+    """The figures as rows of text (label, then one cell a build): what `rigplan compare` and the GUI show."""
+    cur = cmp.currency
+    f = cmp.figures
+
+    def row(label: str, key: str, fmt: Any) -> list[str]:
+        return [label] + [("unknown" if x[key] is None else fmt(x[key])) for x in f]
+
+    rows = [
+        row("Parts cost", "parts_cost", lambda v: f"{cur} {v:,.2f}"),
+        row("Up front", "upfront", lambda v: f"{cur} {v:,.2f}"),
+        row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{cur} {v:,.0f}"),
+        row("Full load (sizing)", "load_w", lambda v: f"{v:,.0f} W"),
+        row("At the wall, training", "wall_load_w", lambda v: f"{v:,.0f} W"),
+        row("Recommended PSU", "recommended_psu_w", lambda v: f"{v:,} W"),
+        row("Throughput", "throughput_v100", lambda v: f"{v:.2f} V100"),
+        row("Work per money", "work_per_money", lambda v: f"{v:.4f} V100-h/{cur}"),
+        row("Errors", "errors", str),
+        row("Warnings", "warnings", str),
+        row("Notes", "notes", str),
+        row("Not checked", "not_checked", str),
+    ]
+    keys = list(dict.fromkeys(k for x in f for k in x["breakeven"]))
+    for k in keys:
+        cells = []
+        for x in f:
+            b = x["breakeven"].get(k)
+            cells.append("-" if b is None else STATUS.get(b["status"], f"{b['days'] or 0:,.0f} days"))
+        rows.append([f"Break-even vs {k}"] + cells)
+    return rows

@@ -37,10 +37,11 @@ RESALE_COLOR = "#55a868"
 CHART_TITLES = {"breakeven": "Cumulative cost: owning vs renting the same work", "breakdown": "Cost at the horizon"}
 
 
-def _plot(title: str, x: str, y: str) -> pg.PlotWidget:
+def _plot(title: str, x: str, y: str, offscreen: bool = True) -> pg.PlotWidget:
     """A white, print-friendly plot (exports do not follow a dark screen theme)."""
     w = pg.PlotWidget(background="w")
-    w.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)  # laid out without ever appearing
+    if offscreen:
+        w.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)  # laid out without ever appearing
     w.setTitle(title, color="#000000", size="12pt")
     for side, label in (("left", y), ("bottom", x)):
         ax = w.getAxis(side)
@@ -108,16 +109,27 @@ def breakdown_plot(plan: Plan) -> pg.PlotWidget:
     return w
 
 
-def comparison_plot(cmp: Comparison) -> pg.PlotWidget:
+def comparison_plot(cmp: Comparison | None, offscreen: bool = True) -> pg.PlotWidget:
     """Each build's own cost and each offer's rent against the same work done (docs/exports.md explains the axis)."""
-    w = _plot("Cost of the same work: each build vs renting", "Work done (V100-hours)", f"Cost ({cmp.currency})")
+    title = "Cost of the same work: each build vs renting"
+    w = _plot(title, "Work done (V100-hours)", "Cost", offscreen)
     w.addLegend(offset=(10, 10), labelTextColor="#000000", brush=pg.mkBrush(255, 255, 255, 220))
+    if cmp is not None:
+        draw_comparison(w, cmp)
+    return w
+
+
+def draw_comparison(w: pg.PlotWidget, cmp: Comparison) -> None:
+    """(Re)draw a comparison into a plot made by comparison_plot: the view keeps one plot and redraws it."""
+    w.clear()
+    w.getPlotItem().legend.clear()
+    w.getAxis("left").setLabel(f"Cost ({cmp.currency})", color="#000000")
     own_n = offer_n = 0
     for c in cmp.curves:
         if c.own:
-            color, width = BUILD_COLORS[own_n % len(BUILD_COLORS)], 3
+            color = BUILD_COLORS[own_n % len(BUILD_COLORS)]
             own_n += 1
-            pen = pg.mkPen(color, width=width)
+            pen = pg.mkPen(color, width=3)
             pts = [0, len(c.work) - 2, len(c.work) - 1] if len(c.work) > 2 else list(range(len(c.work)))
         else:
             color = OFFER_COLORS[offer_n % len(OFFER_COLORS)]
@@ -125,7 +137,6 @@ def comparison_plot(cmp: Comparison) -> pg.PlotWidget:
             pen = pg.mkPen(color, width=2, style=Qt.PenStyle.DashLine)
             pts = list(range(len(c.work)))
         w.plot([c.work[i] for i in pts], [c.cost[i] for i in pts], pen=pen, name=c.label)
-    return w
 
 
 def chart(plan: Plan, which: str) -> pg.PlotWidget:
