@@ -176,3 +176,10 @@ def test_cli_export_bad_input_is_one_line_exit_2(
     assert run_cli(args) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_docs_markdown_sample_is_the_real_output() -> None:
+    text = (ROOT / "docs" / "exports.md").read_text("utf-8")
+    (sample,) = re.findall(r"<!-- markdown-sample -->\n```markdown\n(.*?)```", text, flags=re.S)
+    made = dt.date.fromisoformat(re.search(r"on (\d{4}-\d\d-\d\d)\. Estimates", sample).group(1))
+    assert sample == to_markdown(make_plan(load(TWO_GPU), today=made))

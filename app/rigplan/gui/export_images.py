@@ -177,6 +177,7 @@ def write_svg(w: pg.PlotWidget, path: Path, width: int, height: int, title: str 
     gen.setFileName(str(path))
     gen.setSize(QSize(width, height))
     gen.setViewBox(QRectF(0, 0, width, height))
+    gen.setResolution(96)  # width x height at screen density (the default, 72, makes the mm size a third larger)
     gen.setTitle(title)
     gen.setDescription("Made with RigPlan")
     p = QPainter()
