@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QGuiApplication
@@ -25,11 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rigplan.exports.markdown import to_markdown
-from rigplan.exports.plan import ExportError, Plan, make_plan
-from rigplan.exports.tables import costs_csv, parts_csv
-from rigplan.model.assumptions import Pricing
-from rigplan.model.build import Build
+if TYPE_CHECKING:  # the menu is built in the window's first stage, before numpy and pydantic are imported
+    from rigplan.exports.plan import Plan
+    from rigplan.model.assumptions import Pricing
+    from rigplan.model.build import Build
 
 LAST_DIR_KEY = "export/last_dir"
 # (menu text, format, file filter, suffix)
@@ -41,7 +40,13 @@ FORMATS = [
     ("Chart as P&NG…", "png", "PNG image (*.png)", ".png"),
     ("Chart as &SVG…", "svg", "SVG image (*.svg)", ".svg"),
 ]
-TEXT = {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}
+
+
+def text_export(plan: Plan, fmt: str) -> str:
+    from rigplan.exports.markdown import to_markdown
+    from rigplan.exports.tables import costs_csv, parts_csv
+
+    return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
 
 
 class ImageOptions(QDialog):
@@ -100,6 +105,8 @@ class Exporter:
         self.last_written: Path | None = None
 
     def plan(self) -> Plan:
+        from rigplan.exports.plan import make_plan
+
         return make_plan(self.build(), self.chosen())
 
     def ask_path(self, fmt: str, filt: str, suffix: str) -> Path | None:
@@ -127,6 +134,8 @@ class Exporter:
         path = self.ask_path(fmt, filt, suffix)
         if path is None:
             return None
+        from rigplan.exports.plan import ExportError
+
         try:
             self.write(fmt, path, options)
         except (OSError, ExportError) as exc:
@@ -137,8 +146,8 @@ class Exporter:
 
     def write(self, fmt: str, path: Path, options: dict[str, Any] | None = None) -> None:
         plan = self.plan()
-        if fmt in TEXT:
-            path.write_text(TEXT[fmt](plan), encoding="utf-8", newline="")
+        if fmt in ("md", "csv", "costs-csv"):
+            path.write_text(text_export(plan, fmt), encoding="utf-8", newline="")
         elif fmt == "pdf":
             from rigplan.gui.export_pdf import write_pdf
 
@@ -150,6 +159,8 @@ class Exporter:
             write_chart(plan, o["which"], path, fmt, width=o["width"], height=o["height"], dpi=o["dpi"])
 
     def _plan_or_message(self) -> Plan | None:
+        from rigplan.exports.plan import ExportError
+
         try:
             return self.plan()
         except ExportError as exc:
@@ -160,7 +171,7 @@ class Exporter:
         plan = self._plan_or_message()
         if plan is None:
             return ""
-        text = to_markdown(plan)
+        text = text_export(plan, "md")
         QGuiApplication.clipboard().setText(text)
         return text
 
