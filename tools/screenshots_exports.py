@@ -48,6 +48,7 @@ def main() -> int:
         pix.save(str(target))
         print(f"wrote {target} ({pix.width()}x{pix.height()}, platform {app.platformName()})")
         dlg.close()
+    menu_shot(app, a.out / "export-menu.png")
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "report.pdf"
         write_pdf(make_plan(load(BUILDS[0])), pdf)
@@ -55,6 +56,40 @@ def main() -> int:
     for page in sorted(a.out.glob("report-page-*.png")):
         print(f"wrote {page}")
     return 0
+
+
+def menu_shot(app, target: Path) -> None:  # noqa: ANN001
+    """The real window at 1280x720 with File > Export open (the screen, so the popup menus are in it)."""
+    from PySide6.QtCore import QPoint, QSettings
+
+    from rigplan.gui.app import create_window
+
+    with tempfile.TemporaryDirectory() as tmp:
+        w = create_window(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
+        w.resize(1280, 720)
+        w.move(0, 0)
+        w.open_path(BUILDS[0], ask=False)
+        w.show()
+        for _ in range(30):
+            app.processEvents()
+        file_action = next(x for x in w.menuBar().actions() if x.text() == "&File")
+        menu = file_action.menu()
+        menu.popup(w.menuBar().mapToGlobal(w.menuBar().actionGeometry(file_action).bottomLeft()))
+        for _ in range(10):
+            app.processEvents()
+        sub = w.exporter.menu
+        menu.setActiveAction(sub.menuAction())
+        sub.popup(menu.mapToGlobal(menu.actionGeometry(sub.menuAction()).topRight() + QPoint(2, 0)))
+        for _ in range(30):
+            app.processEvents()
+        geo = w.frameGeometry()
+        pix = app.primaryScreen().grabWindow(0, geo.x(), geo.y(), geo.width(), geo.height())
+        pix.save(str(target))
+        print(f"wrote {target} ({pix.width()}x{pix.height()})")
+        sub.close()
+        menu.close()
+        w.doc.undo_stack.setClean()
+        w.close()
 
 
 if __name__ == "__main__":
