@@ -168,6 +168,7 @@ def test_cli_export_instance_sets_the_offers(capsys: pytest.CaptureFixture[str])
         (["export", str(TWO_GPU), "-f", "md", "--instance", "nope.xlarge"], "unknown instance"),
         (["export", str(TWO_GPU), "-f", "md", "-o", "/nonexistent-dir/x.md"], "cannot write"),
         (["export", str(TWO_GPU), "-f", "docx"], "invalid choice"),
+        (["export", str(TWO_GPU), "-f", "md", "--pricing", "spot"], "give --instance too"),
     ],
 )
 def test_cli_export_bad_input_is_one_line_exit_2(
@@ -183,3 +184,13 @@ def test_docs_markdown_sample_is_the_real_output() -> None:
     (sample,) = re.findall(r"<!-- markdown-sample -->\n```markdown\n(.*?)```", text, flags=re.S)
     made = dt.date.fromisoformat(re.search(r"on (\d{4}-\d\d-\d\d)\. Estimates", sample).group(1))
     assert sample == to_markdown(make_plan(load(TWO_GPU), today=made))
+
+
+def test_power_line_says_two_psus_as_the_check_does(capsys: pytest.CaptureFixture[str]) -> None:
+    path = ROOT / "examples" / "broken" / "wall-circuit.rigplan.yaml"
+    power = check(load(path)).power
+    assert power.recommended_psu_w > 2800  # more than any PSU sold: the check says two PSUs
+    run_cli(["check", str(path)])
+    assert "recommended over 2800 W (two PSUs)" in capsys.readouterr().out
+    md = to_markdown(make_plan(load(path), today=DAY))
+    assert f"{power.psu_w} W PSU at {power.sizing_w / power.psu_w:.0%} load (recommended over 2800 W: two PSUs)" in md

@@ -21,6 +21,8 @@ CHARTS = ("breakeven", "breakdown")
 def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]] | None:
     """--instance TYPE|ID (repeatable) as (offer id, pricing); None: the build's own chart offers."""
     if not ns.instance:
+        if ns.pricing or ns.region:
+            raise UsageError("--pricing and --region choose the --instance offers: give --instance too")
         return None
     from rigplan.cli.cost import _pick_offer
     from rigplan.costs.offers import load_offers

@@ -20,6 +20,7 @@ from rigplan.costs.perf import PerfTable
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
 from rigplan.rules import Report, check
+from rigplan.rules.power import PSU_SIZES
 
 # The GUI's starting comparison on main (gui/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
 # offers on its chart, so an export without --instance shows the same offers the Costs workspace starts with.
@@ -186,10 +187,12 @@ def power_line(plan: Plan) -> str:
     if p is None:
         return "Power: not estimated."
     least = "at least " if p.unknown else ""
+    # As `rigplan check` says it: a need above the largest PSU sold is two PSUs, not a size that does not exist.
+    rec = f"{p.recommended_psu_w} W" if p.recommended_psu_w <= PSU_SIZES[-1] else f"over {PSU_SIZES[-1]} W: two PSUs"
     psu = (
-        f"{p.psu_w} W PSU at {p.sizing_w / p.psu_w:.0%} load (recommended {p.recommended_psu_w} W)"
+        f"{p.psu_w} W PSU at {p.sizing_w / p.psu_w:.0%} load (recommended {rec})"
         if p.psu_w
-        else f"no PSU chosen (recommended {p.recommended_psu_w} W)"
+        else f"no PSU chosen (recommended {rec})"
     )
     return (
         f"{least}{p.load_w:.0f} W at full load ({p.sizing_w:.0f} W with GPU spikes, for PSU sizing); at the wall "
