@@ -106,3 +106,18 @@ def test_cli_pdf_and_bad_output_path(qapp, tmp_path: Path, capsys: pytest.Captur
     assert run_cli(["export", str(TWO_GPU), "-f", "pdf", "-o", str(tmp_path / "no" / "r.pdf")]) == 2
     err = capsys.readouterr().err
     assert "cannot write" in err and err.count("\n") == 1
+
+
+def test_sensitivity_svg_names_every_assumption_of_the_model(qapp, tmp_path: Path) -> None:  # noqa: ANN001
+    from rigplan.costs.analysis import sensitivity
+
+    plan = make_plan(load(TWO_GPU))
+    bars = sensitivity(plan.costing.own, plan.inputs[0], plan.build.assumptions)
+    out = tmp_path / "tornado.svg"
+    assert run_cli(["export", str(TWO_GPU), "-f", "svg", "--chart", "sensitivity", "-o", str(out)]) == 0
+    root = ET.parse(out).getroot()
+    fills = {el.get("fill", "").lower() for el in root.iter()}
+    _, text = _svg_strokes(out)
+    assert {"#4c72b0", "#dd8452"} <= fills
+    assert len(bars) == 6 and all(b.name in text for b in bars)
+    assert "AWS p3.2xlarge us-east-1" in text

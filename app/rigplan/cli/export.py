@@ -15,7 +15,7 @@ from rigplan.cli.main import UsageError
 
 TEXT_FORMATS = ("md", "csv", "costs-csv")
 QT_FORMATS = ("pdf", "png", "svg")
-CHARTS = ("breakeven", "breakdown")
+CHARTS = ("breakeven", "breakdown", "sensitivity")
 
 
 def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]] | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
 from rigplan.costs.fx import NoRate
 from rigplan.costs.jobs import JobResult, job_defined, jobs
-from rigplan.costs.model import CostReport, compute
+from rigplan.costs.model import CostReport, OfferInput, compute
 from rigplan.costs.offers import Offer, OfferCatalog, load_offers
 from rigplan.costs.perf import PerfTable
 from rigplan.model.assumptions import Pricing
@@ -54,6 +54,7 @@ class Plan:
     offers: list[ChartOffer]
     made: dt.date
     jobs: list[JobResult] = field(default_factory=list)  # job mode only
+    inputs: list[OfferInput] = field(default_factory=list)  # the cost model's inputs of the charted offers
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -122,6 +123,7 @@ def make_plan(
         offers=offers,
         made=today or dt.date.today(),
         jobs=job_results,
+        inputs=inputs,
         notes=notes + list(costing.notes) + cost.notes,
     )
 

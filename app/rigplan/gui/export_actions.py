@@ -59,6 +59,7 @@ class ImageOptions(QDialog):
         self.chart = QComboBox()
         self.chart.addItem("Break-even: cumulative cost", "breakeven")
         self.chart.addItem("Cost at the horizon", "breakdown")
+        self.chart.addItem("Break-even sensitivity", "sensitivity")
         self.width_box, self.height_box, self.dpi_box = QSpinBox(), QSpinBox(), QSpinBox()
         for box, lo, hi, key, default in (
             (self.width_box, 200, 10000, "width", 1200),

@@ -34,7 +34,12 @@ RENT = [
     ("egress", "Egress", "#ccb974"),
 ]
 RESALE_COLOR = "#55a868"
-CHART_TITLES = {"breakeven": "Cumulative cost: owning vs renting the same work", "breakdown": "Cost at the horizon"}
+CHART_TITLES = {
+    "breakeven": "Cumulative cost: owning vs renting the same work",
+    "breakdown": "Cost at the horizon",
+    "sensitivity": "Break-even sensitivity, first offer on the chart",
+}
+LOW_COLOR, HIGH_COLOR = "#4c72b0", "#dd8452"  # as the Costs workspace's tornado chart
 
 
 def _plot(title: str, x: str, y: str, offscreen: bool = True) -> pg.PlotWidget:
@@ -139,8 +144,34 @@ def draw_comparison(w: pg.PlotWidget, cmp: Comparison) -> None:
         w.plot([c.work[i] for i in pts], [c.cost[i] for i in pts], pen=pen, name=c.label)
 
 
+def sensitivity_plot(plan: Plan) -> pg.PlotWidget:
+    """Break-even days against the first charted offer with each main assumption moved by -20 % and +20 % (the cost
+    model's `sensitivity`); a bar that reaches the horizon means no break-even within it."""
+    from rigplan.costs.analysis import sensitivity
+
+    first = next((i for i in plan.inputs if i.speedup is not None), None)
+    bars = sensitivity(plan.costing.own, first, plan.build.assumptions) if first else []
+    w = _plot(CHART_TITLES["sensitivity"], "Break-even (days); blue: assumption -20 %, orange: +20 %", "")
+    w.showGrid(x=True, y=False, alpha=0.25)
+    if not bars or bars[0].base_days is None:
+        why = "No break-even within the horizon" if bars else "No offer with a known speed ratio"
+        w.setTitle(f"{CHART_TITLES['sensitivity']}: {why.lower()}", color="#000000", size="12pt")
+        return w
+    horizon = float(plan.cost.days[-1])
+    base = bars[0].base_days
+    ys = list(range(len(bars)))[::-1]
+    for y, b in zip(ys, bars, strict=True):
+        for days, color in ((b.low_days, LOW_COLOR), (b.high_days, HIGH_COLOR)):
+            v = horizon if days is None else days
+            w.addItem(pg.BarGraphItem(x0=[min(base, v)], x1=[max(base, v)], y=[y], height=0.6, brush=color))
+    w.addItem(pg.InfiniteLine(pos=base, angle=90, pen=pg.mkPen("#808080")))
+    w.getAxis("left").setTicks([[(y, b.name) for y, b in zip(ys, bars, strict=True)]])
+    w.setTitle(f"{CHART_TITLES['sensitivity']} ({first.label.split(': ')[0]})", color="#000000", size="12pt")
+    return w
+
+
 def chart(plan: Plan, which: str) -> pg.PlotWidget:
-    return {"breakeven": breakeven_plot, "breakdown": breakdown_plot}[which](plan)
+    return {"breakeven": breakeven_plot, "breakdown": breakdown_plot, "sensitivity": sensitivity_plot}[which](plan)
 
 
 def lay_out(w: pg.PlotWidget, size: QSize) -> None:
