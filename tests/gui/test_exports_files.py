@@ -121,3 +121,11 @@ def test_sensitivity_svg_names_every_assumption_of_the_model(qapp, tmp_path: Pat
     assert {"#4c72b0", "#dd8452"} <= fills
     assert len(bars) == 6 and all(b.name in text for b in bars)
     assert "AWS p3.2xlarge us-east-1" in text
+
+
+@needs_poppler
+def test_pdf_charts_are_vector_graphics(qapp, tmp_path: Path) -> None:  # noqa: ANN001
+    out = tmp_path / "r.pdf"
+    write_pdf(make_plan(load(TWO_GPU)), out)
+    listing = subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True, check=True).stdout
+    assert listing.splitlines()[2:] == []  # header lines only: no raster image anywhere, the charts are paths

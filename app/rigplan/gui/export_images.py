@@ -71,7 +71,11 @@ def breakeven_plot(plan: Plan) -> pg.PlotWidget:
         w.plot(cost.days[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(o))
         if o.status == "breaks-even" and o.breakeven_days is not None:
             y = cost.upfront + cost.own_slope_per_day * o.breakeven_days
-            w.plot([o.breakeven_days], [y], pen=None, symbol="o", symbolBrush=color, symbolPen=color, symbolSize=9)
+            # useCache=False: the dot is painted as a path, not stamped from a pixmap, so it stays vector in PDF/SVG
+            dot = pg.ScatterPlotItem(
+                [o.breakeven_days], [y], symbol="o", size=9, brush=color, pen=color, useCache=False
+            )
+            w.addItem(dot)
     w.setXRange(0, float(cost.days[-1]), padding=0.02)
     return w
 
