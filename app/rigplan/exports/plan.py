@@ -176,6 +176,8 @@ def breakeven_text(plan: Plan, offer_id: str, pricing: Pricing) -> str:
             }.get(r.status, r.status)
     for u in plan.cost.speed_unknown:
         if u.id == offer_id and u.pricing is pricing:
+            if plan.cost.upfront <= 0:  # nothing priced yet: "USD 0 rents 0 hours" would say nothing
+                return "speed ratio unknown"
             return (
                 f"speed ratio unknown: {money(cur, plan.cost.upfront, 0)} rents "
                 f"{u.breakeven_instance_hours:,.0f} instance hours"
