@@ -129,3 +129,24 @@ def test_pdf_charts_are_vector_graphics(qapp, tmp_path: Path) -> None:  # noqa: 
     write_pdf(make_plan(load(TWO_GPU)), out)
     listing = subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True, check=True).stdout
     assert listing.splitlines()[2:] == []  # header lines only: no raster image anywhere, the charts are paths
+
+
+@needs_poppler
+def test_a_new_empty_build_exports_every_format(qapp, tmp_path: Path) -> None:  # noqa: ANN001
+    from rigplan.exports.markdown import to_markdown
+    from rigplan.exports.tables import costs_csv, parts_csv
+    from rigplan.model.build import Build
+
+    plan = make_plan(Build(name="Empty"))
+    md = to_markdown(plan)
+    assert "**USD 0.00**" in md and "`missing-gpu`" in md and "| speed ratio unknown |" in md
+    assert parts_csv(plan).splitlines() == ["kind,name,quantity,unit_price,currency,price_date,source"]
+    assert costs_csv(plan).splitlines()[0] == "day,hours_of_training,own_USD"  # no curve without a known speed
+    write_pdf(plan, tmp_path / "e.pdf")
+    assert (
+        "No problems found" not in pdf_text(tmp_path / "e.pdf")[0]
+        and "(missing-gpu)" in pdf_text(tmp_path / "e.pdf")[0]
+    )
+    for which in ("breakeven", "breakdown", "sensitivity"):
+        write_chart(plan, which, tmp_path / f"{which}.svg", "svg")
+        assert ET.parse(tmp_path / f"{which}.svg").getroot().tag.endswith("svg")
