@@ -58,5 +58,6 @@ def to_markdown(plan: Plan) -> str:
     for j in plan.jobs:
         if j.jobs_to_win:
             out.append(f"- Job mode, {cell(j.label)}: owning wins after {j.jobs_to_win} jobs.")
-    out.append(f"<sub>Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.</sub>")
+    # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
+    out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
     return "\n".join(out) + "\n"
