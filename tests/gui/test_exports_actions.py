@@ -121,3 +121,20 @@ def test_compare_action_opens_with_the_current_build(setup) -> None:  # noqa: AN
     assert dlg.view.add_file(ROOT / "examples" / "budget-1-gpu.rigplan.yaml")
     assert dlg.view.figures.columnCount() == 3
     dlg.close()
+
+
+def test_chart_offers_read_from_either_costs_view_shape() -> None:
+    from types import SimpleNamespace
+
+    from rigplan.costs.offers import load_offers
+    from rigplan.gui.export_actions import window_chart_offers
+
+    # The redesigned Costs view (issue 13) keeps ChartOffer(offer id, pricing); the older one Chosen(Offer, pricing).
+    redesigned = SimpleNamespace(
+        costs=SimpleNamespace(comparison=[SimpleNamespace(offer="a:b:c", pricing=Pricing.SPOT)])
+    )
+    assert window_chart_offers(redesigned) == [("a:b:c", Pricing.SPOT)]
+    offer = load_offers().get("aws:g5.xlarge:us-east-1")
+    older = SimpleNamespace(costs=SimpleNamespace(chosen=[SimpleNamespace(offer=offer, pricing=Pricing.ON_DEMAND)]))
+    assert window_chart_offers(older) == [("aws:g5.xlarge:us-east-1", Pricing.ON_DEMAND)]
+    assert window_chart_offers(SimpleNamespace()) is None

@@ -214,3 +214,30 @@ def install_export_menu(
         menu.insertSeparator(before)
     ex.menu, ex.copy_action, ex.compare_action = sub, copy, comp  # type: ignore[attr-defined]
     return ex
+
+
+def window_chart_offers(w: Any) -> list[tuple[str, Pricing]] | None:
+    """The offers on the window's Costs chart as (offer id, pricing). Two shapes of the Costs view exist while the
+    issue-13 redesign lands: `comparison` (ChartOffer: offer id and pricing) and the older `chosen` (Offer objects)."""
+    costs = getattr(w, "costs", None)
+    if hasattr(costs, "comparison"):
+        return [(c.offer, c.pricing) for c in costs.comparison]
+    if hasattr(costs, "chosen"):
+        return [(c.offer.id, c.pricing) for c in costs.chosen]
+    return None  # the Costs view not built yet: the build's own chart offers
+
+
+def install_in_window(w: Any) -> Exporter:
+    """The one hook the main window needs, called where it makes its menus: File > Export, Copy parts list as
+    Markdown and Compare builds… go above Quit, and are enabled with the window's other document actions."""
+    file_menu = getattr(w, "file_menu", None) or next(
+        a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "File"
+    )
+    ex = install_export_menu(w, file_menu, w.act_quit, lambda: w.doc.build, lambda: window_chart_offers(w), w.settings)
+    added = (ex.menu.menuAction(), ex.copy_action, ex.compare_action)  # type: ignore[attr-defined]
+    name = "doc_actions" if hasattr(w, "doc_actions") else "_doc_actions"
+    setattr(w, name, tuple(getattr(w, name, ())) + added)
+    for a in added:
+        a.setEnabled(False)  # as the other document actions: enabled by finish(), once the build document exists
+    w.exporter = ex
+    return ex

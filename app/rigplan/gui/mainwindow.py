@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from rigplan import BUILD_SUFFIX as SUFFIX
 from rigplan import __version__
 from rigplan.catalog import Catalog
+from rigplan.gui.export_actions import install_in_window
 from rigplan.gui.panels import BuildPanel, FindingsPanel, PickerPanel
 from rigplan.kinds import Kind
 
@@ -257,17 +258,6 @@ class MainWindow(QMainWindow):
             m.addAction(a)
         m.addSeparator()
         m.addAction(self.act_quit)
-        # File > Export, Copy parts list as Markdown, Compare builds (issue 15): all in gui/export_actions.py.
-        from rigplan.gui.export_actions import install_export_menu
-
-        self.exporter = install_export_menu(
-            self,
-            m,
-            self.act_quit,
-            lambda: self.doc.build,
-            lambda: [(c.offer.id, c.pricing) for c in self.costs.chosen],
-            self.settings,
-        )
         e = bar.addMenu("&Edit")
         for a in (self.act_undo, self.act_redo, self.act_custom, self.act_rename, self.act_find):
             e.addAction(a)
@@ -281,9 +271,9 @@ class MainWindow(QMainWindow):
         self._fill_recent()
         # Enabled by finish(), a moment after the first paint: they need the build document.
         self._doc_actions = (self.act_new, self.act_save, self.act_save_as, self.act_custom, self.act_rename)
-        self._doc_actions += (self.exporter.menu.menuAction(), self.exporter.copy_action, self.exporter.compare_action)
         for a in self._doc_actions:
             a.setEnabled(False)
+        install_in_window(self)  # File > Export, Copy as Markdown, Compare builds (issue 15, gui/export_actions.py)
 
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
