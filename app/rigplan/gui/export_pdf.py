@@ -13,14 +13,13 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF
-from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
 from rigplan import __version__
 from rigplan.exports.plan import Plan, breakeven_text, data_sources, money, power_line
 from rigplan.gui.export_images import breakdown_plot, breakeven_plot, lay_out, paint
 from rigplan.model.assumptions import DEFAULT_SOURCES
-from rigplan.rules import Severity
 
 DPI = 96  # layout units: 1 px = 1/96 in, so the point sizes below print at their size
 MARGIN_MM = 15
@@ -172,9 +171,10 @@ class _Pages:
         p = self.painter
         p.save()
         p.setFont(QFont("DejaVu Sans", 7))
-        p.setPen(QColorName("#666666"))
-        p.drawText(QRectF(0, self.height + 6, self.width, 16), 0x0001, f"RigPlan report: {self.title}")
-        p.drawText(QRectF(0, self.height + 6, self.width, 16), 0x0002, f"page {self.page}")
+        p.setPen(QColor("#666666"))
+        line = QRectF(0, self.height + 6, self.width, 16)
+        p.drawText(line, Qt.AlignmentFlag.AlignLeft, f"RigPlan report: {self.title}")
+        p.drawText(line, Qt.AlignmentFlag.AlignRight, f"page {self.page}")
         p.restore()
 
     def flow(self, doc: QTextDocument) -> None:
@@ -191,12 +191,6 @@ class _Pages:
     def finish(self) -> None:
         self.footer()
         self.painter.end()
-
-
-def QColorName(name: str):  # noqa: ANN201, N802 - a QColor from a name, kept beside the one place it is used
-    from PySide6.QtGui import QColor
-
-    return QColor(name)
 
 
 def write_pdf(plan: Plan, path: Path) -> None:
@@ -217,6 +211,3 @@ def write_pdf(plan: Plan, path: Path) -> None:
         pages.flow(_doc(sources_html(plan), pages.width, 8))
     finally:
         pages.finish()
-
-
-__all__ = ["Severity", "write_pdf"]
