@@ -74,3 +74,18 @@ def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pyt
     view.add_button.click()
     assert asked == ["", str(EX)] and settings.value(LAST_DIR_KEY) == str(EX)
     assert len(view.plans) == 2
+
+
+def test_a_build_in_another_currency_is_refused_with_a_message(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from rigplan.files import save
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert view.add_file(FILES[0]) and view.add_file(FILES[1])
+    before = cells(view.figures)
+    b = load(FILES[2])
+    euro = b.model_copy(update={"assumptions": b.assumptions.model_copy(update={"currency": "EUR"})})
+    save(euro, tmp_path / "euro.rigplan.yaml")
+    assert not view.add_file(tmp_path / "euro.rigplan.yaml")
+    assert "costed in EUR, the others in USD" in view.message.text()
+    assert len(view.plans) == 2 and cells(view.figures) == before

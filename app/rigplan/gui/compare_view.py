@@ -87,6 +87,12 @@ class CompareView(QWidget):
         if len(self.plans) >= MAX_BUILDS:
             self.message.setText(f"At most {MAX_BUILDS} builds side by side: remove one first.")
             return False
+        if self.plans and plan.currency != self.plans[0].currency:  # one chart, one currency: refuse, keep the rest
+            self.message.setText(
+                f"Not added: {plan.build.name} is costed in {plan.currency}, the others in {self.plans[0].currency}; "
+                "set one currency in its assumptions."
+            )
+            return False
         self.plans.append(plan)
         self._refresh()
         return True
