@@ -89,3 +89,21 @@ def test_a_build_in_another_currency_is_refused_with_a_message(qtbot, tmp_path: 
     assert not view.add_file(tmp_path / "euro.rigplan.yaml")
     assert "costed in EUR, the others in USD" in view.message.text()
     assert len(view.plans) == 2 and cells(view.figures) == before
+
+
+def test_save_chart_writes_every_curve(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    import xml.etree.ElementTree as ET
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert not view.save_chart_button.isEnabled()
+    view.add_file(FILES[0])
+    view.add_file(FILES[1])
+    out = tmp_path / "cmp.svg"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), "SVG (*.svg)"))
+    view.save_chart_button.click()
+    assert view.message.text() == f"Chart saved to {out}"
+    root = ET.parse(out).getroot()
+    text = " ".join(" ".join(el.itertext()) for el in root.iter() if el.tag.endswith("text"))
+    for c in view.comparison.curves:
+        assert c.label in " ".join(text.split())

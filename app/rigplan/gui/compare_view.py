@@ -47,11 +47,15 @@ class CompareView(QWidget):
         self.add_button.clicked.connect(self._choose_file)
         self.remove_button = QPushButton("Remove last")
         self.remove_button.clicked.connect(self.remove_last)
+        self.save_chart_button = QPushButton("Save chart…")
+        self.save_chart_button.setToolTip("The comparison chart as PNG or SVG")
+        self.save_chart_button.clicked.connect(self._choose_chart_file)
         self.message = QLabel()
         self.message.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.add_button)
         top.addWidget(self.remove_button)
+        top.addWidget(self.save_chart_button)
         top.addWidget(self.message, 1)
         self.figures = self._table("Build figures")
         self.parts = self._table("Parts side by side")
@@ -119,8 +123,41 @@ class CompareView(QWidget):
                 self.settings.setValue(LAST_DIR_KEY, str(Path(path).parent))
             self.add_file(Path(path))
 
+    def save_chart(self, path: Path, width: int = 1200, height: int = 700) -> None:
+        """The chart as on screen, drawn afresh at the given size: SVG for a .svg name, else PNG."""
+        from rigplan.gui.export_images import comparison_plot, write_png, write_svg
+
+        assert self.comparison is not None
+        w = comparison_plot(self.comparison)
+        try:
+            if path.suffix.lower() == ".svg":
+                write_svg(w, path, width, height, "RigPlan: builds compared")
+            else:
+                write_png(w, path, width, height)
+        finally:
+            w.close()
+            w.deleteLater()
+
+    def _choose_chart_file(self) -> None:
+        folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
+        name, _ = QFileDialog.getSaveFileName(
+            self, "Save the comparison chart", str(Path(folder) / "comparison.png"), "PNG (*.png);;SVG (*.svg)"
+        )
+        if not name:
+            return
+        path = Path(name) if Path(name).suffix.lower() in (".png", ".svg") else Path(name + ".png")
+        if self.settings:
+            self.settings.setValue(LAST_DIR_KEY, str(path.parent))
+        try:
+            self.save_chart(path)
+        except OSError as exc:
+            self.message.setText(f"Chart not saved: {exc}")
+            return
+        self.message.setText(f"Chart saved to {path}")
+
     def _refresh(self) -> None:
         self.add_button.setEnabled(len(self.plans) < MAX_BUILDS)
+        self.save_chart_button.setEnabled(len(self.plans) >= MIN_BUILDS)
         self.remove_button.setEnabled(bool(self.plans))
         self.comparison = None
         if len(self.plans) < MIN_BUILDS:
