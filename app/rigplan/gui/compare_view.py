@@ -70,7 +70,7 @@ class CompareView(QWidget):
         split.addWidget(chart_holder)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
-        split.setSizes([640, 640])
+        split.setSizes([780, 500])  # the tables need the width more than the chart
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
@@ -207,7 +207,7 @@ class CompareView(QWidget):
                 t.setItem(i, j, item)
         t.resizeColumnsToContents()
         for j in range(len(head)):  # long names are elided; the tooltip has them whole
-            t.setColumnWidth(j, min(t.columnWidth(j), 230 if j else 250))
+            t.setColumnWidth(j, min(t.columnWidth(j), 190 if j else 210))
 
 
 def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: QSettings | None = None) -> QDialog:
