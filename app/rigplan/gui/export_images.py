@@ -85,6 +85,11 @@ def _name(o: Any) -> str:
     return f"{label} {o.pricing.value}"
 
 
+def _tick(o: Any) -> str:
+    provider, instance = o.label.split(": ")[0].split()[:2]
+    return f"{provider} {instance}\n{o.pricing.value}"
+
+
 def breakdown_plot(plan: Plan) -> pg.PlotWidget:
     """Stacked bars at the horizon: owning (parts, tax, electricity, less resale) beside renting from each offer."""
     cur, cost = plan.currency, plan.cost
@@ -112,8 +117,10 @@ def breakdown_plot(plan: Plan) -> pg.PlotWidget:
         )
         w.addItem(bar)
         w.getPlotItem().legend.addItem(bar, "Resale (less)")
-    ticks = [(i, c[0] if len(c[0]) < 28 else c[0][:27] + "…") for i, c in enumerate(columns)]
+    # Two short lines a bar (provider and instance, then pricing), so the labels fit under narrow bars.
+    ticks = [(0, "Own")] + [(i + 1, _tick(o)) for i, o in enumerate(cost.offers)]
     w.getAxis("bottom").setTicks([ticks])
+    w.getAxis("bottom").setHeight(46)  # room for the two lines
     w.setXRange(-0.6, len(columns) - 0.4, padding=0)
     return w
 
@@ -196,12 +203,18 @@ def write_png(w: pg.PlotWidget, path: Path, width: int, height: int, dpi: int = 
     lay_out(w, QSize(max(1, round(width / scale)), max(1, round(height / scale))))
     img = QImage(width, height, QImage.Format.Format_ARGB32)
     img.fill(QColor("white"))
-    img.setDotsPerMeterX(round(dpi / 0.0254))
-    img.setDotsPerMeterY(round(dpi / 0.0254))
+    # Drawn at the logical size on an image of device pixel ratio `scale`: Qt scales every item, including those
+    # that ignore the painter's transformations (the legend), as it does on a high-DPI screen.
+    img.setDevicePixelRatio(scale)
     p = QPainter(img)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    paint(w, p, QRectF(0, 0, width, height))
+    paint(w, p, QRectF(0, 0, width / scale, height / scale))
     p.end()
+    img.setDevicePixelRatio(1.0)
+    # Recorded after painting: fonts are sized in points from the device's DPI, so setting it first would enlarge
+    # the text a second time.
+    img.setDotsPerMeterX(round(dpi / 0.0254))
+    img.setDotsPerMeterY(round(dpi / 0.0254))
     if not img.save(str(path), "PNG"):
         raise OSError(f"could not write the image {path}")
 
