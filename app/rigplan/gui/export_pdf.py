@@ -200,10 +200,11 @@ def write_pdf(plan: Plan, path: Path) -> None:
         pages.new_page()
         gap = 24.0
         h = (pages.height - gap) / 2
-        # Charts are laid out at screen size, then scaled into the page: text stays readable, lines stay vectors.
+        # Laid out at the page's own size (layout units are 1/96 in): text at its point size, lines as vectors, and
+        # the legend (which ignores the painter's scale) the same size as the axes.
         for n, make in enumerate((breakeven_plot, breakdown_plot)):
             w = make(plan)
-            lay_out(w, QSize(900, round(900 * h / pages.width)))
+            lay_out(w, QSize(round(pages.width), round(h)))
             paint(w, pages.painter, QRectF(QPointF(0, n * (h + gap)), QSizeF(pages.width, h)))
             w.close()
             w.deleteLater()
