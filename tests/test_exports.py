@@ -66,7 +66,8 @@ def test_markdown_parts_total_and_findings_equal_the_model() -> None:
     assert report.errors()
     lines = [line for line in md.splitlines() if line.startswith("- ")]
     prefix = {"error": "- **Error**: ", "warning": "- **Warning**: ", "note": "- Note: "}
-    assert len([line for line in lines if not line.startswith("- Not checked")]) == len(report.findings)
+    findings = [line for line in lines if not line.startswith(("- Not checked", "- Cost model"))]
+    assert len(findings) == len(report.findings)
     for f in report.findings:
         assert any(f"`{f.rule}`" in line and line.startswith(prefix[f.severity.value]) for line in lines)
     assert f"**Checks:** {report.summary()}." in md
@@ -194,3 +195,12 @@ def test_power_line_says_two_psus_as_the_check_does(capsys: pytest.CaptureFixtur
     assert "recommended over 2800 W (two PSUs)" in capsys.readouterr().out
     md = to_markdown(make_plan(load(path), today=DAY))
     assert f"{power.psu_w} W PSU at {power.sizing_w / power.psu_w:.0%} load (recommended over 2800 W: two PSUs)" in md
+
+
+def test_markdown_lists_the_notes_of_the_model() -> None:
+    build = load(BROKEN_PSU)
+    plan = make_plan(build, [("aws:p3.2xlarge:us-east-1", Pricing.SPOT)], today=DAY)
+    assert plan.notes  # no spot price for p3.2xlarge (left out), one part without a price
+    md = to_markdown(plan)
+    for n in plan.notes:
+        assert f"- Cost model: {n}" in md
