@@ -55,9 +55,8 @@ def to_markdown(plan: Plan) -> str:
                 f"{'unknown' if s is None else f'{s:.2f}'} | {breakeven_text(plan, c.offer.id, c.pricing)} |"
             )
         out.append("")
-    out += [f"- Cost model: {cell(n)}" for n in plan.notes]  # left-out offers, unpriced parts, unknown power...
-    if plan.notes:
-        out.append("")
+    if plan.notes:  # left-out offers, unpriced parts, power notes: one paragraph, apart from the findings list
+        out += [f"*Notes:* {'; '.join(cell(n) for n in plan.notes)}.", ""]
     for j in plan.jobs:
         if j.jobs_to_win:
             out.append(f"- Job mode, {cell(j.label)}: owning wins after {j.jobs_to_win} jobs.")
