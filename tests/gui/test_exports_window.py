@@ -60,4 +60,7 @@ def test_compare_builds_starts_with_the_open_build(window: MainWindow, examples_
     assert [p.build.name for p in dlg.view.plans] == [window.doc.build.name]
     assert dlg.view.add_file(examples_dir / "budget-1-gpu.rigplan.yaml")
     assert dlg.view.comparison is not None and dlg.view.comparison.names[1] == "Budget single-GPU learner"
+    # The added file is costed against the window's chart offers too: one break-even row per offer, both filled.
+    rows = [r for r in dlg.view.comparison.figures[1]["breakeven"]]
+    assert rows == ["aws:p3.2xlarge:us-east-1 on-demand", "lambda:gpu_1x_a100:us-east-1 on-demand"]
     dlg.close()

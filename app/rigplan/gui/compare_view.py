@@ -215,9 +215,13 @@ def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: QS
     dlg = QDialog(parent)
     dlg.setWindowTitle("Compare builds")
     dlg.resize(1280, 720)
-    view = CompareView(settings)
     if current is not None:
+        # Every build against the offers on the current build's chart, so the break-even rows line up.
+        chosen = [(c.offer.id, c.pricing) for c in current.offers]
+        view = CompareView(settings, lambda build: make_plan(build, chosen))
         view.add_plan(current)
+    else:
+        view = CompareView(settings)
     QVBoxLayout(dlg).addWidget(view)
     dlg.view = view  # type: ignore[attr-defined]
     return dlg
