@@ -205,3 +205,23 @@ def test_markdown_lists_the_notes_of_the_model() -> None:
     notes = next(line for line in md.splitlines() if line.startswith("*Notes:* "))
     for n in plan.notes:
         assert n in notes
+
+
+def test_job_mode_lines_equal_the_job_model() -> None:
+    from rigplan.costs.analysis import cost_build, offer_input
+    from rigplan.costs.jobs import jobs
+
+    build = load(TWO_GPU)
+    a = build.assumptions.model_copy(update={"job_hours": 400.0, "jobs_per_year": 10.0})
+    build = build.model_copy(update={"assumptions": a})
+    md = to_markdown(make_plan(build, today=DAY))
+    own = cost_build(build).own
+    catalog = load_offers()
+    inputs = [offer_input(catalog.get(i), a, None, own.throughput, pricing=p) for i, p in DEFAULT_CHART_OFFERS]
+    results = jobs(own, inputs, a)
+    assert "**By the job:**" in md and len(results) == 3
+    for j in results:
+        line = (
+            f"USD {j.cloud_cost:,.2f} a job to rent; owning wins after {j.jobs_to_win} jobs ({j.years_to_win:.1f} years"
+        )
+        assert line in md

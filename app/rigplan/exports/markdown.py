@@ -4,7 +4,7 @@ date, the total, power, findings one per line and the break-even against the off
 from __future__ import annotations
 
 from rigplan import __version__
-from rigplan.exports.plan import Plan, breakeven_text, money, power_line
+from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line
 from rigplan.rules import Severity
 
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
@@ -57,9 +57,9 @@ def to_markdown(plan: Plan) -> str:
         out.append("")
     if plan.notes:  # left-out offers, unpriced parts, power notes: one paragraph, apart from the findings list
         out += [f"*Notes:* {'; '.join(cell(n) for n in plan.notes)}.", ""]
-    for j in plan.jobs:
-        if j.jobs_to_win:
-            out.append(f"- Job mode, {cell(j.label)}: owning wins after {j.jobs_to_win} jobs.")
+    jobs = job_lines(plan)
+    if jobs:
+        out += ["**By the job:**"] + [f"- {cell(line)}" for line in jobs] + [""]
     # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
     return "\n".join(out) + "\n"

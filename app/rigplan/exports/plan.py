@@ -202,3 +202,19 @@ def power_line(plan: Plan) -> str:
         f"{least}{p.load_w:.0f} W at full load ({p.sizing_w:.0f} W with GPU spikes, for PSU sizing); at the wall "
         f"{least}{p.wall_load_w:.0f} W training, {p.wall_idle_w:.0f} W idle; {psu}"
     )
+
+
+def job_lines(plan: Plan) -> list[str]:
+    """Job mode (docs/cost-model.md): per offer, one job's cost and after how many jobs owning wins."""
+    cur = plan.currency
+    out = []
+    for j in plan.jobs:
+        cost = f"{money(cur, j.cloud_cost)} a job to rent" if j.cloud_cost is not None else "job cost unknown"
+        if j.jobs_to_win:
+            win = f"owning wins after {j.jobs_to_win} jobs"
+            if j.years_to_win is not None:
+                win += f" ({j.years_to_win:.1f} years at {plan.build.assumptions.jobs_per_year:g} jobs a year)"
+        else:
+            win = "owning never wins" if j.status == "never" else "speed unknown"
+        out.append(f"{j.label.split(': ')[0]} ({j.pricing.value}): {cost}; {win}")
+    return out

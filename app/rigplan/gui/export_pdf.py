@@ -17,7 +17,7 @@ from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
 from rigplan import __version__
-from rigplan.exports.plan import Plan, breakeven_text, data_sources, money, power_line
+from rigplan.exports.plan import Plan, breakeven_text, data_sources, job_lines, money, power_line
 from rigplan.gui.export_images import breakdown_plot, breakeven_plot, lay_out, paint
 from rigplan.model.assumptions import DEFAULT_SOURCES
 
@@ -117,6 +117,9 @@ def summary_html(plan: Plan) -> str:
         )
     if orows:
         out.append(_table(["Cloud offer", "Pricing", "Per hour", "Speed ratio", "Owning wins"], orows, {2, 3}))
+    jobs = job_lines(plan)
+    if jobs:
+        out += ["<h2>By the job</h2>", "<ul>" + "".join(f"<li>{escape(j)}</li>" for j in jobs) + "</ul>"]
     return "".join(out)
 
 
