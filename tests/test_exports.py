@@ -225,3 +225,15 @@ def test_job_mode_lines_equal_the_job_model() -> None:
             f"USD {j.cloud_cost:,.2f} a job to rent; owning wins after {j.jobs_to_win} jobs ({j.years_to_win:.1f} years"
         )
         assert line in md
+
+
+def test_total_in_another_currency_says_it_is_converted() -> None:
+    build = load(TWO_GPU)
+    euro = build.model_copy(update={"assumptions": build.assumptions.model_copy(update={"currency": "EUR"})})
+    plan = make_plan(euro, today=DAY)
+    total = next(r for r in table_rows(to_markdown(plan)) if r[0] == "**Total**")
+    rate = plan.cost.own_breakdown["parts"] / sum(i.unit_price.amount * i.quantity for i in build.items)
+    shown = re.fullmatch(r"converted at EUR ([\d.]+) per USD", total[1])
+    assert shown and float(shown.group(1)) == pytest.approx(rate, rel=1e-5)
+    assert total[3] == f"**EUR {plan.cost.own_breakdown['parts']:,.2f}**"
+    assert "converted" not in next(r for r in table_rows(to_markdown(make_plan(build))) if r[0] == "**Total**")[1]

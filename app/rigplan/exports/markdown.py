@@ -4,7 +4,7 @@ date, the total, power, findings one per line and the break-even against the off
 from __future__ import annotations
 
 from rigplan import __version__
-from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line
+from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
 from rigplan.rules import Severity
 
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
@@ -28,7 +28,8 @@ def to_markdown(plan: Plan) -> str:
         out.append(f"| {item.kind.label} | {cell(item.part.name)} | {item.quantity} | {price} | {when} |")
     unpriced = plan.costing.own.unpriced
     lower = f" (at least: no price for {len(unpriced)} part{'s' if len(unpriced) != 1 else ''})" if unpriced else ""
-    out.append(f"| **Total** | | | **{money(cur, cost.own_breakdown['parts'])}**{lower} | |")
+    conv = " " + total_note(plan) if total_note(plan) else ""
+    out.append(f"| **Total** |{conv} | | **{money(cur, cost.own_breakdown['parts'])}**{lower} | |")
     out += ["", f"Prices: {'; '.join(sources) or 'none'}."]
     out += ["", f"**Power:** {power_line(plan)}."]
     r = plan.report

@@ -218,3 +218,12 @@ def job_lines(plan: Plan) -> list[str]:
             win = "owning never wins" if j.status == "never" else "speed unknown"
         out.append(f"{j.label.split(': ')[0]} ({j.pricing.value}): {cost}; {win}")
     return out
+
+
+def total_note(plan: Plan) -> str:
+    """Why the total is not the sum of the prices shown: parts priced in another currency are converted (the cost
+    model's rate, docs/cost-model.md)."""
+    currencies = {i.unit_price.currency for i in plan.build.items if i.unit_price is not None}
+    if currencies <= {plan.currency}:
+        return ""
+    return f"converted at {plan.cost.fx_basis.split(' (')[0]}"

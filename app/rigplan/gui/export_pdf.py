@@ -17,7 +17,15 @@ from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
 from rigplan import __version__
-from rigplan.exports.plan import Plan, breakeven_text, data_sources, job_lines, money, power_line
+from rigplan.exports.plan import (
+    Plan,
+    breakeven_text,
+    data_sources,
+    job_lines,
+    money,
+    power_line,
+    total_note,
+)
 from rigplan.gui.export_images import breakdown_plot, breakeven_plot, lay_out, paint
 from rigplan.model.assumptions import DEFAULT_SOURCES
 
@@ -74,7 +82,14 @@ def summary_html(plan: Plan) -> str:
     unpriced = plan.costing.own.unpriced
     missing = f"{len(unpriced)} part{'s' if len(unpriced) != 1 else ''} without price" if unpriced else ""
     least = "at least " if unpriced else ""
-    total = ["Total", missing, "", least + money(cur, cost.own_breakdown["parts"]), ""]
+    conv = total_note(plan)
+    total = [
+        "Total",
+        "; ".join(x for x in (missing, conv) if x),
+        "",
+        least + money(cur, cost.own_breakdown["parts"]),
+        "",
+    ]
     out = [
         f"<h1>{escape(b.name)}</h1>",
         f'<p class="meta">Workstation plan, {plan.made.isoformat()}. Made with RigPlan {__version__}. Prices and '
