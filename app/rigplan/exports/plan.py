@@ -61,9 +61,6 @@ class Plan:
     def currency(self) -> str:
         return self.cost.currency
 
-    def offer(self, offer_id: str) -> Offer:
-        return next(c.offer for c in self.offers if c.offer.id == offer_id)
-
 
 def chart_offers(
     build: Build, catalog: OfferCatalog, chosen: Sequence[tuple[str, Pricing]] | None = None
