@@ -49,6 +49,14 @@ def text_export(plan: Plan, fmt: str) -> str:
     return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
 
 
+def _int_setting(settings: QSettings | None, key: str, default: int) -> int:
+    """A remembered number; anything unreadable (an edited settings file) is the default, never a crash."""
+    try:
+        return int(settings.value(key, default)) if settings else default
+    except (TypeError, ValueError):
+        return default
+
+
 class ImageOptions(QDialog):
     """Which chart, and its size and DPI (PNG) before the file dialog."""
 
@@ -67,7 +75,7 @@ class ImageOptions(QDialog):
             (self.dpi_box, 48, 1200, "dpi", 96),
         ):
             box.setRange(lo, hi)
-            box.setValue(int(settings.value(f"export/{key}", default)) if settings else default)
+            box.setValue(_int_setting(settings, f"export/{key}", default))
         self.width_box.setSuffix(" px")
         self.height_box.setSuffix(" px")
         self.dpi_box.setSuffix(" dpi")
