@@ -65,10 +65,10 @@ def breakeven_plot(plan: Plan) -> pg.PlotWidget:
     last = len(cost.days) - 1
     # Straight lines until the horizon (plus the resale step on the last day): these points draw the daily arrays.
     idx = [0, last - 1, last] if last > 1 else list(range(last + 1))
-    w.plot(cost.days[idx], cost.own_curve[idx], pen=pg.mkPen(OWN_COLOR, width=3), name="Own this build")
+    w.plot(cost.days[idx], cost.own_curve[idx], pen=pg.mkPen(OWN_COLOR, width=3), name="Own this build", antialias=True)
     for n, o in enumerate(cost.offers):
         color = OFFER_COLORS[n % len(OFFER_COLORS)]
-        w.plot(cost.days[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(o))
+        w.plot(cost.days[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(o), antialias=True)
         if o.status == "breaks-even" and o.breakeven_days is not None:
             y = cost.upfront + cost.own_slope_per_day * o.breakeven_days
             # useCache=False: the dot is painted as a path, not stamped from a pixmap, so it stays vector in PDF/SVG
@@ -152,7 +152,7 @@ def draw_comparison(w: pg.PlotWidget, cmp: Comparison) -> None:
             offer_n += 1
             pen = pg.mkPen(color, width=2, style=Qt.PenStyle.DashLine)
             pts = list(range(len(c.work)))
-        w.plot([c.work[i] for i in pts], [c.cost[i] for i in pts], pen=pen, name=c.label)
+        w.plot([c.work[i] for i in pts], [c.cost[i] for i in pts], pen=pen, name=c.label, antialias=True)
 
 
 def sensitivity_plot(plan: Plan) -> pg.PlotWidget:
