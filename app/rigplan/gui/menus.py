@@ -72,3 +72,6 @@ def make_actions(w: MainWindow) -> None:
     w.doc_actions = (w.act_new, w.act_save, w.act_save_as, w.act_custom, w.act_rename)
     for a in w.doc_actions:
         a.setEnabled(False)
+    from rigplan.gui.export_actions import install_in_window  # imports no numpy/pydantic until an export runs
+
+    install_in_window(w)

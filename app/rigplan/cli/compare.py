@@ -1,0 +1,83 @@
+"""`rigplan compare A B [C D] [--json]`: builds side by side, the same figures as the GUI's comparison view."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rigplan.cli.main import UsageError
+from rigplan.cli.output import table
+
+PRECISION = {"throughput_v100": 3, "work_per_money": 4}
+
+
+def _num(v: float | None, nd: int = 2) -> float | None:
+    return None if v is None else round(float(v), nd) + 0.0
+
+
+def _elide(text: str, n: int = 44) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def comparison_json(cmp: Any) -> dict[str, Any]:
+    return {
+        "currency": cmp.currency,
+        "builds": [
+            {
+                **{
+                    k: (_num(v, PRECISION.get(k, 2)) if isinstance(v, float) else v)
+                    for k, v in f.items()
+                    if k != "breakeven"
+                },
+                "breakeven": {k: {**v, "days": _num(v["days"])} for k, v in f["breakeven"].items()},
+            }
+            for f in cmp.figures
+        ],
+        "parts": [{"kind": r.kind.value, "parts": list(r.cells), "differs": r.differs} for r in cmp.parts],
+        "chart": {
+            "x": "work done, reference-GPU-hours (1x V100 16 GB = 1)",
+            "curves": [
+                {"label": c.label, "own": c.own, "end_work": _num(c.work[-1]), "end_cost": _num(c.cost[-1])}
+                for c in cmp.curves
+            ],
+        },
+        "notes": cmp.notes + [n for p in cmp.plans for n in p.notes],
+    }
+
+
+def cmd_compare(ns: argparse.Namespace) -> int:
+    from rigplan.cli.export import load_plan
+    from rigplan.exports.compare import MAX_BUILDS, compare, figure_rows
+    from rigplan.exports.plan import ExportError
+
+    if len(ns.builds) > MAX_BUILDS:
+        raise UsageError(f"compare 2 to {MAX_BUILDS} builds, not {len(ns.builds)}")
+    plans = [load_plan(path, ns) for path in ns.builds]
+    try:
+        cmp = compare(plans)
+    except ExportError as exc:
+        raise UsageError(str(exc)) from None
+    if ns.json:
+        sys.stdout.write(json.dumps(comparison_json(cmp), indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+        return 0
+    print(table(figure_rows(cmp), [""] + [_elide(n, 30) for n in cmp.names]))
+    print()
+    parts = [
+        [("* " if r.differs else "  ") + r.kind.label] + [_elide(c) if c else "-" for c in r.cells] for r in cmp.parts
+    ]
+    print(table(parts, ["Part (* differs)"] + [_elide(n, 30) for n in cmp.names]))
+    for n in comparison_json(cmp)["notes"]:
+        print(f"note: {n}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("compare", help="compare two to four builds side by side")
+    p.add_argument("builds", nargs="+", metavar="BUILD", help="two to four .rigplan.yaml build files")
+    p.add_argument("--instance", action="append", metavar="TYPE", help="cloud offer to compare with; repeatable")
+    p.add_argument("--region", help="region of the --instance offers")
+    p.add_argument("--pricing", choices=("on-demand", "spot", "reserved-1y", "reserved-3y"), help="for --instance")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_compare)

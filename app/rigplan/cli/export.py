@@ -1,0 +1,127 @@
+"""`rigplan export BUILD --format md|csv|costs-csv|pdf|png|svg [-o OUT]`: the same content as File > Export.
+
+Text formats go to stdout without -o; PDF and images need a file (they are drawn by Qt, imported only for them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from rigplan.cli.main import UsageError
+
+TEXT_FORMATS = ("md", "csv", "costs-csv")
+QT_FORMATS = ("pdf", "png", "svg")
+CHARTS = ("breakeven", "breakdown", "sensitivity")
+
+
+def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]] | None:
+    """--instance TYPE|ID (repeatable) as (offer id, pricing); None: the build's own chart offers."""
+    if not ns.instance:
+        if ns.pricing or ns.region:
+            raise UsageError("--pricing and --region choose the --instance offers: give --instance too")
+        return None
+    from rigplan.cli.cost import _pick_offer
+    from rigplan.costs.offers import load_offers
+    from rigplan.model.assumptions import Pricing
+
+    catalog = load_offers()
+    p = Pricing(ns.pricing) if ns.pricing else pricing
+    return [(_pick_offer(catalog, name, ns.region, p, None).id, p) for name in ns.instance]
+
+
+def load_plan(path: str, ns: argparse.Namespace) -> Any:
+    from rigplan.exports.plan import ExportError, make_plan
+    from rigplan.files import load
+
+    build = load(path)
+    try:
+        return make_plan(build, chosen_offers(ns, build.assumptions.pricing))
+    except ExportError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def text_export(plan: Any, fmt: str) -> str:
+    from rigplan.exports.markdown import to_markdown
+    from rigplan.exports.tables import costs_csv, parts_csv
+
+    return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
+
+
+def ensure_qt_app() -> Any:
+    """A QApplication for drawing; without a display, Qt's offscreen platform (no window is ever shown)."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication(["rigplan"])
+
+
+def write_qt(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> None:
+    _app = ensure_qt_app()  # noqa: F841 - must outlive the drawing
+    if fmt == "pdf":
+        from rigplan.gui.export_pdf import write_pdf
+
+        write_pdf(plan, out)
+        return
+    from rigplan.gui.export_images import write_chart
+
+    write_chart(plan, ns.chart, out, fmt, width=ns.width, height=ns.height, dpi=ns.dpi)
+
+
+def cmd_export(ns: argparse.Namespace) -> int:
+    plan = load_plan(ns.build, ns)
+    if ns.format in TEXT_FORMATS:
+        text = text_export(plan, ns.format)
+        if ns.output is None:
+            sys.stdout.write(text)
+            return 0
+        try:
+            Path(ns.output).write_text(text, encoding="utf-8", newline="")
+        except OSError as exc:
+            raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
+        return 0
+    if ns.output is None:
+        raise UsageError(f"--format {ns.format} writes a file: give -o OUT.{ns.format}")
+    try:
+        write_qt(plan, ns.format, Path(ns.output), ns)
+    except OSError as exc:
+        raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
+    return 0
+
+
+def _size(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of pixels or dots per inch, not {text!r}") from None
+    if not 16 <= v <= 10000:
+        raise argparse.ArgumentTypeError(f"between 16 and 10000, not {v}")
+    return v
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "export",
+        help="share a build: Markdown parts list, CSV, PDF report, chart images",
+        description="Export a build (docs/exports.md). Text formats print to stdout without -o.",
+    )
+    p.add_argument("build", help="a .rigplan.yaml build file")
+    p.add_argument("--format", "-f", required=True, choices=TEXT_FORMATS + QT_FORMATS)
+    p.add_argument("--output", "-o", help="file to write (required for pdf, png and svg)")
+    p.add_argument(
+        "--instance",
+        action="append",
+        metavar="TYPE",
+        help="cloud offer on the chart (instance type or offer id); repeatable. Default: the build's chart offers",
+    )
+    p.add_argument("--region", help="region of the --instance offers (default: us-east-1 when offered)")
+    p.add_argument("--pricing", choices=("on-demand", "spot", "reserved-1y", "reserved-3y"), help="for --instance")
+    p.add_argument("--chart", choices=CHARTS, default="breakeven", help="which chart, for png and svg")
+    p.add_argument("--width", type=_size, default=1200, help="image width in pixels (png, svg)")
+    p.add_argument("--height", type=_size, default=700, help="image height in pixels (png, svg)")
+    p.add_argument("--dpi", type=_size, default=96, help="dots per inch of the PNG (96: screen; 300: print)")
+    p.set_defaults(func=cmd_export)

@@ -1,0 +1,147 @@
+"""Two to four builds side by side: parts with differences marked, totals, power, throughput, work per money,
+findings counts, and the cost of the same work by each build and each offer on one axis.
+
+Builds differ in speed, so "day 100" is not the same work for two of them. The common axis is work done, in
+reference-GPU-hours (1x V100 16 GB = 1, docs/cost-model.md): a build's own cost after d days has done
+throughput * hours_per_day * d of work; an offer costs 1 / work_per_money per unit of work (the cost model's figure:
+instance throughput over its hourly price, spot overhead included). Storage and egress are left out of this chart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rigplan.exports.plan import ExportError, Plan
+from rigplan.model.parts import Kind
+from rigplan.rules import Severity
+
+MIN_BUILDS, MAX_BUILDS = 2, 4
+STATUS = {"at-horizon-with-resale": "at horizon, via resale", "never": "never", "from-day-one": "from day one"}
+
+
+@dataclass(frozen=True)
+class PartRow:
+    kind: Kind
+    cells: tuple[str, ...]  # one per build; "" when the build has no such line
+    differs: bool
+
+
+@dataclass(frozen=True)
+class Curve:
+    label: str
+    work: tuple[float, ...]  # reference-GPU-hours
+    cost: tuple[float, ...]  # cumulative, in the common currency
+    own: bool
+
+
+@dataclass
+class Comparison:
+    plans: list[Plan]
+    parts: list[PartRow]
+    figures: list[dict[str, Any]]  # one per build, see build_figures
+    curves: list[Curve]
+    currency: str
+    notes: list[str]
+
+    @property
+    def names(self) -> list[str]:
+        return [p.build.name for p in self.plans]
+
+
+def _line(item: Any) -> str:
+    return f"{item.quantity}x {item.part.name}" if item.quantity > 1 else item.part.name
+
+
+def part_rows(plans: list[Plan]) -> list[PartRow]:
+    """Slot by slot (the n-th GPU line of each build on one row), kinds in the app's order."""
+    rows = []
+    for kind in Kind:
+        lines = [p.build.of_kind(kind) for p in plans]
+        for i in range(max(len(x) for x in lines)):
+            items = [x[i] if i < len(x) else None for x in lines]
+            keys = {(it.part.id, it.quantity) if it else None for it in items}
+            rows.append(PartRow(kind, tuple(_line(it) if it else "" for it in items), len(keys) > 1))
+    return rows
+
+
+def build_figures(plan: Plan) -> dict[str, Any]:
+    cost, power, counts = plan.cost, plan.report.power, plan.report.counts()
+    own = plan.costing.own
+    return {
+        "name": plan.build.name,
+        "parts_cost": cost.own_breakdown["parts"],
+        "unpriced_parts": list(own.unpriced),
+        "upfront": cost.upfront,
+        "own_cost_at_horizon": cost.own_breakdown["total"],
+        "load_w": power.load_w if power else None,
+        "wall_load_w": power.wall_load_w if power else None,
+        "recommended_psu_w": power.recommended_psu_w if power else None,
+        "power_lower_bound": bool(power and power.unknown),
+        "throughput_v100": own.throughput,
+        "work_per_money": cost.own_work_per_money,
+        "errors": counts[Severity.ERROR],
+        "warnings": counts[Severity.WARNING],
+        "notes": counts[Severity.NOTE],
+        "not_checked": len(plan.report.not_checked),
+        "breakeven": {f"{o.id} {o.pricing.value}": {"days": o.breakeven_days, "status": o.status} for o in cost.offers},
+    }
+
+
+def compare(plans: list[Plan]) -> Comparison:
+    if not MIN_BUILDS <= len(plans) <= MAX_BUILDS:
+        raise ExportError(f"compare {MIN_BUILDS} to {MAX_BUILDS} builds, not {len(plans)}")
+    currencies = sorted({p.currency for p in plans})
+    if len(currencies) > 1:
+        raise ExportError(f"the builds use different currencies ({', '.join(currencies)}): give them one currency")
+    notes: list[str] = []
+    curves: list[Curve] = []
+    for p in plans:
+        thr = p.costing.own.throughput
+        if not thr:
+            notes.append(f"{p.build.name}: desktop speed unknown, so it has no curve on the work axis")
+            continue
+        work = p.cost.hours * thr
+        curves.append(Curve(p.build.name, tuple(map(float, work)), tuple(map(float, p.cost.own_curve)), True))
+    top = max((c.work[-1] for c in curves), default=0.0)
+    seen: set[str] = set()
+    for p in plans:  # each offer once: its cost per unit of work does not depend on the build
+        for o in p.cost.offers:
+            key = f"{o.id} {o.pricing.value}"
+            if key in seen or not o.work_per_money:
+                continue
+            seen.add(key)
+            curves.append(Curve(f"{o.label} ({o.pricing.value})", (0.0, top), (0.0, top / o.work_per_money), False))
+    return Comparison(plans, part_rows(plans), [build_figures(p) for p in plans], curves, currencies[0], notes)
+
+
+def figure_rows(cmp: Comparison) -> list[list[str]]:
+    """The figures as rows of text (label, then one cell a build): what `rigplan compare` and the GUI show."""
+    cur = cmp.currency
+    f = cmp.figures
+
+    def row(label: str, key: str, fmt: Any) -> list[str]:
+        return [label] + [("unknown" if x[key] is None else fmt(x[key])) for x in f]
+
+    rows = [
+        row("Parts cost", "parts_cost", lambda v: f"{cur} {v:,.2f}"),
+        row("Up front", "upfront", lambda v: f"{cur} {v:,.2f}"),
+        row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{cur} {v:,.0f}"),
+        row("Full load (sizing)", "load_w", lambda v: f"{v:,.0f} W"),
+        row("At the wall, training", "wall_load_w", lambda v: f"{v:,.0f} W"),
+        row("Recommended PSU", "recommended_psu_w", lambda v: f"{v:,} W"),
+        row("Throughput", "throughput_v100", lambda v: f"{v:.2f} V100"),
+        row("Work per money", "work_per_money", lambda v: f"{v:.4f} V100-h/{cur}"),
+        row("Errors", "errors", str),
+        row("Warnings", "warnings", str),
+        row("Notes", "notes", str),
+        row("Not checked", "not_checked", str),
+    ]
+    keys = list(dict.fromkeys(k for x in f for k in x["breakeven"]))
+    for k in keys:
+        cells = []
+        for x in f:
+            b = x["breakeven"].get(k)
+            cells.append("-" if b is None else STATUS.get(b["status"], f"{b['days'] or 0:,.0f} days"))
+        rows.append([f"Break-even vs {k}"] + cells)
+    return rows

@@ -1,0 +1,66 @@
+"""A forum-ready parts list in Markdown (GitHub and Reddit both render pipe tables): parts with price and source
+date, the total, power, findings one per line and the break-even against the offers on the chart."""
+
+from __future__ import annotations
+
+from rigplan import __version__
+from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
+from rigplan.rules import Severity
+
+LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
+
+
+def cell(text: str) -> str:
+    """A table cell: pipes escaped and line breaks flattened, so a part name cannot break the table."""
+    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+
+
+def to_markdown(plan: Plan) -> str:
+    b, cost, cur = plan.build, plan.cost, plan.currency
+    out = [f"## {cell(b.name)}", "", "| Part | Item | Qty | Unit price | Price date |", "|---|---|--:|--:|---|"]
+    sources: dict[str, None] = {}
+    for item in b.items:
+        p = item.unit_price
+        price = money(p.currency, p.amount) if p else "no price"
+        when = (p.date.isoformat() if p.date else "date unknown") if p else ""
+        if p:
+            sources[p.source or "source unknown"] = None
+        out.append(f"| {item.kind.label} | {cell(item.part.name)} | {item.quantity} | {price} | {when} |")
+    unpriced = plan.costing.own.unpriced
+    lower = f" (at least: no price for {len(unpriced)} part{'s' if len(unpriced) != 1 else ''})" if unpriced else ""
+    conv = " " + total_note(plan) if total_note(plan) else ""
+    out.append(f"| **Total** |{conv} | | **{money(cur, cost.own_breakdown['parts'])}**{lower} | |")
+    out += ["", f"Prices: {'; '.join(sources) or 'none'}."]
+    out += ["", f"**Power:** {power_line(plan)}."]
+    r = plan.report
+    out += ["", f"**Checks:** {r.summary()}."]
+    out += [f"- {LABEL[f.severity]}: {cell(f.message)} `{f.rule}`" for f in r.findings]
+    out += [f"- Not checked: {cell(n.reason)} `{n.rule}`" for n in r.not_checked]
+    a = b.assumptions
+    out += [
+        "",
+        f"**Owning vs renting** ({a.hours_per_day:g} h of training a day, {a.horizon_years:g} years, electricity "
+        f"{money(cur, a.electricity_per_kwh)}/kWh): {money(cur, cost.upfront)} up front, "
+        f"{money(cur, cost.own_slope_per_day)} a day to run, {money(cur, cost.own_breakdown['total'], 0)} at the "
+        f"horizon after resale.",
+        "",
+    ]
+    if plan.offers:
+        out += ["| Cloud offer | Pricing | Per hour | Speed ratio | Owning wins |", "|---|---|--:|--:|---|"]
+        speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
+        for c in plan.offers:
+            s = speed.get((c.offer.id, c.pricing))
+            hourly = c.offer.hourly(c.pricing) or 0.0
+            out.append(
+                f"| {cell(c.offer.label)} | {c.pricing.value} | USD {hourly:,.3f} | "
+                f"{'unknown' if s is None else f'{s:.2f}'} | {breakeven_text(plan, c.offer.id, c.pricing)} |"
+            )
+        out.append("")
+    if plan.notes:  # left-out offers, unpriced parts, power notes: one paragraph, apart from the findings list
+        out += [f"*Notes:* {'; '.join(cell(n) for n in plan.notes)}.", ""]
+    jobs = job_lines(plan)
+    if jobs:
+        out += ["**By the job:**"] + [f"- {cell(line)}" for line in jobs] + [""]
+    # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
+    out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,226 @@
+"""Everything an export shows about one build, computed once by the real core (rules + costs), no Qt.
+
+Every format (Markdown, CSV, PDF, chart images, comparison) reads a `Plan`, so the CLI and the GUI print the same
+figures: the checks' Report, the costing (parts cost, wall watts, throughput) and the CostReport of the offers on the
+break-even chart.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
+from rigplan.costs.fx import NoRate
+from rigplan.costs.jobs import JobResult, job_defined, jobs
+from rigplan.costs.model import CostReport, OfferInput, compute
+from rigplan.costs.offers import Offer, OfferCatalog, load_offers
+from rigplan.costs.perf import PerfTable
+from rigplan.model.assumptions import Pricing
+from rigplan.model.build import Build
+from rigplan.rules import Report, check
+from rigplan.rules.power import PSU_SIZES
+
+# The GUI's starting comparison on main (gui/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
+# offers on its chart, so an export without --instance shows the same offers the Costs workspace starts with.
+DEFAULT_CHART_OFFERS: tuple[tuple[str, Pricing], ...] = (
+    ("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND),
+    ("aws:g5.xlarge:us-east-1", Pricing.SPOT),
+    ("lambda:gpu_1x_a100:us-east-1", Pricing.ON_DEMAND),
+)
+
+
+class ExportError(ValueError):
+    """Input an export cannot use (unknown offer, mixed currencies...): one line for the user."""
+
+
+@dataclass(frozen=True)
+class ChartOffer:
+    offer: Offer
+    pricing: Pricing
+
+    @property
+    def key(self) -> str:
+        return f"{self.offer.id}|{self.pricing.value}"
+
+
+@dataclass
+class Plan:
+    build: Build
+    report: Report
+    costing: BuildCosting
+    cost: CostReport
+    offers: list[ChartOffer]
+    made: dt.date
+    jobs: list[JobResult] = field(default_factory=list)  # job mode only
+    inputs: list[OfferInput] = field(default_factory=list)  # the cost model's inputs of the charted offers
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def currency(self) -> str:
+        return self.cost.currency
+
+
+def chart_offers(
+    build: Build, catalog: OfferCatalog, chosen: Sequence[tuple[str, Pricing]] | None = None
+) -> tuple[list[ChartOffer], list[str]]:
+    """The offers on the build's chart: those given, else the build's own comparison (a build file that saves one),
+    else RigPlan's starting set. Unknown ids are an error when given, a note when read from the file."""
+    notes: list[str] = []
+    strict = chosen is not None
+    if chosen is None:
+        saved = getattr(build, "comparison", None)  # build files of format 2 carry the offers on their chart
+        chosen = [(c.offer, c.pricing) for c in saved] if saved else list(DEFAULT_CHART_OFFERS)
+    out: list[ChartOffer] = []
+    for offer_id, pricing in chosen:
+        offer = catalog.get(offer_id)
+        if offer is None:
+            if strict:
+                raise ExportError(f"unknown offer {offer_id!r}; see 'rigplan instances list'")
+            notes.append(f"offer {offer_id} is not in the cloud catalog: left out")
+            continue
+        if ChartOffer(offer, pricing) not in out:
+            out.append(ChartOffer(offer, pricing))
+    return out, notes
+
+
+def make_plan(
+    build: Build,
+    chosen: Sequence[tuple[str, Pricing]] | None = None,
+    *,
+    catalog: OfferCatalog | None = None,
+    perf: PerfTable | None = None,
+    today: dt.date | None = None,
+) -> Plan:
+    """Check and cost a build against the offers on its chart (see chart_offers)."""
+    catalog = catalog if catalog is not None else load_offers()
+    offers, notes = chart_offers(build, catalog, chosen)
+    a = build.assumptions
+    perf = perf_for(a, perf)
+    try:
+        costing = cost_build(build, perf)
+        inputs = []
+        for c in offers:
+            if c.offer.hourly(c.pricing) is None:
+                notes.append(f"{c.offer.id} has no {c.pricing.value} price: left out")
+                continue
+            inputs.append(offer_input(c.offer, a, perf, costing.own.throughput, pricing=c.pricing))
+        cost = compute(costing.own, inputs, a)
+        job_results = jobs(costing.own, inputs, a) if job_defined(a) else []
+    except (CostInputError, NoRate) as exc:
+        raise ExportError(str(exc)) from None
+    priced = {i.id + "|" + i.pricing.value for i in inputs}
+    offers = [c for c in offers if c.key in priced]
+    return Plan(
+        build=build,
+        report=check(build),
+        costing=costing,
+        cost=cost,
+        offers=offers,
+        made=today or dt.date.today(),
+        jobs=job_results,
+        inputs=inputs,
+        notes=notes + list(costing.notes) + cost.notes,
+    )
+
+
+def money(currency: str, amount: float | None, decimals: int = 2) -> str:
+    """'USD 1,234.50'; an unknown amount is 'no price', never 0."""
+    if amount is None:
+        return "no price"
+    return f"{currency} {amount:,.{decimals}f}"
+
+
+def price_source(source: str, date: dt.date | None) -> str:
+    return f"{source or 'source unknown'}, {date.isoformat() if date else 'date unknown'}"
+
+
+def data_sources(plans: Iterable[Plan]) -> list[str]:
+    """Every data source with its date, once: part prices and specs, cloud prices, speed figures and rates."""
+    seen: dict[str, None] = {}
+    for plan in plans:
+        prices: dict[str, int] = {}
+        for item in plan.build.items:
+            p = item.unit_price
+            if p is not None:
+                key = price_source(p.source, p.date)
+                prices[key] = prices.get(key, 0) + 1
+            if item.part.spec_source:
+                seen[f"Specs: {item.part.spec_source}"] = None
+        for key, n in prices.items():
+            seen[f"Part prices ({n} line{'s' if n != 1 else ''} of {plan.build.name}): {key}"] = None
+        for c in plan.offers:
+            seen[f"Cloud price {c.offer.id}: {c.offer.source or 'source unknown'}, {c.offer.date_text}"] = None
+        for name, s in plan.costing.gpu_speeds:
+            seen[f"Speed of {name}: {s.basis if s else 'no measurement and no specs (unknown)'}"] = None
+        seen[f"Exchange rate: {plan.cost.fx_basis}"] = None
+        seen[f"Resale: {plan.cost.resale_basis}"] = None
+    return list(seen)
+
+
+def breakeven_text(plan: Plan, offer_id: str, pricing: Pricing) -> str:
+    """The break-even against one offer in words, as the cost CLI says it."""
+    cur = plan.currency
+    for r in plan.cost.offers:
+        if r.id == offer_id and r.pricing is pricing:
+            if r.status == "breaks-even" and r.breakeven_days is not None:
+                return f"after {r.breakeven_days:,.0f} days ({r.breakeven_hours or 0:,.0f} h of training)"
+            return {
+                "at-horizon-with-resale": "only through resale at the horizon",
+                "never": "never within the horizon",
+                "from-day-one": "owning is cheaper from day one",
+            }.get(r.status, r.status)
+    for u in plan.cost.speed_unknown:
+        if u.id == offer_id and u.pricing is pricing:
+            if plan.cost.upfront <= 0:  # nothing priced yet: "USD 0 rents 0 hours" would say nothing
+                return "speed ratio unknown"
+            return (
+                f"speed ratio unknown: {money(cur, plan.cost.upfront, 0)} rents "
+                f"{u.breakeven_instance_hours:,.0f} instance hours"
+            )
+    return "no price"
+
+
+def power_line(plan: Plan) -> str:
+    """Sizing peak, running figures at the wall and the PSU's load, as `rigplan check` says them."""
+    p = plan.report.power
+    if p is None:
+        return "Power: not estimated."
+    least = "at least " if p.unknown else ""
+    # As `rigplan check` says it: a need above the largest PSU sold is two PSUs, not a size that does not exist.
+    rec = f"{p.recommended_psu_w} W" if p.recommended_psu_w <= PSU_SIZES[-1] else f"over {PSU_SIZES[-1]} W: two PSUs"
+    psu = (
+        f"{p.psu_w} W PSU at {p.sizing_w / p.psu_w:.0%} load (recommended {rec})"
+        if p.psu_w
+        else f"no PSU chosen (recommended {rec})"
+    )
+    return (
+        f"{least}{p.load_w:.0f} W at full load ({p.sizing_w:.0f} W with GPU spikes, for PSU sizing); at the wall "
+        f"{least}{p.wall_load_w:.0f} W training, {p.wall_idle_w:.0f} W idle; {psu}"
+    )
+
+
+def job_lines(plan: Plan) -> list[str]:
+    """Job mode (docs/cost-model.md): per offer, one job's cost and after how many jobs owning wins."""
+    cur = plan.currency
+    out = []
+    for j in plan.jobs:
+        cost = f"{money(cur, j.cloud_cost)} a job to rent" if j.cloud_cost is not None else "job cost unknown"
+        if j.jobs_to_win:
+            win = f"owning wins after {j.jobs_to_win} jobs"
+            if j.years_to_win is not None:
+                win += f" ({j.years_to_win:.1f} years at {plan.build.assumptions.jobs_per_year:g} jobs a year)"
+        else:
+            win = "owning never wins" if j.status == "never" else "speed unknown"
+        out.append(f"{j.label.split(': ')[0]} ({j.pricing.value}): {cost}; {win}")
+    return out
+
+
+def total_note(plan: Plan) -> str:
+    """Why the total is not the sum of the prices shown: parts priced in another currency are converted (the cost
+    model's rate, docs/cost-model.md)."""
+    currencies = {i.unit_price.currency for i in plan.build.items if i.unit_price is not None}
+    if currencies <= {plan.currency}:
+        return ""
+    return f"converted at {plan.cost.fx_basis.split(' (')[0]}"

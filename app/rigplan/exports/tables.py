@@ -1,0 +1,50 @@
+"""CSV exports for spreadsheets: the parts, and the cost curves (day, own, each offer)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from rigplan.exports.plan import Plan
+
+PARTS_HEADER = ["kind", "name", "quantity", "unit_price", "currency", "price_date", "source"]
+
+
+def parts_csv(plan: Plan) -> str:
+    """One row a build line; an unknown price is an empty cell (never 0)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(PARTS_HEADER)
+    for item in plan.build.items:
+        p = item.unit_price
+        w.writerow(
+            [
+                item.kind.value,
+                item.part.name,
+                item.quantity,
+                "" if p is None else f"{p.amount:.2f}",
+                "" if p is None else p.currency,
+                "" if p is None or p.date is None else p.date.isoformat(),
+                "" if p is None else p.source,
+            ]
+        )
+    return buf.getvalue()
+
+
+def curve_columns(plan: Plan) -> list[str]:
+    cur = plan.currency
+    return ["day", "hours_of_training", f"own_{cur}"] + [f"{o.id} {o.pricing.value} ({cur})" for o in plan.cost.offers]
+
+
+def costs_csv(plan: Plan, step: int = 1) -> str:
+    """Cumulative costs by day, as charted: owning (resale on the last day) and renting the same work from each
+    offer whose speed ratio is known (the others have no curve, see docs/cost-model.md)."""
+    cost = plan.cost
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(curve_columns(plan))
+    last = len(cost.days) - 1
+    for i in list(range(0, last, step)) + [last]:
+        row = [f"{cost.days[i]:.0f}", f"{cost.hours[i]:.2f}", f"{cost.own_curve[i]:.2f}"]
+        w.writerow(row + [f"{o.curve[i]:.2f}" for o in cost.offers])
+    return buf.getvalue()

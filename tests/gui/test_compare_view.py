@@ -1,0 +1,109 @@
+"""The comparison view driven directly: builds added from real files show the same figures as `rigplan compare`,
+differing part rows are marked, a bad file is one message, and the chart has one curve per build and offer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog
+
+from rigplan.exports.compare import compare, figure_rows
+from rigplan.exports.plan import make_plan
+from rigplan.files import load
+from rigplan.gui.compare_view import DIFF_BRUSH, LAST_DIR_KEY, CompareView, comparison_dialog
+
+ROOT = Path(__file__).resolve().parents[2]
+EX = ROOT / "examples"
+FILES = [EX / "2x-rtx-4090.rigplan.yaml", EX / "budget-1-gpu.rigplan.yaml", EX / "4-gpu-threadripper.rigplan.yaml"]
+
+
+def cells(table) -> list[list[str]]:  # noqa: ANN001
+    return [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
+
+
+def test_view_shows_the_cli_figures_and_marks_differences(qtbot) -> None:  # noqa: ANN001
+    dlg = comparison_dialog(None, make_plan(load(FILES[0])))
+    qtbot.addWidget(dlg)
+    view = dlg.view
+    assert view.figures.rowCount() == 0 and "1 more build" in view.message.text()
+    for f in FILES[1:]:
+        assert view.add_file(f)
+    expected = figure_rows(compare([make_plan(load(f)) for f in FILES]))
+    assert cells(view.figures) == expected
+    heads = [view.figures.horizontalHeaderItem(c).text() for c in range(view.figures.columnCount())]
+    assert heads == ["", "2x RTX 4090 workstation", "Budget single-GPU learner", "4-GPU Threadripper workstation"]
+    rows = cells(view.parts)
+    case = next(r for r in range(len(rows)) if rows[r][0].endswith("Case"))
+    assert rows[case][0] == "≠ Case" and view.parts.item(case, 1).background() == DIFF_BRUSH
+    plot = view._plot.getPlotItem()
+    names = [item.name() for item in plot.listDataItems()]
+    assert names[:3] == [p.build.name for p in view.plans]
+    assert len(names) == 3 + 3  # each build's own curve, each chosen offer once
+    view.remove_last()
+    assert view.figures.columnCount() == 3
+
+
+def test_bad_file_and_limit_are_messages(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    view = CompareView()
+    qtbot.addWidget(view)
+    bad = tmp_path / "bad.rigplan.yaml"
+    bad.write_text("format: rigplan-build\nitems: [", "utf-8")
+    assert not view.add_file(bad)
+    assert view.message.text().startswith("Not added:") and view.plans == []
+    for f in FILES + FILES[:1]:
+        assert view.add_file(f)
+    assert not view.add_button.isEnabled()
+    assert not view.add_file(FILES[1])
+    assert "At most 4 builds" in view.message.text() and len(view.plans) == 4
+
+
+def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    view = CompareView(settings)
+    qtbot.addWidget(view)
+    asked: list[str] = []
+
+    def fake_dialog(parent, title, folder, filt):  # noqa: ANN001, ANN202 - the user picks a file in the dialog
+        asked.append(folder)
+        return str(FILES[1]), filt
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", fake_dialog)
+    view.add_button.click()
+    view.add_button.click()
+    assert asked == ["", str(EX)] and settings.value(LAST_DIR_KEY) == str(EX)
+    assert len(view.plans) == 2
+
+
+def test_a_build_in_another_currency_is_refused_with_a_message(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from rigplan.files import save
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert view.add_file(FILES[0]) and view.add_file(FILES[1])
+    before = cells(view.figures)
+    b = load(FILES[2])
+    euro = b.model_copy(update={"assumptions": b.assumptions.model_copy(update={"currency": "EUR"})})
+    save(euro, tmp_path / "euro.rigplan.yaml")
+    assert not view.add_file(tmp_path / "euro.rigplan.yaml")
+    assert "costed in EUR, the others in USD" in view.message.text()
+    assert len(view.plans) == 2 and cells(view.figures) == before
+
+
+def test_save_chart_writes_every_curve(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    import xml.etree.ElementTree as ET
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert not view.save_chart_button.isEnabled()
+    view.add_file(FILES[0])
+    view.add_file(FILES[1])
+    out = tmp_path / "cmp.svg"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), "SVG (*.svg)"))
+    view.save_chart_button.click()
+    assert view.message.text() == f"Chart saved to {out}"
+    root = ET.parse(out).getroot()
+    text = " ".join(" ".join(el.itertext()) for el in root.iter() if el.tag.endswith("text"))
+    for c in view.comparison.curves:
+        assert c.label in " ".join(text.split())

@@ -1,0 +1,140 @@
+"""File > Export driven through its actions on a real window menu: every format lands in the chosen file with the
+same content as `rigplan export`, the dialog remembers its folder, Copy puts the Markdown on the clipboard, and a
+failed write is one message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox
+
+from rigplan.exports.markdown import to_markdown
+from rigplan.exports.plan import make_plan
+from rigplan.exports.tables import costs_csv, parts_csv
+from rigplan.files import load
+from rigplan.gui.export_actions import FORMATS, LAST_DIR_KEY, ImageOptions, install_export_menu
+from rigplan.model.assumptions import Pricing
+
+ROOT = Path(__file__).resolve().parents[2]
+TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"
+
+
+@pytest.fixture
+def setup(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN001, ANN201
+    for name in ("warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"unexpected message: {a[1:3]}"))
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    win = QMainWindow()
+    qtbot.addWidget(win)
+    menu = win.menuBar().addMenu("&File")
+    quit_action = menu.addAction("Quit")
+    build = load(TWO_GPU)
+    chosen = [("aws:g5.xlarge:us-east-1", Pricing.SPOT)]
+    ex = install_export_menu(win, menu, quit_action, lambda: build, lambda: chosen, settings)
+    return win, menu, ex, settings, build, chosen
+
+
+def pick(monkeypatch: pytest.MonkeyPatch, path: Path, asked: list[str]) -> None:
+    def fake(parent, title, start, filt):  # noqa: ANN001, ANN202 - the user types a file name in the dialog
+        asked.append(start)
+        return str(path), filt
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake)
+
+
+def test_menu_lists_every_format_before_quit(setup) -> None:  # noqa: ANN001
+    win, menu, ex, *_ = setup
+    texts = [a.text() for a in menu.actions()]
+    assert texts[:3] == ["&Export", "Cop&y parts list as Markdown", "Co&mpare builds…"] and texts[-1] == "Quit"
+    assert [a.text() for a in ex.menu.actions()] == [f[0] for f in FORMATS]
+
+
+def test_text_exports_write_the_cli_content_and_remember_the_folder(
+    setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    win, menu, ex, settings, build, chosen = setup
+    plan = make_plan(build, chosen)
+    asked: list[str] = []
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    for action, expected, name in zip(
+        ex.menu.actions()[:3],
+        (to_markdown(plan), parts_csv(plan), costs_csv(plan)),
+        ("a", "b.csv", "c.csv"),
+        strict=True,
+    ):
+        pick(monkeypatch, out_dir / name, asked)
+        action.trigger()
+        written = ex.last_written
+        assert written.suffix in (".md", ".csv") and written.read_text("utf-8") == expected
+    assert (out_dir / "a.md").exists()  # the suffix is added when the name lacks it
+    assert asked[0] == "2x RTX 4090 workstation.md"
+    assert asked[1] == str(out_dir / "2x RTX 4090 workstation.csv")  # the folder of the last export
+    assert settings.value(LAST_DIR_KEY) == str(out_dir)
+    assert "aws:g5.xlarge:us-east-1 spot (USD)" in (out_dir / "c.csv").read_text("utf-8").splitlines()[0]
+
+
+def test_pdf_and_png_through_the_menu(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    win, menu, ex, settings, *_ = setup
+    pick(monkeypatch, tmp_path / "r.pdf", [])
+    ex.menu.actions()[3].trigger()
+    assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
+
+    def accept_options(dlg: ImageOptions) -> int:  # the user sets 800 x 400 at 192 dpi and presses OK
+        dlg.width_box.setValue(800)
+        dlg.height_box.setValue(400)
+        dlg.dpi_box.setValue(192)
+        dlg.chart.setCurrentIndex(1)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ImageOptions, "exec", accept_options)
+    pick(monkeypatch, tmp_path / "chart.png", [])
+    ex.menu.actions()[4].trigger()
+    from PySide6.QtGui import QImage
+
+    img = QImage(str(tmp_path / "chart.png"))
+    assert (img.width(), img.height(), round(img.dotsPerMeterX() * 0.0254)) == (800, 400, 192)
+    assert int(settings.value("export/width")) == 800  # the next export starts from the same size
+
+
+def test_copy_markdown_and_failed_write(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    win, menu, ex, settings, build, chosen = setup
+    ex.copy_action.trigger()
+    assert QGuiApplication.clipboard().text() == to_markdown(make_plan(build, chosen))
+    messages: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: messages.append(text))
+    pick(monkeypatch, tmp_path / "missing-dir" / "x.md", [])
+    ex.menu.actions()[0].trigger()
+    assert len(messages) == 1 and "Could not export" in messages[0]
+    assert ex.last_written is None
+
+
+def test_compare_action_opens_with_the_current_build(setup) -> None:  # noqa: ANN001
+    win, menu, ex, *_ = setup
+    ex.compare_action.trigger()
+    dlg = win.findChild(QDialog)
+    assert dlg is not None and dlg.isVisible()
+    assert [p.build.name for p in dlg.view.plans] == ["2x RTX 4090 workstation"]
+    assert dlg.view.add_file(ROOT / "examples" / "budget-1-gpu.rigplan.yaml")
+    assert dlg.view.figures.columnCount() == 3
+    dlg.close()
+
+
+def test_chart_offers_read_from_either_costs_view_shape() -> None:
+    from types import SimpleNamespace
+
+    from rigplan.costs.offers import load_offers
+    from rigplan.gui.export_actions import window_chart_offers
+
+    # The redesigned Costs view (issue 13) keeps ChartOffer(offer id, pricing); the older one Chosen(Offer, pricing).
+    redesigned = SimpleNamespace(
+        costs=SimpleNamespace(comparison=[SimpleNamespace(offer="a:b:c", pricing=Pricing.SPOT)])
+    )
+    assert window_chart_offers(redesigned) == [("a:b:c", Pricing.SPOT)]
+    offer = load_offers().get("aws:g5.xlarge:us-east-1")
+    older = SimpleNamespace(costs=SimpleNamespace(chosen=[SimpleNamespace(offer=offer, pricing=Pricing.ON_DEMAND)]))
+    assert window_chart_offers(older) == [("aws:g5.xlarge:us-east-1", Pricing.ON_DEMAND)]
+    assert window_chart_offers(SimpleNamespace()) is None

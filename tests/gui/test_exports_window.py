@@ -1,0 +1,66 @@
+"""File > Export on the real main window: the menu is there once the build is open, and the exported Markdown and
+cost curves are the window's build against the offers on its Costs chart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from rigplan.costs.offers import load_offers
+from rigplan.costs.perf import load_perf
+from rigplan.exports.markdown import to_markdown
+from rigplan.exports.plan import make_plan
+from rigplan.gui.mainwindow import MainWindow
+from rigplan.model.assumptions import Pricing
+
+
+@pytest.fixture
+def window(qtbot, catalog, tmp_path: Path, examples_dir: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
+    for name in ("warning", "information", "critical", "question"):
+        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"unexpected QMessageBox: {a[1:3]}"))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, load_offers(), load_perf(), settings)
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    w.costs.set_chosen(["aws:p3.2xlarge:us-east-1|on-demand", "lambda:gpu_1x_a100:us-east-1|on-demand"])
+    return w
+
+
+def file_menu_texts(w: MainWindow) -> list[str]:
+    menu = next(a.menu() for a in w.menuBar().actions() if a.text() == "&File")
+    return [a.text() for a in menu.actions() if not a.isSeparator()]
+
+
+def test_export_menu_writes_the_windows_build_and_chart_offers(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = file_menu_texts(window)
+    assert texts.index("&Export") < texts.index("&Quit")
+    assert {"Cop&y parts list as Markdown", "Co&mpare builds…"} <= set(texts)
+    assert window.exporter.menu.menuAction().isEnabled()
+    chosen = [("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND), ("lambda:gpu_1x_a100:us-east-1", Pricing.ON_DEMAND)]
+    expected = to_markdown(make_plan(window.doc.build, chosen))
+    out = tmp_path / "parts.md"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), a[-1]))
+    window.exporter.menu.actions()[0].trigger()
+    assert out.read_text("utf-8") == expected
+    assert "AWS p3.2xlarge" in expected and "g5.xlarge" not in expected  # the chart's offers, not the defaults
+    window.exporter.copy_action.trigger()
+    assert QGuiApplication.clipboard().text() == expected
+
+
+def test_compare_builds_starts_with_the_open_build(window: MainWindow, examples_dir: Path) -> None:
+    dlg = window.exporter.compare()
+    assert [p.build.name for p in dlg.view.plans] == [window.doc.build.name]
+    assert dlg.view.add_file(examples_dir / "budget-1-gpu.rigplan.yaml")
+    assert dlg.view.comparison is not None and dlg.view.comparison.names[1] == "Budget single-GPU learner"
+    # The added file is costed against the window's chart offers too: one break-even row per offer, both filled.
+    rows = [r for r in dlg.view.comparison.figures[1]["breakeven"]]
+    assert rows == ["aws:p3.2xlarge:us-east-1 on-demand", "lambda:gpu_1x_a100:us-east-1 on-demand"]
+    dlg.close()
