@@ -16,6 +16,7 @@ from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import make_plan
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model.assumptions import Pricing
+from rigplan.model.build import ChartOffer
 
 
 @pytest.fixture
@@ -28,7 +29,9 @@ def window(qtbot, catalog, tmp_path: Path, examples_dir: Path, monkeypatch) -> M
     w.show()
     qtbot.waitExposed(w)
     assert w.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
-    w.costs.set_chosen(["aws:p3.2xlarge:us-east-1|on-demand", "lambda:gpu_1x_a100:us-east-1|on-demand"])
+    w.doc.set_comparison(
+        [ChartOffer(offer="aws:p3.2xlarge:us-east-1"), ChartOffer(offer="lambda:gpu_1x_a100:us-east-1")]
+    )
     return w
 
 

@@ -9,8 +9,21 @@ import numpy as np
 
 from rigplan.catalog.loader import KindTable
 
-_CACHE: dict[tuple[int, str], np.ndarray] = {}
-_RESULTS: dict[tuple[int, str, object], np.ndarray] = {}
+
+class _TableCache(dict):  # type: ignore[type-arg]
+    """Per-table caches live on the table itself, so a new table (even one reusing a dead table's id()) starts empty
+    and a table's arrays go away with it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.results: dict[tuple[str, object], np.ndarray] = {}
+
+
+def _cache(table: KindTable) -> _TableCache:
+    cache = table.__dict__.get("_rigplan_arrays")
+    if cache is None:
+        cache = table.__dict__["_rigplan_arrays"] = _TableCache()
+    return cache
 
 
 def col(cols: dict[str, list[Any]], field: str, i: int) -> Any:
@@ -20,19 +33,19 @@ def col(cols: dict[str, list[Any]], field: str, i: int) -> Any:
 
 def num(table: KindTable, field: str) -> np.ndarray:
     """Float column; NaN where unknown (every comparison with NaN is False, so unknown never fails a rule)."""
-    key = (id(table), field)
-    arr = _CACHE.get(key)
+    cache = _cache(table)
+    arr = cache.get(field)
     if arr is None:
-        arr = np.array([np.nan if v is None else float(v) for v in table.column(field)], dtype=float)
-        _CACHE[key] = arr
+        arr = cache[field] = np.array([np.nan if v is None else float(v) for v in table.column(field)], dtype=float)
     return arr
 
 
 def derived(
     table: KindTable, name: str, fn: Callable[[dict[str, list[Any]], int], Any], dtype: Any = object
 ) -> np.ndarray:
-    key = (id(table), name)
-    arr = _CACHE.get(key)
+    cache = _cache(table)
+    key = f"derived:{name}"
+    arr = cache.get(key)
     if arr is None:
         cols = table.columns
         if dtype is object:
@@ -40,7 +53,7 @@ def derived(
             arr[:] = [fn(cols, i) for i in range(len(table))]
         else:
             arr = np.array([fn(cols, i) for i in range(len(table))], dtype=dtype)
-        _CACHE[key] = arr
+        cache[key] = arr
     return arr
 
 
@@ -73,22 +86,21 @@ def by_value(
     """fn applied once per distinct value of a column (or derived column) `name`, spread back over the rows.
     The distinct values and each row's index into them are built once per table and cached. With `memo` (a
     hashable that fully determines fn), the result itself is cached too: later calls cost one dict lookup."""
+    cache = _cache(table)
     if memo is not None:
-        done = _RESULTS.get((id(table), name, memo))
+        done = cache.results.get((name, memo))
         if done is not None:
             return done
-    key = (id(table), f"codes:{name}")
-    cached = _CACHE.get(key)
+    cached = cache.get(f"codes:{name}")
     if cached is None:
         index: dict[Any, int] = {}
         codes = np.fromiter((index.setdefault(v, len(index)) for v in values), dtype=np.int64, count=len(values))
-        uniq = np.empty(len(index), dtype=object)
-        uniq[:] = list(index)
-        _CACHE[key] = cached = np.array([codes, uniq], dtype=object)
+        uniq = list(index)  # a list, not an object array: tuples as values must stay whole
+        cache[f"codes:{name}"] = cached = (codes, uniq)
     codes, uniq = cached
     result = np.fromiter((bool(fn(u)) for u in uniq), dtype=bool, count=len(uniq))[codes]
     if memo is not None:
-        if len(_RESULTS) > 512:
-            _RESULTS.clear()
-        _RESULTS[(id(table), name, memo)] = result
+        if len(cache.results) > 512:
+            cache.results.clear()
+        cache.results[(name, memo)] = result
     return result
