@@ -78,12 +78,13 @@ class Bounds:
         lb = list(self.global_min)
         lb[0] = price
         sock = self.b_socket[row]
+        cpu_d, mem_d, case_d = (self.order.index(k) for k in (Kind.CPU, Kind.MEMORY, Kind.CASE))
         if sock:
-            lb[1] = min(self.cpu_by_socket.get(norm_socket(sock), INF), self.cpu_unknown)
+            lb[cpu_d] = min(self.cpu_by_socket.get(norm_socket(sock), INF), self.cpu_unknown)
         ram = self.b_ram[row]
         if ram:
-            lb[2] = min(self.mem_by_type.get(ram, INF), self.mem_unknown)
-        lb[3] = self._case(self.b_ff[row])
+            lb[mem_d] = min(self.mem_by_type.get(ram, INF), self.mem_unknown)
+        lb[case_d] = self._case(self.b_ff[row])
         rest = [0.0] * (len(lb) + 1)
         for d in range(len(lb) - 1, -1, -1):
             rest[d] = rest[d + 1] + lb[d]

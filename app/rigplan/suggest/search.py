@@ -29,11 +29,11 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import compatible_mask
-from rigplan.suggest.bounds import Bounds, sub_catalog
+from rigplan.suggest.bounds import INF, Bounds, sub_catalog
 from rigplan.suggest.question import Goal, Question, SuggestError
 
 # Completion order: the board first (it fixes socket, memory type and form factor), then what it constrains most.
-ORDER = (Kind.MOTHERBOARD, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.PSU, Kind.STORAGE, Kind.COOLER)
+ORDER = (Kind.MOTHERBOARD, Kind.PSU, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.STORAGE, Kind.COOLER)
 USD = Rate("USD", 1.0, "catalog prices are in USD")
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
@@ -79,6 +79,7 @@ class Stats:
     unpriced: dict[str, int] = field(default_factory=dict)  # per kind: parts skipped for having no price
     unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
     unknown_vram: int = 0
+    depth: dict[int, int] = field(default_factory=dict)
 
 
 class Search:
@@ -225,24 +226,40 @@ class Search:
             if cost <= best[0]:  # type: ignore[operator]
                 best[0], best[1] = cost, tuple(chosen)
 
-        def rec(depth: int, cost: float, items: tuple[BuildItem, ...], rest: list[float]) -> None:
-            # rest[d]: a lower bound on what the kinds from depth d on cost, given the board (Bounds)
+        def rec(depth: int, cost: float, items: tuple[BuildItem, ...], lists: list[list[tuple[float, int]]]) -> None:
+            # lists[d]: the candidates of ORDER[d] still possible, cheapest first. Look ahead: keep, for every kind
+            # still to choose, only the parts compatible with what is chosen so far; the sum of their cheapest is a
+            # lower bound on the rest (rules are monotone: a part that errors now errors in every completion).
             self.stats.nodes += 1
+            self.stats.depth[depth] = self.stats.depth.get(depth, 0) + 1
             if self.cancelled is not None and self.cancelled():
                 raise Cancelled
-            kind = ORDER[depth]
             build = Build(items=items, assumptions=self.a)
-            if kind is Kind.COOLER:
-                cpu = build.first(Kind.CPU)
-                if isinstance(cpu, Cpu) and cpu.includes_cooler and check(build).ok:
+            ahead = list(lists)
+            for d in range(depth, len(ORDER)):
+                mask = compatible_mask(build, ORDER[d], sub)
+                ahead[d] = [(p, r) for p, r in lists[d] if mask[r]]
+                if not ahead[d] and ORDER[d] is not Kind.COOLER:
+                    return
+            cpu = build.first(Kind.CPU)
+            # A cooler costs nothing until the CPU is chosen, and nothing when the CPU comes with one.
+            boxed = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
+            mins = [
+                (0.0 if boxed else (lst[0][0] if lst else INF))
+                if ORDER[d] is Kind.COOLER
+                else lst[0][0]
+                for d, lst in enumerate(ahead)
+            ]
+            rest = sum(mins[depth + 1 :])
+            if cost + rest + mins[depth] > best[0]:  # type: ignore[operator]
+                return
+            if ORDER[depth] is Kind.COOLER:
+                if cpu is not None and boxed and check(build).ok:
                     leaf(cost)  # the boxed cooler will do
-            mask = compatible_mask(build, kind, sub)
-            table = sub.table(kind)
-            for price, row in lists[depth]:
-                if cost + price + rest[depth + 1] > best[0]:  # type: ignore[operator]
+            table = sub.table(ORDER[depth])
+            for price, row in ahead[depth]:
+                if cost + price + rest > best[0]:  # type: ignore[operator]
                     break
-                if not mask[row]:
-                    continue
                 part = table.part(row)
                 chosen.append((part, price))
                 with_part = (*items, BuildItem(part=part))
@@ -250,7 +267,7 @@ class Search:
                     if check(Build(items=with_part, assumptions=self.a)).ok:
                         leaf(cost + price)
                 else:
-                    rec(depth + 1, cost + price, with_part, rest)
+                    rec(depth + 1, cost + price, with_part, ahead)
                 chosen.pop()
 
         # The board level: boards in the order of their own lower bound, so the scan stops at the first too dear.
@@ -261,7 +278,7 @@ class Search:
                 break
             part = board_table.part(row)
             chosen.append((part, price))
-            rec(1, price, (gpu_item, BuildItem(part=part)), lb)
+            rec(1, price, (gpu_item, BuildItem(part=part)), lists)
             chosen.pop()
         if best[1] is None:
             return None
