@@ -9,24 +9,11 @@ checked" by those rules, so it counts as fitting every board.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from rigplan.catalog.loader import Catalog, KindTable
+from rigplan.catalog.loader import Catalog
 from rigplan.model.parts import Kind
 from rigplan.rules.context import board_fits_case, norm_socket
 
 INF = float("inf")
-
-
-def sub_catalog(catalog: Catalog, rows: dict[Kind, list[int]], gpu_rows: Iterable[int]) -> Catalog:
-    """A catalog holding only the given rows of each kind, in the given order."""
-    wanted = {**rows, Kind.GPU: sorted(set(gpu_rows))}
-    tables = {}
-    for kind in Kind:
-        t = catalog.table(kind)
-        keep = wanted.get(kind, [])
-        tables[kind] = KindTable(kind, {f: [col[i] for i in keep] for f, col in t.columns.items()})
-    return Catalog(tables, source="suggest candidates")
 
 
 def _min_by(lst: list[tuple[float, int]], keys: list[object]) -> tuple[dict[object, float], float]:

@@ -29,7 +29,7 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import compatible_mask
-from rigplan.suggest.bounds import INF, Bounds, sub_catalog
+from rigplan.suggest.bounds import INF, Bounds
 from rigplan.suggest.question import Goal, Question, SuggestError
 
 # Completion order: the board first (it fixes socket, memory type and form factor), then what it constrains most.
@@ -91,7 +91,10 @@ class Search:
         perf: PerfTable | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        only: frozenset[str] | None = None,
     ) -> None:
+        """only: search these part ids alone (a reduced catalog, for the brute-force test). The vectorised filter
+        caches per table object, so the search always runs on the catalog's own tables."""
         question.validate()
         self.catalog, self.a, self.q = catalog, assumptions, question
         self.perf = perf or load_perf(precision=assumptions.precision.value)
@@ -99,11 +102,9 @@ class Search:
         self.stats = Stats()
         self.memo: dict[tuple[str, int], tuple[float, Found | None]] = {}
         self.rate = self._budget_rate()
-        full = {k: self._priced(k) for k in ORDER}
+        self.only = only
+        self.lists = {k: self._priced(k) for k in ORDER}
         self.options = self._gpu_options()
-        # A catalog of only the candidates: the vectorised filter then runs over hundreds of rows, not thousands.
-        self.sub = sub_catalog(catalog, {k: [r for _, r in v] for k, v in full.items()}, [o.row for o in self.options])
-        self.lists = {k: [(p, n) for n, (p, _) in enumerate(v)] for k, v in full.items()}
 
     # -- money -------------------------------------------------------------------------------------------------
     def _budget_rate(self) -> Rate:
@@ -139,7 +140,7 @@ class Search:
         """(USD price, row) of the priced parts of a kind that meet the per-part constraints, cheapest first."""
         table = self.catalog.table(kind)
         prices = self._prices(kind)
-        keep = [i for i, v in enumerate(prices) if v is not None]
+        keep = [i for i, v in enumerate(prices) if v is not None and (self.only is None or table.ids[i] in self.only)]
         if kind is Kind.MEMORY and self.q.min_ram_gb:
             cap = table.column("capacity_gb")
             keep = [i for i in keep if (cap[i] or 0) >= self.q.min_ram_gb]
@@ -164,7 +165,7 @@ class Search:
         eff = self.a.scaling_desktop if self.a.scaling_desktop is not None else self.perf.scaling["pcie"].efficiency
         out = []
         for i, usd in enumerate(prices):
-            if usd is None or (forced is not None and i not in forced):
+            if usd is None or (forced is not None and i not in forced) or (self.only and table.ids[i] not in self.only):
                 continue
             gpu = table.part(i)
             assert isinstance(gpu, Gpu)
@@ -209,7 +210,7 @@ class Search:
 
     def _branch_and_bound(self, option: GpuOption, rest_cap: float) -> Found | None:
         self.stats.completions += 1
-        sub = self.sub
+        sub = self.catalog
         gpu_item = BuildItem(part=option.part, quantity=option.count)
         base = Build(items=(gpu_item,), assumptions=self.a)
         lists = []
