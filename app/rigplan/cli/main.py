@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from rigplan import __version__
 
 # Modules under rigplan.cli that add subcommands; each defines register(subparsers).
-COMMAND_MODULES = ("parts", "schema", "check", "cost", "instances")
+COMMAND_MODULES = ("parts", "schema", "check", "cost", "instances", "suggest")
 
 
 class UsageError(Exception):

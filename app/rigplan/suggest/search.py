@@ -246,9 +246,7 @@ class Search:
             # A cooler costs nothing until the CPU is chosen, and nothing when the CPU comes with one.
             boxed = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
             mins = [
-                (0.0 if boxed else (lst[0][0] if lst else INF))
-                if ORDER[d] is Kind.COOLER
-                else lst[0][0]
+                (0.0 if boxed else (lst[0][0] if lst else INF)) if ORDER[d] is Kind.COOLER else lst[0][0]
                 for d, lst in enumerate(ahead)
             ]
             rest = sum(mins[depth + 1 :])
