@@ -19,8 +19,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from rigplan.catalog.loader import Catalog
 from rigplan.costs.fx import Rate, convert, rate_for
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, scaled
