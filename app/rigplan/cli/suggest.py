@@ -99,7 +99,8 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
     for r in sug.runners_up:
         f = r.found
         print(
-            f"Runner-up ({r.why}): {money(f.total_usd * rate, sug.currency)}, {f.option.count}x {f.option.part.name}, {f.option.throughput:.2f}"
+            f"Runner-up ({r.why}): {money(f.total_usd * rate, sug.currency)}, "
+            f"{f.option.count}x {f.option.part.name}, {f.option.throughput:.2f}"
         )
     for note in sug.notes:
         print(f"  note: {note}")

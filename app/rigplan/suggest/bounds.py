@@ -36,7 +36,9 @@ class Bounds:
         from rigplan.suggest.search import ORDER  # the order of `lists`
 
         self.order = ORDER
-        self.global_min = [lst[0][0] if lst and k is not Kind.COOLER else 0.0 for k, lst in zip(ORDER, lists)]
+        self.global_min = [
+            lst[0][0] if lst and k is not Kind.COOLER else 0.0 for k, lst in zip(ORDER, lists, strict=True)
+        ]
         cpus = sub.table(Kind.CPU)
         sockets = [norm_socket(s) if s else None for s in cpus.column("socket")]
         self.cpu_by_socket, self.cpu_unknown = _min_by(lists[ORDER.index(Kind.CPU)], sockets)  # type: ignore[arg-type]

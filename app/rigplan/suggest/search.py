@@ -250,9 +250,8 @@ class Search:
             rest = sum(mins[depth + 1 :])
             if cost + rest + mins[depth] > best[0]:  # type: ignore[operator]
                 return
-            if ORDER[depth] is Kind.COOLER:
-                if cpu is not None and boxed and check(build).ok:
-                    leaf(cost)  # the boxed cooler will do
+            if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and check(build).ok:
+                leaf(cost)  # the boxed cooler will do
             table = sub.table(ORDER[depth])
             for price, row in ahead[depth]:
                 if cost + price + rest > best[0]:  # type: ignore[operator]
