@@ -54,3 +54,34 @@ def test_runners_up_and_cancel(qtbot, catalog: Catalog) -> None:
     qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
     assert dlg.result_view.toPlainText() == "Search cancelled; nothing changed."
     assert dlg.suggested_build() is None and not dlg.open_button.isEnabled() and dlg.run_button.isEnabled()
+
+
+def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
+    qtbot, catalog: Catalog, tmp_path, monkeypatch
+) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QSettings
+
+    from rigplan.costs.offers import load_offers
+    from rigplan.costs.perf import load_perf
+    from rigplan.gui.mainwindow import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, load_offers(), load_perf(), settings)
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+
+    def answer(dlg: SuggestDialog) -> int:  # the modal loop replaced by the user's clicks on the real dialog
+        dlg.budget.setValue(3000)
+        qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+        return int(dlg.open_button.isEnabled())
+
+    monkeypatch.setattr(SuggestDialog, "exec", answer)
+    assert "Suggest a build..." in [a.text().replace("&", "") for a in w.menuBar().actions()[0].menu().actions()]
+    w.act_suggest.trigger()
+    build = w.doc.build
+    assert build.count(Kind.GPU) >= 1 and check(build).ok
+    assert w.doc.is_modified() and w.doc.path is None
+    assert "RTX 5090" in " ".join(w.build_panel.table.item(r, 1).text() for r in range(w.build_panel.table.rowCount()))
+    w.undo_stack.undo()
+    assert w.doc.build.items == ()

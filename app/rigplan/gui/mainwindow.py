@@ -233,6 +233,7 @@ class MainWindow(QMainWindow):
         sk = QKeySequence.StandardKey
         self.act_new = self._action("&New", self.new_build, sk.New)
         self.act_open = self._action("&Open...", self.open_dialog, sk.Open)
+        self.act_suggest = self._action("Suggest a &build...", self.suggest_build)  # issue 16
         self.act_save = self._action("&Save", self.save, sk.Save)
         self.act_save_as = self._action("Save &As...", self.save_as, sk.SaveAs)
         self.act_quit = self._action("&Quit", self.close, sk.Quit)
@@ -249,7 +250,7 @@ class MainWindow(QMainWindow):
         self.act_about = self._action("&About RigPlan", self.about)
         bar = self.menuBar()
         m = bar.addMenu("&File")
-        for a in (self.act_new, self.act_open):
+        for a in (self.act_new, self.act_suggest, self.act_open):
             m.addAction(a)
         self.recent_menu = m.addMenu("Open &Recent")
         m.addSeparator()
@@ -358,6 +359,17 @@ class MainWindow(QMainWindow):
 
         if self.maybe_save():
             self.doc.reset(Build(assumptions=self._last_assumptions()), None)
+
+    def suggest_build(self) -> None:
+        """Issue 16: the best build for a budget opens as a new, unsaved build; Undo goes back to an empty one."""
+        from rigplan.gui.suggest_dialog import SuggestDialog
+        from rigplan.model import Build
+
+        dlg = SuggestDialog(self.catalog, self.doc.build.assumptions, self)
+        build = dlg.suggested_build() if dlg.exec() else None
+        if build is not None and self.maybe_save():
+            self.doc.reset(Build(assumptions=build.assumptions), None)
+            self.doc.edit(build, "Suggest a build")
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
