@@ -27,6 +27,7 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import compatible_mask
+from rigplan.rules.context import WORKSTATION
 from rigplan.suggest.bounds import INF, Bounds
 from rigplan.suggest.question import Goal, Question, SuggestError
 
@@ -174,7 +175,9 @@ class Search:
             if speed is None:
                 self.stats.unknown_speed += 1
                 continue
-            sig = json.dumps(gpu.model_dump(mode="json", exclude=_NOT_RULES), sort_keys=True)
+            # The name is left out of the key but one rule reads it: open_air() looks for workstation names.
+            ws = WORKSTATION.search(f"{gpu.chipset or ''} {gpu.name}") is not None
+            sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
                 vram = (gpu.vram_gb or 0.0) * n
                 out.append(GpuOption(i, gpu, n, usd, scaled(speed.value, n, eff), vram, sig))
