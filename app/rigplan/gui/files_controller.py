@@ -62,6 +62,17 @@ class FilesMixin(_Base):
         if self.maybe_save():
             self.doc.reset(Build(assumptions=self._last_assumptions()), None)
 
+    def suggest_build(self) -> None:
+        """Issue 16: the best build for a budget opens as a new, unsaved build; Undo goes back to an empty one."""
+        from rigplan.gui.suggest_dialog import SuggestDialog
+        from rigplan.model import Build
+
+        dlg = SuggestDialog(self.catalog, self.doc.build.assumptions, self)
+        build = dlg.suggested_build() if dlg.exec() else None
+        if build is not None and self.maybe_save():
+            self.doc.reset(Build(assumptions=build.assumptions), None)
+            self.doc.edit(build, "Suggest a build")
+
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return

@@ -26,6 +26,7 @@ def make_actions(w: MainWindow) -> None:
     sk = QKeySequence.StandardKey
     w.act_new = _action(w, "&New", w.new_build, sk.New)
     w.act_open = _action(w, "&Open...", w.open_dialog, sk.Open)
+    w.act_suggest = _action(w, "Suggest a &build...", w.suggest_build)  # issue 16
     w.act_save = _action(w, "&Save", w.save, sk.Save)
     w.act_save_as = _action(w, "Save &As...", w.save_as, sk.SaveAs)
     w.act_quit = _action(w, "&Quit", w.close, sk.Quit)
@@ -42,7 +43,7 @@ def make_actions(w: MainWindow) -> None:
     w.act_about = _action(w, "&About RigPlan", w.about)
     bar = w.menuBar()
     m = bar.addMenu("&File")
-    for a in (w.act_new, w.act_open):
+    for a in (w.act_new, w.act_suggest, w.act_open):
         m.addAction(a)
     w.recent_menu = m.addMenu("Open &Recent")
     w.examples_menu = m.addMenu("Open E&xample")
@@ -69,7 +70,7 @@ def make_actions(w: MainWindow) -> None:
     h.addAction(w.act_about)
     w.file_menu, w.view_menu = m, v
     # Enabled by finish(), a moment after the first paint: they need the build document.
-    w.doc_actions = (w.act_new, w.act_save, w.act_save_as, w.act_custom, w.act_rename)
+    w.doc_actions = (w.act_new, w.act_suggest, w.act_save, w.act_save_as, w.act_custom, w.act_rename)
     for a in w.doc_actions:
         a.setEnabled(False)
     from rigplan.gui.export_actions import install_in_window  # imports no numpy/pydantic until an export runs

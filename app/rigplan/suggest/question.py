@@ -1,0 +1,50 @@
+"""The question a buyer asks: a budget, a goal and constraints. Plain data, no Qt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Goal(StrEnum):
+    THROUGHPUT = "throughput"  # the most training throughput (V100-equivalents, rigplan.costs.perf)
+    VRAM = "vram"  # the most GPU memory in total (then the most throughput)
+    CHEAPEST_THROUGHPUT = "cheapest-throughput"  # the cheapest build reaching `target` V100-equivalents
+    CHEAPEST_VRAM = "cheapest-vram"  # the cheapest build reaching `target` GB of GPU memory in total
+
+
+class SuggestError(ValueError):
+    """A question with no answer (impossible constraints, unknown part): one line for the user."""
+
+
+@dataclass(frozen=True)
+class Question:
+    budget: float | None = None  # in `currency`; None: no limit (only for the cheapest-... goals)
+    currency: str = "USD"
+    goal: Goal = Goal.THROUGHPUT
+    target: float | None = None  # throughput or total VRAM for the cheapest-... goals
+    gpus: int | None = None  # exactly this many GPUs; None: any count from 1 to max_gpus
+    max_gpus: int = 4
+    min_vram_gb: float = 0.0  # per GPU
+    min_ram_gb: float = 0.0
+    min_storage_gb: float = 0.0
+    case_form: str | None = None  # case size class as the catalog names it ("ATX Mid Tower", "MicroATX Mini Tower")
+    include: tuple[str, ...] = ()  # catalog part ids that must be in the build
+
+    def counts(self) -> list[int]:
+        return [self.gpus] if self.gpus else list(range(1, self.max_gpus + 1))
+
+    def validate(self) -> None:
+        if self.budget is not None and self.budget <= 0:
+            raise SuggestError(f"the budget must be positive, not {self.budget:g}")
+        if self.budget is None and self.goal in (Goal.THROUGHPUT, Goal.VRAM):
+            raise SuggestError(f"the goal '{self.goal.value}' needs a budget")
+        if self.goal in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM) and (self.target is None or self.target <= 0):
+            raise SuggestError(f"the goal '{self.goal.value}' needs a positive target")
+        if self.gpus is not None and not 1 <= self.gpus <= 8:
+            raise SuggestError(f"the number of GPUs must be 1 to 8, not {self.gpus}")
+        if not 1 <= self.max_gpus <= 8:
+            raise SuggestError(f"the most GPUs must be 1 to 8, not {self.max_gpus}")
+        for name in ("min_vram_gb", "min_ram_gb", "min_storage_gb"):
+            if getattr(self, name) < 0:
+                raise SuggestError(f"{name.replace('_', ' ')} cannot be negative")

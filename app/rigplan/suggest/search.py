@@ -1,0 +1,338 @@
+"""Exact search for the best build: GPU options ranked by the goal, each completed by a cost-ordered branch and bound.
+
+Why it is exact (docs/suggest.md):
+- The goal (throughput, total VRAM) depends only on the GPUs (n identical cards of one catalog part). The options
+  are tried best first; the first option with a valid completion within the budget wins, and options of equal value
+  are all tried so the cheapest of them wins.
+- For one option, the completion (board, CPU, memory, case, PSU, storage, cooler) is a depth-first branch and bound.
+  At each level the candidates are the priced parts that `rules.compatible()` accepts next to the parts chosen so
+  far, in price order. The bound is the cost so far plus the cheapest candidate of every later kind that fits the
+  GPUs alone: a valid lower bound, so stopping the price-ordered scan at it never drops a cheaper build.
+- Pruning by compatible() is sound because the rules are monotone: a part that adds an error next to a partial build
+  adds it next to every completion of it (the wattage and wall rules only see the load grow). The final build is
+  verified with `rules.check()`; tests/test_suggest_bruteforce.py holds the answers equal to brute force.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rigplan.catalog.loader import Catalog
+from rigplan.costs.fx import Rate, convert, rate_for
+from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, scaled
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.build import Build, BuildItem
+from rigplan.model.parts import Cpu, Gpu, Kind, Part
+from rigplan.rules import check
+from rigplan.rules.compat import compatible_mask
+from rigplan.rules.context import WORKSTATION
+from rigplan.suggest.bounds import INF, Bounds
+from rigplan.suggest.question import Goal, Question, SuggestError
+
+# Completion order: the board first (it fixes socket, memory type and form factor), then what it constrains most.
+ORDER = (Kind.MOTHERBOARD, Kind.PSU, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.STORAGE, Kind.COOLER)
+USD = Rate("USD", 1.0, "catalog prices are in USD")
+# Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
+_NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
+
+
+class Cancelled(Exception):
+    """The user stopped the search."""
+
+
+@dataclass(frozen=True)
+class GpuOption:
+    row: int
+    part: Gpu
+    count: int
+    unit_usd: float
+    throughput: float  # V100-equivalents of `count` cards (rigplan.costs.perf.scaled)
+    vram_gb: float  # in total
+    signature: str
+
+    @property
+    def cost_usd(self) -> float:
+        return self.unit_usd * self.count
+
+
+@dataclass(frozen=True)
+class Found:
+    """A complete build that passes check() with no errors."""
+
+    option: GpuOption
+    parts: tuple[tuple[Part, float], ...]  # the other parts with their USD prices, in ORDER
+    total_usd: float
+
+    def build(self, a: Assumptions, name: str = "Suggested build") -> Build:
+        items = [BuildItem(part=p) for p, _ in self.parts]
+        items.insert(1, BuildItem(part=self.option.part, quantity=self.option.count))
+        return Build(name=name, items=tuple(items), assumptions=a)
+
+
+@dataclass
+class Stats:
+    completions: int = 0  # branch-and-bound runs (memoised ones not counted)
+    nodes: int = 0
+    unpriced: dict[str, int] = field(default_factory=dict)  # per kind: parts skipped for having no price
+    unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
+    unknown_vram: int = 0
+    depth: dict[int, int] = field(default_factory=dict)
+
+
+class Search:
+    def __init__(
+        self,
+        catalog: Catalog,
+        assumptions: Assumptions,
+        question: Question,
+        perf: PerfTable | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        only: frozenset[str] | None = None,
+    ) -> None:
+        """only: search these part ids alone (a reduced catalog, for the brute-force test). The vectorised filter
+        caches per table object, so the search always runs on the catalog's own tables."""
+        question.validate()
+        self.catalog, self.a, self.q = catalog, assumptions, question
+        self.perf = perf or load_perf(precision=assumptions.precision.value)
+        self.progress, self.cancelled = progress, cancelled
+        self.stats = Stats()
+        self.memo: dict[tuple[str, int], tuple[float, Found | None]] = {}
+        self.rate = self._budget_rate()
+        self.only = only
+        self.lists = {k: self._priced(k) for k in ORDER}
+        self.options = self._gpu_options()
+
+    # -- money -------------------------------------------------------------------------------------------------
+    def _budget_rate(self) -> Rate:
+        fx = self.a.fx_rate if self.a.currency == self.q.currency else None
+        try:
+            return rate_for(Assumptions(currency=self.q.currency, fx_rate=fx))
+        except ValueError as exc:
+            raise SuggestError(str(exc)) from exc
+
+    def to_usd(self, amount: float) -> float:
+        return amount / self.rate.per_usd
+
+    def from_usd(self, amount: float) -> float:
+        return amount * self.rate.per_usd
+
+    def budget_usd(self) -> float:
+        return float("inf") if self.q.budget is None else self.to_usd(self.q.budget)
+
+    # -- candidates --------------------------------------------------------------------------------------------
+    def _prices(self, kind: Kind) -> list[float | None]:
+        out: list[float | None] = []
+        for p in self.catalog.table(kind).column("price"):
+            out.append(None if not p else convert(float(p["amount"]), p.get("currency", "USD"), USD))
+        self.stats.unpriced[kind.value] = sum(1 for v in out if v is None)
+        return out
+
+    def _included(self, kind: Kind) -> set[int] | None:
+        table = self.catalog.table(kind)
+        rows = {i for i, pid in enumerate(table.ids) if pid in self.q.include}
+        return rows or None
+
+    def _priced(self, kind: Kind) -> list[tuple[float, int]]:
+        """(USD price, row) of the priced parts of a kind that meet the per-part constraints, cheapest first."""
+        table = self.catalog.table(kind)
+        prices = self._prices(kind)
+        keep = [i for i, v in enumerate(prices) if v is not None and (self.only is None or table.ids[i] in self.only)]
+        if kind is Kind.MEMORY and self.q.min_ram_gb:
+            cap = table.column("capacity_gb")
+            keep = [i for i in keep if (cap[i] or 0) >= self.q.min_ram_gb]
+        if kind is Kind.STORAGE and self.q.min_storage_gb:
+            cap = table.column("capacity_gb")
+            keep = [i for i in keep if (cap[i] or 0) >= self.q.min_storage_gb]
+        if kind is Kind.CASE and self.q.case_form:
+            ff = table.column("form_factor")
+            want = self.q.case_form.lower()
+            keep = [i for i in keep if (ff[i] or "").lower() == want]
+        forced = self._included(kind)
+        if forced is not None:
+            keep = [i for i in keep if i in forced]
+            if not keep:
+                raise SuggestError(f"the {kind.label.lower()} you asked for has no price in the catalog")
+        return sorted(((prices[i], i) for i in keep), key=lambda t: (t[0], t[1]))  # type: ignore[arg-type,return-value]
+
+    def _gpu_options(self) -> list[GpuOption]:
+        table = self.catalog.table(Kind.GPU)
+        prices = self._prices(Kind.GPU)
+        forced = self._included(Kind.GPU)
+        eff = self.a.scaling_desktop if self.a.scaling_desktop is not None else self.perf.scaling["pcie"].efficiency
+        out = []
+        for i, usd in enumerate(prices):
+            if usd is None or (forced is not None and i not in forced) or (self.only and table.ids[i] not in self.only):
+                continue
+            gpu = table.part(i)
+            assert isinstance(gpu, Gpu)
+            if self.q.min_vram_gb and (gpu.vram_gb or 0) < self.q.min_vram_gb:
+                self.stats.unknown_vram += gpu.vram_gb is None
+                continue
+            speed = gpu_speed(self.perf, gpu)
+            if speed is None:
+                self.stats.unknown_speed += 1
+                continue
+            # The name is left out of the key but one rule reads it: open_air() looks for workstation names.
+            ws = WORKSTATION.search(f"{gpu.chipset or ''} {gpu.name}") is not None
+            sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
+            for n in self.q.counts():
+                vram = (gpu.vram_gb or 0.0) * n
+                out.append(GpuOption(i, gpu, n, usd, scaled(speed.value, n, eff), vram, sig))
+        if forced is not None and not out:
+            raise SuggestError("the GPU you asked for has no price, no speed figure or too little memory")
+        return out
+
+    # -- one completion ----------------------------------------------------------------------------------------
+    def complete(self, option: GpuOption, cap_usd: float) -> Found | None:
+        """The cheapest valid build around `option` costing at most cap_usd in all, or None."""
+        key = (option.signature, option.count)
+        rest_cap = cap_usd - option.cost_usd
+        hit = self.memo.get(key)
+        if hit is not None:
+            searched, found = hit
+            if found is not None:
+                rest = found.total_usd - found.option.cost_usd
+                return self._rebase(found, option) if rest <= rest_cap + 1e-9 else None
+            if rest_cap <= searched:
+                return None
+        if rest_cap < 0:
+            return None
+        found = self._branch_and_bound(option, rest_cap)
+        self.memo[key] = (rest_cap, found)
+        return self._rebase(found, option) if found else None
+
+    @staticmethod
+    def _rebase(found: Found, option: GpuOption) -> Found:
+        rest = found.total_usd - found.option.cost_usd
+        return Found(option, found.parts, rest + option.cost_usd)
+
+    def _branch_and_bound(self, option: GpuOption, rest_cap: float) -> Found | None:
+        self.stats.completions += 1
+        sub = self.catalog
+        gpu_item = BuildItem(part=option.part, quantity=option.count)
+        base = Build(items=(gpu_item,), assumptions=self.a)
+        lists = []
+        for kind in ORDER:
+            mask = compatible_mask(base, kind, sub)
+            lists.append([(p, r) for p, r in self.lists[kind] if mask[r]])
+            if not lists[-1] and kind is not Kind.COOLER:
+                return None
+        bound = Bounds(sub, lists)
+        best: list[object] = [rest_cap + 1e-9, None]
+        chosen: list[tuple[Part, float]] = []
+
+        def leaf(cost: float) -> None:
+            if cost <= best[0]:  # type: ignore[operator]
+                best[0], best[1] = cost, tuple(chosen)
+
+        def rec(depth: int, cost: float, items: tuple[BuildItem, ...], lists: list[list[tuple[float, int]]]) -> None:
+            # lists[d]: the candidates of ORDER[d] still possible, cheapest first. Look ahead: keep, for every kind
+            # still to choose, only the parts compatible with what is chosen so far; the sum of their cheapest is a
+            # lower bound on the rest (rules are monotone: a part that errors now errors in every completion).
+            self.stats.nodes += 1
+            self.stats.depth[depth] = self.stats.depth.get(depth, 0) + 1
+            if self.cancelled is not None and self.cancelled():
+                raise Cancelled
+            build = Build(items=items, assumptions=self.a)
+            ahead = list(lists)
+            for d in range(depth, len(ORDER)):
+                mask = compatible_mask(build, ORDER[d], sub)
+                ahead[d] = [(p, r) for p, r in lists[d] if mask[r]]
+                if not ahead[d] and ORDER[d] is not Kind.COOLER:
+                    return
+            cpu = build.first(Kind.CPU)
+            # A cooler costs nothing until the CPU is chosen, and nothing when the CPU comes with one.
+            boxed = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
+            mins = [
+                (0.0 if boxed else (lst[0][0] if lst else INF)) if ORDER[d] is Kind.COOLER else lst[0][0]
+                for d, lst in enumerate(ahead)
+            ]
+            rest = sum(mins[depth + 1 :])
+            if cost + rest + mins[depth] > best[0]:  # type: ignore[operator]
+                return
+            if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and check(build).ok:
+                leaf(cost)  # the boxed cooler will do
+            table = sub.table(ORDER[depth])
+            for price, row in ahead[depth]:
+                if cost + price + rest > best[0]:  # type: ignore[operator]
+                    break
+                part = table.part(row)
+                chosen.append((part, price))
+                with_part = (*items, BuildItem(part=part))
+                if depth + 1 == len(ORDER):
+                    if check(Build(items=with_part, assumptions=self.a)).ok:
+                        leaf(cost + price)
+                else:
+                    rec(depth + 1, cost + price, with_part, ahead)
+                chosen.pop()
+
+        # The board level: boards in the order of their own lower bound, so the scan stops at the first too dear.
+        boards = sorted((bound.with_board(r, p), p, r) for p, r in lists[0])
+        board_table = sub.table(Kind.MOTHERBOARD)
+        for lb, price, row in boards:
+            if lb[0] > best[0]:  # type: ignore[operator]
+                break
+            part = board_table.part(row)
+            chosen.append((part, price))
+            rec(1, price, (gpu_item, BuildItem(part=part)), lists)
+            chosen.pop()
+        if best[1] is None:
+            return None
+        parts: tuple[tuple[Part, float], ...] = best[1]  # type: ignore[assignment]
+        return Found(option, parts, float(best[0]) + option.cost_usd)  # type: ignore[arg-type]
+
+    # -- the goal ----------------------------------------------------------------------------------------------
+    def value(self, o: GpuOption) -> tuple[float, float]:
+        """What the goal maximises, best first: (main value, second value)."""
+        if self.q.goal is Goal.VRAM:
+            return (o.vram_gb, o.throughput)
+        return (o.throughput, o.vram_gb)
+
+    def meets(self, o: GpuOption) -> bool:
+        if self.q.goal is Goal.CHEAPEST_THROUGHPUT:
+            return o.throughput >= (self.q.target or 0) - 1e-9
+        if self.q.goal is Goal.CHEAPEST_VRAM:
+            return o.vram_gb >= (self.q.target or 0) - 1e-9
+        return True
+
+    def best(self, options: list[GpuOption] | None = None, cap_usd: float | None = None) -> Found | None:
+        """The best valid build among `options` (all by default) within cap_usd (the budget by default)."""
+        options = self.options if options is None else options
+        cap = self.budget_usd() if cap_usd is None else cap_usd
+        floor = self.floor_usd()
+        if self.q.goal in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM):
+            return self._cheapest([o for o in options if self.meets(o)], cap, floor)
+        ranked = sorted(options, key=lambda o: (-self.value(o)[0], -self.value(o)[1], o.cost_usd, o.row))
+        best: Found | None = None
+        for n, o in enumerate(ranked):
+            if self.progress is not None and n % 50 == 0:
+                self.progress(n, len(ranked))
+            if best is not None and self.value(o) < self.value(best.option):
+                break
+            limit = cap if best is None else min(cap, best.total_usd)
+            if o.cost_usd + floor > limit + 1e-9:
+                continue
+            found = self.complete(o, limit)
+            if found is not None and (best is None or found.total_usd < best.total_usd - 1e-9):
+                best = found
+        return best
+
+    def _cheapest(self, options: list[GpuOption], cap: float, floor: float) -> Found | None:
+        best: Found | None = None
+        for o in sorted(options, key=lambda o: (o.cost_usd, -o.throughput, o.row)):
+            limit = cap if best is None else min(cap, best.total_usd)
+            if o.cost_usd + floor > limit + 1e-9:
+                break  # sorted by GPU cost: no later option can be cheaper in all
+            found = self.complete(o, limit)
+            if found is not None and (best is None or found.total_usd < best.total_usd - 1e-9):
+                best = found
+        return best
+
+    def floor_usd(self) -> float:
+        """The cheapest the non-GPU parts can cost (each kind's cheapest priced part): a bound for every option."""
+        if any(not lst for k, lst in self.lists.items() if k is not Kind.COOLER):
+            return float("inf")
+        return sum(lst[0][0] for k, lst in self.lists.items() if k is not Kind.COOLER)

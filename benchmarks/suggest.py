@@ -1,0 +1,73 @@
+"""Suggest the best build: five typical questions over the full catalog, and the brute force on a reduced catalog.
+
+    python benchmarks/suggest.py
+
+Each question is timed in a fresh process state for the search (catalog loaded once beforehand, like the app): the
+search alone, then the search with its explanation (binding constraint, next $100/$500, runners-up), which runs
+several more searches. Target (issue 16): <= 1 s per question over the full catalog.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "app"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from rigplan.catalog import load_catalog  # noqa: E402
+from rigplan.model.assumptions import Assumptions  # noqa: E402
+from rigplan.suggest import Goal, Question, suggest  # noqa: E402
+from rigplan.suggest.search import Search  # noqa: E402
+
+TARGET_S = 1.0
+QUESTIONS = [
+    ("$5,000, 2 GPUs, >= 24 GB each", Question(budget=5000, gpus=2, min_vram_gb=24)),
+    ("$3,000, most throughput", Question(budget=3000, max_gpus=2)),
+    ("$1,500, most throughput", Question(budget=1500, max_gpus=2)),
+    ("$8,000, most throughput, >= 32 GB RAM", Question(budget=8000, max_gpus=2, min_ram_gb=32)),
+    ("cheapest reaching 2 V100-equivalents", Question(goal=Goal.CHEAPEST_THROUGHPUT, target=2.0, max_gpus=2)),
+]
+
+
+def main() -> int:
+    catalog = load_catalog()
+    a = Assumptions()
+    # Once per process, as in the app: the vectorised filter builds its per-table numpy columns on first use.
+    t0 = time.perf_counter()
+    Search(catalog, a, Question(budget=2000, max_gpus=1)).best()
+    print(f"first use (per-process column building, not per question): {time.perf_counter() - t0:.2f} s")
+    print(f"{'question':<42} {'search':>8} {'explained':>10} {'target':>7}  answer")
+    worst = 0.0
+    for label, q in QUESTIONS:
+        t0 = time.perf_counter()
+        found = Search(catalog, a, q).best()
+        t1 = time.perf_counter()
+        sug = suggest(catalog, a, q)
+        t2 = time.perf_counter()
+        worst = max(worst, t1 - t0)
+        answer = f"${found.total_usd:,.0f}, {found.option.count}x {found.option.part.chipset}" if found else "none"
+        print(f"{label:<42} {t1 - t0:>7.2f}s {t2 - t1:>9.2f}s {TARGET_S:>6.1f}s  {answer}; binds: {sug.binding}")
+    print(f"worst search: {worst:.2f} s (target <= {TARGET_S:.1f} s): {'OK' if worst <= TARGET_S else 'OVER'}")
+
+    from test_suggest_bruteforce import SEEDS, brute_force, reduced
+
+    parts = reduced(SEEDS[0])
+    t0 = time.perf_counter()
+    rows = brute_force(parts)
+    t1 = time.perf_counter()
+    only = frozenset(p.id for p in parts)
+    s = Search(catalog, a, Question(budget=4000, max_gpus=2), only=only)
+    s.best()
+    t2 = time.perf_counter()
+    print(
+        f"reduced catalog ({len(parts)} parts): brute force {t1 - t0:.2f} s ({len(rows)} valid builds); "
+        f"search {t2 - t1:.3f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""The "Suggest a build" dialog driven with qtbot over the real catalog: the answer on screen, the build it returns."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+
+from rigplan.catalog import Catalog
+from rigplan.gui.suggest_dialog import SuggestDialog
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.parts import Kind
+from rigplan.rules import check
+
+
+def test_suggest_shows_the_answer_and_returns_a_valid_build(qtbot, catalog: Catalog) -> None:
+    dlg = SuggestDialog(catalog, Assumptions())
+    qtbot.addWidget(dlg)
+    dlg.budget.setValue(5000)
+    dlg.gpus.setValue(2)
+    dlg.min_vram.setValue(24)
+    assert not dlg.open_button.isEnabled()
+    qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+    text = dlg.result_view.toPlainText()
+    assert "$4,016" in text and "What binds: budget" in text
+    assert "RTX 4090" in text
+    assert dlg.open_button.isEnabled()
+    build = dlg.suggested_build()
+    assert build is not None and build.count(Kind.GPU) == 2
+    assert check(build).ok
+    assert build.name == "Suggested: $5,000 budget"
+    with qtbot.waitSignal(dlg.accepted):
+        qtbot.mouseClick(dlg.open_button, Qt.MouseButton.LeftButton)
+
+
+def test_impossible_question_says_why_and_offers_nothing(qtbot, catalog: Catalog) -> None:
+    dlg = SuggestDialog(catalog, Assumptions())
+    qtbot.addWidget(dlg)
+    dlg.budget.setValue(1500)
+    dlg.gpus.setValue(2)
+    dlg.min_vram.setValue(24)
+    qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+    text = dlg.result_view.toPlainText()
+    assert "No answer: no priced 2-GPU build with 24 GB per GPU fits $1,500: the cheapest is $" in text
+    assert not dlg.open_button.isEnabled() and dlg.suggested_build() is None
+
+
+def test_runners_up_and_cancel(qtbot, catalog: Catalog) -> None:
+    dlg = SuggestDialog(catalog, Assumptions())
+    qtbot.addWidget(dlg)
+    dlg.budget.setValue(3000)
+    qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+    assert "Runners-up" in dlg.result_view.toPlainText() and "2 GPUs:" in dlg.result_view.toPlainText()
+    # Cancel during a search: the click is delivered while the search runs (it processes events), and stops it.
+    QTimer.singleShot(0, dlg.cancel_button.click)
+    qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+    assert dlg.result_view.toPlainText() == "Search cancelled; nothing changed."
+    assert dlg.suggested_build() is None and not dlg.open_button.isEnabled() and dlg.run_button.isEnabled()
+
+
+def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
+    qtbot, catalog: Catalog, tmp_path, monkeypatch
+) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QSettings
+
+    from rigplan.costs.offers import load_offers
+    from rigplan.costs.perf import load_perf
+    from rigplan.gui.mainwindow import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, load_offers(), load_perf(), settings)
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    w.show()
+    qtbot.waitExposed(w)
+
+    def answer(dlg: SuggestDialog) -> int:  # the modal loop replaced by the user's clicks on the real dialog
+        dlg.budget.setValue(3000)
+        qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+        return int(dlg.open_button.isEnabled())
+
+    monkeypatch.setattr(SuggestDialog, "exec", answer)
+    assert "Suggest a build..." in [a.text().replace("&", "") for a in w.menuBar().actions()[0].menu().actions()]
+    w.act_suggest.trigger()
+    build = w.doc.build
+    assert build.count(Kind.GPU) >= 1 and check(build).ok
+    assert w.doc.is_modified() and w.doc.path is None
+    assert "RTX 5090" in " ".join(w.build_panel.table.item(r, 1).text() for r in range(w.build_panel.table.rowCount()))
+    w.undo_stack.undo()
+    assert w.doc.build.items == ()

@@ -1,0 +1,157 @@
+"""The exactness proof: on reduced catalogs (parts of the real one), the search's answer equals brute force, i.e.
+check() run on every combination of one part per kind (GPUs: 1 or 2 of one part), for 200+ random questions."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from rigplan.catalog.loader import Catalog, load_catalog
+from rigplan.costs.analysis import desktop_throughput
+from rigplan.costs.perf import gpu_speed, load_perf
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.build import Build, BuildItem
+from rigplan.model.parts import Cpu, Gpu, Kind, Part
+from rigplan.rules import check
+from rigplan.suggest.question import Goal, Question
+from rigplan.suggest.search import Search
+
+A = Assumptions()
+PERF = load_perf()
+
+
+@dataclass(frozen=True)
+class Row:
+    total: float
+    throughput: float
+    vram: float
+    count: int
+    ram: float
+
+
+def priced(catalog: Catalog, kind: Kind) -> list[Part]:
+    return [p for p in catalog.of_kind(kind) if p.price is not None and p.price.currency == "USD"]
+
+
+def reduced(seed: int) -> list[Part]:
+    """A small catalog that still has real conflicts: boards of two sockets and two memory types, CPUs of both
+    sockets and one of another, GPUs of several lengths and powers, weak and strong PSUs, small and large cases."""
+    full = load_catalog()
+    rng = random.Random(seed)
+    boards = rng.sample([b for b in priced(full, Kind.MOTHERBOARD) if b.socket and b.ram_type], 3)
+    sockets = {b.socket for b in boards}
+    cpus = [c for c in priced(full, Kind.CPU) if isinstance(c, Cpu)]
+    parts: list[Part] = [*boards]
+    parts += rng.sample([c for c in cpus if c.socket in sockets], min(3, len([c for c in cpus if c.socket in sockets])))
+    parts += rng.sample([c for c in cpus if c.socket not in sockets], 1)
+    types = {b.ram_type for b in boards}
+    parts += rng.sample([m for m in priced(full, Kind.MEMORY) if m.ram_type in types], 3)
+    gpus = [g for g in priced(full, Kind.GPU) if isinstance(g, Gpu) and gpu_speed(PERF, g)]
+    parts += rng.sample(gpus, 3)
+    for kind, n in ((Kind.STORAGE, 2), (Kind.PSU, 1), (Kind.CASE, 1), (Kind.COOLER, 2)):
+        parts += rng.sample(priced(full, kind), n)
+    # Two strong PSUs and two ATX cases so that most catalogs have valid builds, beside a random (often failing) one.
+    parts += rng.sample([p for p in priced(full, Kind.PSU) if (getattr(p, "wattage", 0) or 0) >= 850], 2)
+    atx = [c for c in priced(full, Kind.CASE) if "ATX" in (getattr(c, "motherboard_form_factors", None) or ())]
+    parts += rng.sample(atx, 2)
+    return parts
+
+
+def brute_force(parts: list[Part]) -> list[Row]:
+    """Every build of one board, CPU, memory kit, drive, PSU, case, cooler (or the CPU's own) and 1-2 of one GPU
+    that passes check() with no errors."""
+    by = {k: [p for p in parts if p.kind == k] for k in Kind}
+    rows = []
+    for board, cpu, mem, drive, psu, case, gpu, n in itertools.product(
+        by[Kind.MOTHERBOARD], by[Kind.CPU], by[Kind.MEMORY], by[Kind.STORAGE], by[Kind.PSU], by[Kind.CASE],
+        by[Kind.GPU], (1, 2),
+    ):  # fmt: skip
+        assert isinstance(cpu, Cpu) and isinstance(gpu, Gpu)
+        coolers: list[Part | None] = [*by[Kind.COOLER], *([None] if cpu.includes_cooler else [])]
+        for cooler in coolers:
+            chosen = [board, cpu, mem, drive, psu, case, *([cooler] if cooler else [])]
+            items = (BuildItem(part=gpu, quantity=n), *(BuildItem(part=p) for p in chosen))
+            build = Build(items=items, assumptions=A)
+            if not check(build).ok:
+                continue
+            tp, _, _ = desktop_throughput(build, PERF, A)
+            assert tp is not None
+            total = sum(p.price.amount for p in chosen if p.price) + n * gpu.price.amount  # type: ignore[union-attr]
+            rows.append(Row(total, tp, (gpu.vram_gb or 0) * n, n, getattr(mem, "capacity_gb", 0) or 0))
+    return rows
+
+
+def expected(rows: list[Row], q: Question, gpu_vram: dict[int, float]) -> tuple[float, float] | None:
+    """(objective value, total) of the best row by the question's goal, or None."""
+    ok = [
+        r
+        for r in rows
+        if (q.budget is None or r.total <= q.budget + 1e-6)
+        and (q.gpus is None or r.count == q.gpus)
+        and r.vram / r.count >= q.min_vram_gb
+        and r.ram >= q.min_ram_gb
+    ]
+    if q.goal is Goal.CHEAPEST_THROUGHPUT:
+        ok = [r for r in ok if r.throughput >= (q.target or 0) - 1e-9]
+    if not ok:
+        return None
+    if q.goal is Goal.THROUGHPUT:
+        top = max((r.throughput, r.vram) for r in ok)
+        return top[0], min(r.total for r in ok if (r.throughput, r.vram) == top)
+    if q.goal is Goal.VRAM:
+        top = max((r.vram, r.throughput) for r in ok)
+        return top[0], min(r.total for r in ok if (r.vram, r.throughput) == top)
+    cheapest = min(r.total for r in ok)
+    return cheapest, cheapest
+
+
+def random_question(rng: random.Random) -> Question:
+    goal = rng.choice([Goal.THROUGHPUT, Goal.THROUGHPUT, Goal.VRAM, Goal.CHEAPEST_THROUGHPUT])
+    target = round(rng.uniform(0.2, 3.0), 2) if goal is Goal.CHEAPEST_THROUGHPUT else None
+    budget = None if goal is Goal.CHEAPEST_THROUGHPUT and rng.random() < 0.5 else float(rng.randrange(400, 7000, 50))
+    return Question(
+        budget=budget,
+        goal=goal,
+        target=target,
+        gpus=rng.choice([None, None, 1, 2]),
+        max_gpus=2,
+        min_vram_gb=rng.choice([0, 0, 8, 12, 16, 24]),
+        min_ram_gb=rng.choice([0, 0, 16, 32]),
+    )
+
+
+SEEDS = [11, 23, 37, 53, 61]
+CASES_PER_CATALOG = 45  # 5 x 45 = 225 questions
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_search_equals_brute_force(seed: int) -> None:
+    parts = reduced(seed)
+    rows = brute_force(parts)
+    catalog = load_catalog()
+    only = frozenset(p.id for p in parts)
+    rng = random.Random(seed * 1000)
+    answered = 0
+    for _ in range(CASES_PER_CATALOG):
+        q = random_question(rng)
+        want = expected(rows, q, {})
+        found = Search(catalog, A, q, only=only).best()
+        if want is None:
+            assert found is None, (q, found and found.total_usd)
+            continue
+        answered += 1
+        assert found is not None, (q, want)
+        build = found.build(A)
+        assert check(build).ok  # the answer itself passes every check
+        value = found.total_usd if q.goal is Goal.CHEAPEST_THROUGHPUT else (
+            found.option.vram_gb if q.goal is Goal.VRAM else found.option.throughput
+        )  # fmt: skip
+        assert value == pytest.approx(want[0], abs=1e-6), q
+        assert found.total_usd == pytest.approx(want[1], abs=1e-6), q
+        tp, _, _ = desktop_throughput(build, PERF, A)  # the throughput shown is the cost model's own
+        assert tp == pytest.approx(found.option.throughput)
+    # The catalogs are built so that questions have answers: a test that only ever compares "None" proves little.
+    assert answered >= CASES_PER_CATALOG // 4, answered
