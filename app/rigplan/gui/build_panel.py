@@ -216,11 +216,16 @@ class BuildPanel(QWidget):
             return
         rating = p.psu_w or p.recommended_psu_w
         psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU"
-        over = bool(p.psu_w and p.load_w > p.psu_w)
-        self.power.set_state(int(p.load_w), max(rating, int(p.load_w)), f"{p.load_w:,.0f} W at load of {psu}", over)
-        self.power.setToolTip("Estimated DC draw at full load (docs/checks.md gives each part's basis)")
+        over = bool(p.psu_w and p.sizing_w > p.psu_w)
+        least = "at least " if p.unknown else ""
+        need = int(p.sizing_w)
+        self.power.set_state(need, max(rating, need), f"{least}{p.sizing_w:,.0f} W to size for, of {psu}", over)
+        self.power.setToolTip(
+            f"Full load {p.load_w:,.0f} W (GPUs at board power, CPU at sustained boost) plus GPU spikes unless the "
+            "PSU is an ATX 3.x unit: what the PSU must carry (docs/checks.md gives each part's basis)"
+        )
         self.power_note.setText(
-            f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {p.wall_load_w:,.0f} W at load, "
+            f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {least}{p.wall_load_w:,.0f} W while training, "
             f"{p.wall_idle_w:,.0f} W idle."
         )
 

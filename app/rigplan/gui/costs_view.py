@@ -277,7 +277,6 @@ class CostsView(QWidget):
     def breakeven_text(self) -> str:
         return self.summary.text() + " " + " ".join(self.compare.column(2))
 
-    # --- read-out --------------------------------------------------------------------------------------------------
 
     def totals_at(self, x: float) -> list[float]:
         """Cumulative cost of owning, then of each drawn offer, at x on the current axis (clamped to the chart)."""
@@ -306,7 +305,6 @@ class CostsView(QWidget):
             if x is not None:
                 vline.setValue(at)
 
-    # --- charts ----------------------------------------------------------------------------------------------------
 
     def ensure_charts(self) -> None:
         if self._charts_ready:

@@ -17,7 +17,8 @@ def missing(c: Ctx) -> None:
     for kind in ESSENTIAL:
         if c.build.first(kind) is None:
             extra = " (a deep-learning build needs at least one)" if kind is Kind.GPU else ""
-            c.note(f"missing-{kind.value}", f"No {kind.label.lower()} chosen yet{extra}.", "", [], (kind,))
+            label = kind.label if kind.label.isupper() else kind.label.lower()  # "No CPU", "No power supply"
+            c.note(f"missing-{kind.value}", f"No {label} chosen yet{extra}.", "", [], (kind,))
     if c.build.first(Kind.COOLER) is None and c.cpu and not c.cpu.includes_cooler:
         why = "the CPU comes without one" if c.cpu.includes_cooler is False else "no cooler chosen"
         c.note("missing-cooler", f"No CPU cooler chosen yet ({why}).", "", [], (Kind.COOLER,))
