@@ -277,7 +277,6 @@ class CostsView(QWidget):
     def breakeven_text(self) -> str:
         return self.summary.text() + " " + " ".join(self.compare.column(2))
 
-
     def totals_at(self, x: float) -> list[float]:
         """Cumulative cost of owning, then of each drawn offer, at x on the current axis (clamped to the chart)."""
         assert self.report is not None
@@ -304,7 +303,6 @@ class CostsView(QWidget):
             vline.setVisible(x is not None)
             if x is not None:
                 vline.setValue(at)
-
 
     def ensure_charts(self) -> None:
         if self._charts_ready:
