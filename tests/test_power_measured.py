@@ -41,32 +41,28 @@ class Measured:
     assumed: str  # the parts the source does not name
 
 
+# The GTX 1070 Ti + Pentium G4600 box (thescinder.com, 2018), with the parts the post does not name filled in.
+THESCINDER: tuple[tuple[str, str | Part, int], ...] = (
+    ("cpu", G4600, 1),
+    ("gpu", "0a03c877", 1),  # PNY GeForce GTX 1070 Ti (180 W reference card)
+    ("motherboard", "0d0a7a1a", 1),
+    ("memory", "0ba91eb4", 1),
+    ("storage", "b9c869ec", 1),
+    ("psu", "054547e6", 1),
+)
+
 MEASUREMENTS = [
     Measured(
         "thescinder.com, 'I too built a rather decent deep learning rig for 900 quid' (2018): ~180 W at the wall "
         "at peak training",
-        (
-            ("cpu", G4600, 1),
-            ("gpu", "0a03c877", 1),  # PNY GeForce GTX 1070 Ti (180 W reference card)
-            ("motherboard", "0d0a7a1a", 1),
-            ("memory", "0ba91eb4", 1),
-            ("storage", "b9c869ec", 1),
-            ("psu", "054547e6", 1),
-        ),
+        THESCINDER,
         "train",
         180.0,
         "board (a B250 micro-ATX), 2x8 GB DDR4, one SATA SSD and a 500 W 80+ Bronze unit: not named in the post",
     ),
     Measured(
         "same post: 27 W at the wall idle",
-        (
-            ("cpu", G4600, 1),
-            ("gpu", "0a03c877", 1),
-            ("motherboard", "0d0a7a1a", 1),
-            ("memory", "0ba91eb4", 1),
-            ("storage", "b9c869ec", 1),
-            ("psu", "054547e6", 1),
-        ),
+        THESCINDER,
         "idle",
         27.0,
         "as above",

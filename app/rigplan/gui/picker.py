@@ -242,17 +242,16 @@ class PickerPanel(QWidget):
         problem = getattr(self, "_problem", "")
         hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words and not problem
         full = self._slots_full()
+        why = f"{full[0][:1].upper()}{full[0][1:]}" if full else ""
         if problem:
             self.empty_hint.setText(problem)
         elif full and hidden_all:
             self.empty_hint.setText(
-                f"{full[0].capitalize()}, and no {self.kind.label.lower()} in the catalog could replace {full[1]} "
+                f"{why}, and no {self.kind.label.lower()} in the catalog could replace {full[1]} "
                 "without adding an error."
             )
         elif full:
-            self.empty_hint.setText(
-                f"{full[0].capitalize()}: showing the parts that could replace {full[1]}; choosing one replaces it."
-            )
+            self.empty_hint.setText(f"{why}: showing the parts that could replace {full[1]}; choosing one replaces it.")
         elif hidden_all:
             self.empty_hint.setText(
                 f"Every {self.kind.label.lower()} in the catalog would add an error to this build (see Findings "
