@@ -180,6 +180,15 @@ class BuildPanel(QWidget):
     def _update_values(self, build: Build | None) -> None:
         unpriced = 0
         total = 0.0
+        rate = None
+        if build is not None:  # the first stage (no build yet) must not import the cost model
+            from rigplan.costs.fx import NoRate, rate_for
+            from rigplan.costs.fx import convert as fx_convert
+
+            try:
+                rate = rate_for(build.assumptions)
+            except NoRate:  # a currency without a reference rate: no total rather than a relabelled one
+                rate = None
         for r, (_, n) in enumerate(self._rows):
             if n is None:
                 continue
@@ -190,15 +199,16 @@ class BuildPanel(QWidget):
                 qty.setData(Qt.ItemDataRole.EditRole, item.quantity)  # an int: the delegate edits it with a spin box
             price = item.unit_price
             cell = self.table.item(r, 3)
-            cell.setText(self.money(price.amount) if price else "no price")
+            cell.setText(self.money(price.amount, price.currency) if price else "no price")  # its own currency
             tip = price.describe() if price else "No price known: type one to use your own quote"
             cell.setToolTip(
                 ("Your price: " if item.price_override else "Catalog price: ")
                 + tip
                 + "\nEdit to override; clear to go back to the catalog price."
             )
-            if price:
-                total += price.amount * item.quantity
+            converted = fx_convert(price.amount, price.currency, rate) if price and rate else None
+            if converted is not None:
+                total += converted * item.quantity  # in the build's currency, never a relabelled USD amount
             else:
                 unpriced += 1
         missing = (
@@ -206,7 +216,8 @@ class BuildPanel(QWidget):
             if unpriced
             else ""
         )
-        self.total.setText(f"<b>Total: {self.money(total)}</b>{missing}")
+        basis = f" <span style='color:gray'>({rate.basis})</span>" if rate and rate.currency != "USD" else ""
+        self.total.setText(f"<b>Total: {self.money(total)}</b>{missing}{basis}")
 
     def _show_power(self, report: Report | None) -> None:
         p = report.power if report is not None else None

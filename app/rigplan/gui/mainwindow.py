@@ -183,16 +183,17 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
 
     # --- formatting ------------------------------------------------------------------------------------------------
 
-    def money(self, amount: float) -> str:
-        return self.locale.toCurrencyString(float(amount), self._currency_symbol())
+    def money(self, amount: float, currency: str | None = None) -> str:
+        """An amount in the build's currency, or in `currency` when it is another (a catalog price in USD)."""
+        return self.locale.toCurrencyString(float(amount), self._currency_symbol(currency))
 
     def money_short(self, amount: float) -> str:
         """Whole units with the locale's thousands separators, for chart axes and the read-out."""
         text = self.locale.toCurrencyString(abs(float(amount)), self._currency_symbol(), 0)
         return "-" + text if amount < 0 else text  # "-$5,000", not the accounting style "($5,000)"
 
-    def _currency_symbol(self) -> str:
-        code = self.doc.build.assumptions.currency if self.ready else self._saved_currency()
+    def _currency_symbol(self, currency: str | None = None) -> str:
+        code = currency or (self.doc.build.assumptions.currency if self.ready else self._saved_currency())
         return {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}.get(code, code + " ")
 
     # --- actions and menus -----------------------------------------------------------------------------------------
