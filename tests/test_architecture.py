@@ -26,3 +26,16 @@ def test_core_modules_do_not_import_qt() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "", f"Qt imported by the core: {out.stdout}"
+
+
+def test_no_core_module_names_qt_even_lazily() -> None:
+    """A lazy `from PySide6 ...` inside a function would escape the import test above: Qt code lives in gui/."""
+    from pathlib import Path
+
+    root = Path(rigplan.__file__).parent
+    offenders = sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if "gui" not in p.relative_to(root).parts and ("PySide6" in p.read_text() or "pyqtgraph" in p.read_text())
+    )
+    assert offenders == []

@@ -6,7 +6,6 @@ Text formats go to stdout without -o; PDF and images need a file (they are drawn
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,25 +50,11 @@ def text_export(plan: Any, fmt: str) -> str:
     return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
 
 
-def ensure_qt_app() -> Any:
-    """A QApplication for drawing; without a display, Qt's offscreen platform (no window is ever shown)."""
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
+def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> None:
+    """PDF and images are drawn by Qt: the CLI hands them to the GUI layer (the core stays free of Qt)."""
+    from rigplan.gui.export_files import write_drawn
 
-    return QApplication.instance() or QApplication(["rigplan"])
-
-
-def write_qt(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> None:
-    _app = ensure_qt_app()  # noqa: F841 - must outlive the drawing
-    if fmt == "pdf":
-        from rigplan.gui.export_pdf import write_pdf
-
-        write_pdf(plan, out)
-        return
-    from rigplan.gui.export_images import write_chart
-
-    write_chart(plan, ns.chart, out, fmt, width=ns.width, height=ns.height, dpi=ns.dpi)
+    write_drawn(plan, fmt, out, chart=ns.chart, width=ns.width, height=ns.height, dpi=ns.dpi)
 
 
 def cmd_export(ns: argparse.Namespace) -> int:
@@ -87,7 +72,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
     if ns.output is None:
         raise UsageError(f"--format {ns.format} writes a file: give -o OUT.{ns.format}")
     try:
-        write_qt(plan, ns.format, Path(ns.output), ns)
+        _write_drawn(plan, ns.format, Path(ns.output), ns)
     except OSError as exc:
         raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
     return 0
