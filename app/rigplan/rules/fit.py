@@ -259,15 +259,6 @@ def psu_form_factor(c: Ctx, ff: str, allowed: tuple[str, ...]) -> None:
         )
 
 
-def cooler_fits(cooler_sockets: tuple[str, ...] | list[str], cpu_socket: str) -> str:
-    """'listed', 'mount' (same mounting pattern as a listed socket) or 'no'."""
-    pf = platforms()
-    if norm_socket(cpu_socket) in {norm_socket(s) for s in cooler_sockets}:
-        return "listed"
-    mount = pf.mount(cpu_socket)
-    return "mount" if mount and any(pf.mount(s) == mount for s in cooler_sockets) else "no"
-
-
 def memory_rules(c: Ctx) -> None:
     if not c.memory:
         return

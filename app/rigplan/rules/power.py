@@ -141,10 +141,6 @@ class PowerEstimate:
     lines: tuple[PowerLine, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
-    @property
-    def complete(self) -> bool:
-        return not self.unknown
-
     def to_json(self) -> dict[str, object]:
         return {
             "load_w": round(self.load_w, 1),
