@@ -44,10 +44,16 @@ def test_runners_up_have_another_gpu_count() -> None:
     out = run("suggest", "--budget", "3000", "--max-gpus", "2", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    counts = {r["gpus"] for r in data["runners_up"]}
+    by_count = [r for r in data["runners_up"] if r["why"].endswith(("GPU", "GPUs"))]
+    counts = {r["gpus"] for r in by_count}
     chosen = data["build"]["items"][1]["quantity"]
     assert counts and chosen not in counts
     assert all(r["total"] <= 3000 and r["throughput"] <= data["throughput"] for r in data["runners_up"])
+    # and one on the other CPU platform, the best there (no better than the answer, which is the best overall)
+    other = [r for r in data["runners_up"] if r["why"].endswith("platform")]
+    assert len(other) == 1 and data["platform"] in {"AMD", "Intel"}
+    assert other[0]["platform"] in {"AMD", "Intel"} - {data["platform"]}
+    assert other[0]["why"] == f"{other[0]['platform']} platform"
 
 
 def test_impossible_constraints_exit_2_with_one_line() -> None:

@@ -1,4 +1,5 @@
-"""`rigplan suggest --budget 5000 --gpus 2 --min-vram 24 [--json] [-o FILE]`: the best build under a budget.
+"""`rigplan suggest --budget 5000 --gpus 2 --min-vram 24 [--beat aws:p3.2xlarge] [--json] [-o FILE]`: the best build
+under a budget; with --beat, the build that breaks even soonest against that cloud offer.
 
 Exit 0 with an answer, 2 for bad input or impossible constraints (one line: "no priced 2-GPU build fits $1,500: the
 cheapest is $1,912").
@@ -7,23 +8,71 @@ cheapest is $1,912").
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
 from rigplan.cli.output import print_json
 
 
+def _days(found: Any) -> float | None:
+    sc = found.score
+    return None if sc is None or math.isinf(sc.days) else round(sc.days, 1)
+
+
 def _alt(alt: Any, s_currency: str, rate: float) -> dict[str, Any]:
     f = alt.found
-    return {
+    out = {
         "why": alt.why,
         "total": round(f.total_usd * rate, 2),
         "throughput": round(f.option.throughput, 4),
         "vram_gb": f.option.vram_gb,
         "gpus": f.option.count,
         "gpu": f.option.part.name,
+        "platform": f.vendor or None,
         "currency": s_currency,
     }
+    if f.score is not None:
+        out["breakeven_days"] = _days(f)
+    return out
+
+
+def resolve_offer(text: str, region: str | None, pricing: Any) -> Any:
+    """An offer from its id ("aws:p3.2xlarge:us-east-1"), "provider:instance" or an instance type; the same choice
+    among regions as `rigplan cost --instance` (current prices, us-east-1 first, then the cheapest)."""
+    from rigplan.cli.cost import _pick_offer
+    from rigplan.cli.main import UsageError
+    from rigplan.costs.offers import load_offers
+
+    catalog = load_offers()
+    if catalog.problem:
+        raise UsageError(f"cloud prices unavailable: {catalog.problem}")
+    if catalog.get(text):
+        return catalog.get(text)
+    provider, _, instance = text.rpartition(":")
+    if provider and provider.lower() in catalog.providers():
+        hits = catalog.find(provider=provider, instance=instance, region=region)
+        if not hits:
+            raise UsageError(f"unknown cloud offer {text!r}; see 'rigplan instances list --provider {provider}'")
+        text = instance
+        catalog = type(catalog)(hits)
+    return _pick_offer(catalog, text, region, pricing, None)
+
+
+def _own_prices(path: str | None) -> tuple[tuple[str, Any], ...]:
+    """The prices a build file gives its parts (its own prices), by catalog part id."""
+    if not path:
+        return ()
+    from rigplan.cli.main import UsageError
+    from rigplan.files import BuildFileError, load
+
+    try:
+        build = load(path)
+    except BuildFileError as exc:
+        raise UsageError(f"--prices-from: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"--prices-from: cannot read {path}: {exc.strerror or exc}") from None
+    return tuple((i.part.id, i.price_override) for i in build.items if i.price_override and not i.part.custom)
 
 
 def cmd_suggest(ns: argparse.Namespace) -> int:
@@ -37,10 +86,14 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
 
     try:
         a = apply_assumption_flags(ns, Assumptions())
+        beat = resolve_offer(ns.beat, ns.region, a.pricing) if ns.beat else None
+        goal = Goal(ns.goal) if ns.goal else (Goal.BREAKEVEN if beat is not None else Goal.THROUGHPUT)
+        if beat is not None and goal is not Goal.BREAKEVEN:
+            raise SuggestError("--beat asks for the earliest break-even; leave out --goal or use --goal breakeven")
         q = Question(
             budget=ns.budget,
             currency=a.currency,  # --currency (an assumption flag) sets the budget's currency too
-            goal=Goal(ns.goal),
+            goal=goal,
             target=ns.target,
             gpus=ns.gpus,
             max_gpus=ns.max_gpus,
@@ -49,6 +102,8 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
             min_storage_gb=ns.min_storage,
             case_form=ns.case,
             include=tuple(ns.include or ()),
+            beat=beat,
+            own_prices=_own_prices(ns.prices_from),
         )
         sug = suggest(load_catalog(), a, q)
     except (SuggestError, ValueError) as exc:
@@ -68,6 +123,18 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
                 "throughput": round(o.throughput, 4),
                 "throughput_unit": "V100-equivalents",
                 "vram_gb": o.vram_gb,
+                "platform": sug.found.vendor or None,
+                "beat": None
+                if q.beat is None
+                else {
+                    "offer": q.beat.id,
+                    "pricing": a.pricing.value,
+                    "hourly_usd": q.beat.hourly(a.pricing),
+                    "price_date": q.beat.date_text,
+                    "breakeven_days": _days(sug.found),
+                    "status": sug.found.score.status if sug.found.score else None,
+                },
+                "own_prices_used": sorted(pid for pid in dict(q.own_prices) if pid in _ids(sug.build)),
                 "binding": sug.binding,
                 "binding_text": sug.binding_text,
                 "next_steps": [
@@ -84,10 +151,13 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
     print(
         f"Suggested: {money(sug.total, sug.currency)}, {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory"
     )
+    if q.beat is not None:
+        print(f"  {_beat_line(sug, q, a)}")
     for item in sug.build.items:
-        price = item.part.price
+        price = item.unit_price
         each = f"{price.amount:,.2f} {price.currency}" if price else "no price"
-        print(f"  {item.quantity}x {item.part.kind.label:<12} {item.part.name}  ({each})")
+        mine = " your price" if item.price_override else ""
+        print(f"  {item.quantity}x {item.part.kind.label:<12} {item.part.name}  ({each}{mine})")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
         buys = (
@@ -98,9 +168,10 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
         print(f"{money(extra, sug.currency)} more buys: {buys}")
     for r in sug.runners_up:
         f = r.found
+        days = "" if f.score is None else f", break-even day {_days(f) or 'never'}"
         print(
             f"Runner-up ({r.why}): {money(f.total_usd * rate, sug.currency)}, "
-            f"{f.option.count}x {f.option.part.name}, {f.option.throughput:.2f}"
+            f"{f.option.count}x {f.option.part.name}, {f.option.throughput:.2f}{days}"
         )
     for note in sug.notes:
         print(f"  note: {note}")
@@ -109,14 +180,39 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _ids(build: Any) -> set[str]:
+    return {i.part.id for i in build.items}
+
+
+def _beat_line(sug: Any, q: Any, a: Any) -> str:
+    sc = sug.found.score
+    offer = q.beat
+    head = f"against {offer.id} at ${offer.hourly(a.pricing):.3f}/h {a.pricing.value} ({offer.date_text})"
+    if sc is None or math.isinf(sc.days):
+        return f"never breaks even {head}"
+    if sc.status == "at-horizon-with-resale":
+        return f"breaks even only at the {a.horizon_years:g}-year horizon, with resale, {head}"
+    return f"breaks even after {sc.days:,.0f} days ({sc.days * a.hours_per_day:,.0f} hours of work) {head}"
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("suggest", help="the best build under a budget (exact search over the priced catalog)")
     p.add_argument("--budget", type=float, help="the most to spend on parts, in --currency (default USD)")
     p.add_argument(
         "--goal",
-        default="throughput",
-        choices=["throughput", "vram", "cheapest-throughput", "cheapest-vram"],
-        help="what to maximise, or the cheapest build reaching --target",
+        choices=["throughput", "vram", "cheapest-throughput", "cheapest-vram", "breakeven"],
+        help="what to maximise, or the cheapest build reaching --target (default: throughput; breakeven with --beat)",
+    )
+    p.add_argument(
+        "--beat",
+        metavar="OFFER",
+        help="a cloud offer (aws:p3.2xlarge, or an offer id): the build that breaks even soonest against it",
+    )
+    p.add_argument("--region", help="the region of the --beat offer (default: us-east-1 when offered)")
+    p.add_argument(
+        "--prices-from",
+        metavar="BUILD",
+        help="my own prices too: the prices this build file gives its parts replace the catalog's",
     )
     p.add_argument("--target", type=float, help="V100-equivalents or GB of GPU memory, for the cheapest-... goals")
     p.add_argument("--gpus", type=int, help="exactly this many GPUs (default: 1 to --max-gpus)")

@@ -9,9 +9,15 @@ checked" by those rules, so it counts as fitting every board.
 
 from __future__ import annotations
 
-from rigplan.catalog.loader import Catalog
-from rigplan.model.parts import Kind
+import numpy as np
+
+from rigplan.catalog.loader import Catalog, KindTable
+from rigplan.model.build import Build
+from rigplan.model.parts import Kind, Psu
 from rigplan.rules.context import board_fits_case, norm_socket
+from rigplan.rules.electrical import circuit_limit_w
+from rigplan.rules.filters import wall_draw
+from rigplan.rules.power import estimate_power, is_atx3
 
 INF = float("inf")
 
@@ -78,3 +84,29 @@ class Bounds:
         for d in range(len(lb) - 1, -1, -1):
             rest[d] = rest[d + 1] + lb[d]
         return rest
+
+
+def wall_feasible(partial: Build, candidates: list[tuple[float, int]], psus: KindTable) -> list[tuple[float, int]]:
+    """The PSU candidates through which `partial` (GPUs and board, no CPU yet) stays within the wall circuit.
+
+    Needed because the vectorised filter reports only errors a candidate *adds*: once the GPUs alone exceed the
+    circuit under the default Gold-unit assumption, every PSU "adds" nothing and the branch and bound would try them
+    all. Sound: with a PSU of known wattage the wall draw (load / efficiency at that load) only grows as parts are
+    added (80 PLUS curves rise more slowly than the load, rigplan.rules.power.efficiency), so a PSU that fails here
+    fails in every completion. The caller uses it only when no CPU candidate has an unknown power figure (that would
+    make the wall-circuit rule "not checked"). PSUs of unknown wattage are kept (their efficiency is taken at a
+    recommended size that steps with the load).
+    """
+    est = estimate_power(partial)
+    if est.unknown or not candidates:
+        return candidates
+    rows = [r for _, r in candidates]
+    parts = [psus.part(r) for r in rows]
+    watts = np.array([float(p.wattage) if isinstance(p, Psu) and p.wattage else np.nan for p in parts])
+    rating = np.array([(p.efficiency if isinstance(p, Psu) else None) or "?" for p in parts], dtype=object)
+    atx3 = np.array([is_atx3(p) if isinstance(p, Psu) else False for p in parts])
+    n = len(rows)
+    draw = wall_draw(np.full(n, est.load_w), np.full(n, est.gpu_w), watts, rating, atx3)
+    a = partial.assumptions
+    ok = np.isnan(watts) | (draw <= circuit_limit_w(a.wall_voltage, a.wall_amps))
+    return [c for c, keep in zip(candidates, ok.tolist(), strict=True) if keep]

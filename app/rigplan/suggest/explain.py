@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -35,17 +36,41 @@ class Suggestion:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
+    @property
+    def breakeven_days(self) -> float | None:
+        sc = self.found.score
+        return None if sc is None or math.isinf(sc.days) else sc.days
+
 
 def money(amount: float, currency: str) -> str:
     return f"${amount:,.0f}" if currency == "USD" else f"{amount:,.0f} {currency}"
 
 
+def breakeven_text(found: Found, s: Search) -> str:
+    """When owning this build beats renting the offer, in the cost model's terms ("" for other goals)."""
+    sc, offer = found.score, s.q.beat
+    if sc is None or offer is None:
+        return ""
+    if math.isinf(sc.days):
+        return f"never breaks even against {offer.id} within {s.a.horizon_years:g} years"
+    if sc.status == "at-horizon-with-resale":
+        return f"breaks even against {offer.id} only at the {s.a.horizon_years:g}-year horizon, with resale"
+    months = sc.days / (365.25 / 12)
+    hours = sc.days * s.a.hours_per_day
+    return (
+        f"breaks even against {offer.id} after {sc.days:,.0f} days ({months:.1f} months; "
+        f"{hours:,.0f} hours of work at {s.a.hours_per_day:g} h a day)"
+    )
+
+
 def describe(found: Found, s: Search) -> str:
     o = found.option
-    return (
+    text = (
         f"{o.count}x {o.part.name}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory, "
         f"{money(s.from_usd(found.total_usd), s.q.currency)}"
     )
+    be = breakeven_text(found, s)
+    return f"{text}; {be}" if be else text
 
 
 def _gpus(n: int | None) -> str:
@@ -66,21 +91,40 @@ def suggest(
     found = s.best()
     if found is None:
         raise SuggestError(_why_none(s))
+    if found.score is not None and math.isinf(found.score.days):
+        raise SuggestError(_never(s, found))
     total = s.from_usd(found.total_usd)
     sug = Suggestion(question, found, found.build(assumptions), question.currency, total, "", "")
     sug.notes = _notes(s)
     if explain:
         sug.binding, sug.binding_text = _binding(s, found)
-        if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM):
+        if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
             for extra in NEXT_STEPS:
                 better = s.best(cap_usd=s.to_usd(question.budget + extra))
-                step = better if better and s.value(better.option) > s.value(found.option) else None
+                step = better if better and _improves(s, better, found) else None
                 sug.next_steps.append(
                     (extra, Alternative(f"{money(extra, question.currency)} more", step) if step else None)
                 )
         sug.runners_up = _runners_up(s, found)
     sug.seconds = time.perf_counter() - started
     return sug
+
+
+def _improves(s: Search, a: Found, b: Found) -> bool:
+    if s.q.goal is Goal.BREAKEVEN:
+        return a.score is not None and s.better(a.score, b.score) and (b.score is None or a.score.days < b.score.days)
+    return s.value(a.option) > s.value(b.option)
+
+
+def _never(s: Search, found: Found) -> str:
+    offer = s.q.beat
+    assert offer is not None
+    limit = f" within {money(s.q.budget, s.q.currency)}" if s.q.budget else ""
+    return (
+        f"no priced {_gpus(s.q.gpus)}build{limit} breaks even against {offer.id} within {s.a.horizon_years:g} "
+        f"years at {s.a.hours_per_day:g} h a day: renting is cheaper for this work (the cheapest build that "
+        f"passes is {money(s.from_usd(found.total_usd), s.q.currency)})"
+    )
 
 
 def _why_none(s: Search) -> str:
@@ -105,6 +149,12 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
     q = s.q
     if q.goal in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM):
         return "target", "the cheapest build that reaches the target; the budget is not what limits it"
+    if q.goal is Goal.BREAKEVEN:
+        if q.budget is not None:
+            free = s.best(cap_usd=float("inf"))
+            if free is not None and _improves(s, free, found):
+                return "budget", f"a dearer build breaks even sooner: {describe(free, s)}"
+        return "catalog", "no priced build under these constraints breaks even sooner, at any price"
     better = [o for o in s.options if s.value(o) > s.value(found.option)]
     if not better:
         return "catalog", "nothing in the catalog's priced parts does better under these constraints"
@@ -121,16 +171,35 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
     return "checks", "no faster GPU set passes the checks in any priced build (slots, power, fit)"
 
 
+def _rank(s: Search, f: Found) -> tuple[float, ...]:
+    if s.q.goal is Goal.BREAKEVEN and f.score is not None:
+        return f.score.key()
+    if s.q.goal in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM):
+        return (f.total_usd,)
+    return tuple(-v for v in s.value(f.option))
+
+
 def _runners_up(s: Search, found: Found) -> list[Alternative]:
+    """The best build with each other GPU count (when the count is free), best first, two at most; and the best
+    build on the other CPU platform (AMD or Intel), which answers "what if I stay with the maker I know"."""
     out = []
-    if s.q.goal in (Goal.THROUGHPUT, Goal.VRAM) and s.q.gpus is None:
+    if s.q.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN) and s.q.gpus is None:
         for n in s.q.counts():
             if n == found.option.count:
                 continue
             alt = s.best(options=[o for o in s.options if o.count == n])
-            if alt is not None:
+            if alt is not None and not (alt.score is not None and math.isinf(alt.score.days)):
                 out.append(Alternative(f"{n} GPU{'s' if n > 1 else ''}", alt))
-    return sorted(out, key=lambda a: tuple(-v for v in s.value(a.found.option)))[:3]
+    out = sorted(out, key=lambda a: _rank(s, a.found))[:2]
+    vendor = found.vendor
+    if vendor:
+        try:
+            other = Search(s.catalog, s.a, replace(s.q, platform_not=vendor), perf=s.perf).best()
+        except SuggestError:
+            other = None
+        if other is not None and other.vendor:
+            out.append(Alternative(f"{other.vendor} platform", other))
+    return out
 
 
 def _notes(s: Search) -> list[str]:

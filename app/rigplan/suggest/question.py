@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rigplan.costs.offers import Offer
+    from rigplan.model.common import Price
 
 
 class Goal(StrEnum):
@@ -11,6 +16,7 @@ class Goal(StrEnum):
     VRAM = "vram"  # the most GPU memory in total (then the most throughput)
     CHEAPEST_THROUGHPUT = "cheapest-throughput"  # the cheapest build reaching `target` V100-equivalents
     CHEAPEST_VRAM = "cheapest-vram"  # the cheapest build reaching `target` GB of GPU memory in total
+    BREAKEVEN = "breakeven"  # the earliest break-even against the cloud offer `beat` (rigplan.suggest.breakeven)
 
 
 class SuggestError(ValueError):
@@ -30,6 +36,11 @@ class Question:
     min_storage_gb: float = 0.0
     case_form: str | None = None  # case size class as the catalog names it ("ATX Mid Tower", "MicroATX Mini Tower")
     include: tuple[str, ...] = ()  # catalog part ids that must be in the build
+    beat: Offer | None = None  # the cloud offer to beat (goal BREAKEVEN)
+    # "My own prices too": part id -> the user's price (a build's own prices, the user's price layer). They take
+    # the catalog price's place and make unpriced parts searchable; the answer carries them as its own prices.
+    own_prices: tuple[tuple[str, Price], ...] = ()
+    platform_not: str | None = None  # leave out boards of this CPU vendor ("AMD", "Intel"): the other-platform runner-up
 
     def counts(self) -> list[int]:
         return [self.gpus] if self.gpus else list(range(1, self.max_gpus + 1))
@@ -41,6 +52,8 @@ class Question:
             raise SuggestError(f"the goal '{self.goal.value}' needs a budget")
         if self.goal in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM) and (self.target is None or self.target <= 0):
             raise SuggestError(f"the goal '{self.goal.value}' needs a positive target")
+        if self.goal is Goal.BREAKEVEN and self.beat is None:
+            raise SuggestError("the goal 'breakeven' needs a cloud offer to beat (e.g. --beat aws:p3.2xlarge)")
         if self.gpus is not None and not 1 <= self.gpus <= 8:
             raise SuggestError(f"the number of GPUs must be 1 to 8, not {self.gpus}")
         if not 1 <= self.max_gpus <= 8:

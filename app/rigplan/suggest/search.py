@@ -16,7 +16,8 @@ Why it is exact (docs/suggest.md):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
@@ -24,11 +25,15 @@ from rigplan.costs.fx import Rate, convert, rate_for
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, scaled
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
+from rigplan.model.common import Price
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import compatible_mask
 from rigplan.rules.context import WORKSTATION
-from rigplan.suggest.bounds import INF, Bounds
+from rigplan.rules.platforms import platforms
+from rigplan.rules.power import cpu_boost_w
+from rigplan.suggest.bounds import INF, Bounds, wall_feasible
+from rigplan.suggest.breakeven import Breakeven, Score
 from rigplan.suggest.question import Goal, Question, SuggestError
 
 # Completion order: the board first (it fixes socket, memory type and form factor), then what it constrains most.
@@ -36,6 +41,13 @@ ORDER = (Kind.MOTHERBOARD, Kind.PSU, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.STOR
 USD = Rate("USD", 1.0, "catalog prices are in USD")
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
+
+
+class _NoVendor:
+    vendor = ""
+
+
+_NO_VENDOR = _NoVendor()
 
 
 class Cancelled(Exception):
@@ -64,11 +76,22 @@ class Found:
     option: GpuOption
     parts: tuple[tuple[Part, float], ...]  # the other parts with their USD prices, in ORDER
     total_usd: float
+    score: Score | None = None  # goal BREAKEVEN: the break-even day against the offer
+    own: Mapping[str, Price] = field(default_factory=dict)  # the user's prices used, by part id
 
     def build(self, a: Assumptions, name: str = "Suggested build") -> Build:
-        items = [BuildItem(part=p) for p, _ in self.parts]
-        items.insert(1, BuildItem(part=self.option.part, quantity=self.option.count))
+        """The build, with the user's own prices (when used) as its own prices."""
+        items = [BuildItem(part=p, price_override=self.own.get(p.id)) for p, _ in self.parts]
+        gpu = self.option.part
+        items.insert(1, BuildItem(part=gpu, quantity=self.option.count, price_override=self.own.get(gpu.id)))
         return Build(name=name, items=tuple(items), assumptions=a)
+
+    @property
+    def vendor(self) -> str:
+        """The CPU platform's maker ("AMD", "Intel"), from the board's socket; "" when unknown."""
+        board = self.parts[0][0] if self.parts else None
+        sock = platforms().socket(getattr(board, "socket", None))
+        return sock.vendor if sock else ""
 
 
 @dataclass
@@ -102,8 +125,17 @@ class Search:
         self.memo: dict[tuple[str, int], tuple[float, Found | None]] = {}
         self.rate = self._budget_rate()
         self.only = only
+        self.own: dict[str, Price] = dict(question.own_prices)
+        self.objective: Breakeven | None = None
+        if question.goal is Goal.BREAKEVEN and question.beat is not None:
+            try:
+                self.objective = Breakeven(question.beat, assumptions, self.perf)
+            except ValueError as exc:
+                raise SuggestError(str(exc)) from exc
         self.lists = {k: self._priced(k) for k in ORDER}
         self.options = self._gpu_options()
+        cpus = self.catalog.table(Kind.CPU)
+        self.cpu_power_known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in self.lists[Kind.CPU])  # type: ignore[arg-type]
 
     # -- money -------------------------------------------------------------------------------------------------
     def _budget_rate(self) -> Rate:
@@ -125,10 +157,22 @@ class Search:
     # -- candidates --------------------------------------------------------------------------------------------
     def _prices(self, kind: Kind) -> list[float | None]:
         out: list[float | None] = []
-        for p in self.catalog.table(kind).column("price"):
-            out.append(None if not p else convert(float(p["amount"]), p.get("currency", "USD"), USD))
+        table = self.catalog.table(kind)
+        for pid, p in zip(table.ids, table.column("price"), strict=True):
+            mine = self.own.get(pid)
+            if mine is not None:  # the user's own price takes the catalog's place
+                out.append(self._own_usd(mine))
+            else:
+                out.append(None if not p else convert(float(p["amount"]), p.get("currency", "USD"), USD))
         self.stats.unpriced[kind.value] = sum(1 for v in out if v is None)
         return out
+
+    def _own_usd(self, price: Price) -> float | None:
+        """A price of the user's in USD: at the user's own rate when it is in their currency (as the cost model
+        does, rigplan.costs.analysis.parts_cost_usd), else at the reference rate."""
+        if price.currency == self.a.currency and self.a.fx_rate is not None:
+            return price.amount / self.a.fx_rate
+        return convert(price.amount, price.currency, USD)
 
     def _included(self, kind: Kind) -> set[int] | None:
         table = self.catalog.table(kind)
@@ -150,6 +194,9 @@ class Search:
             ff = table.column("form_factor")
             want = self.q.case_form.lower()
             keep = [i for i in keep if (ff[i] or "").lower() == want]
+        if kind is Kind.MOTHERBOARD and self.q.platform_not:
+            socks = table.column("socket")
+            keep = [i for i in keep if (platforms().socket(socks[i]) or _NO_VENDOR).vendor not in ("", self.q.platform_not)]
         forced = self._included(kind)
         if forced is not None:
             keep = [i for i in keep if i in forced]
@@ -204,12 +251,33 @@ class Search:
         self.memo[key] = (rest_cap, found)
         return self._rebase(found, option) if found else None
 
-    @staticmethod
-    def _rebase(found: Found, option: GpuOption) -> Found:
+    def _rebase(self, found: Found, option: GpuOption) -> Found:
         rest = found.total_usd - found.option.cost_usd
-        return Found(option, found.parts, rest + option.cost_usd)
+        return Found(option, found.parts, rest + option.cost_usd, own=self.own)
 
-    def _branch_and_bound(self, option: GpuOption, rest_cap: float) -> Found | None:
+    def _cap_for(self, option: GpuOption, score: Score, rest_cap: float, own_floor: float | None = None) -> float:
+        """Goal BREAKEVEN: the most the non-GPU parts may cost for a build with this option to beat `score` (an
+        equal day at a lower price included); own_floor: the electricity floor below a node."""
+        assert self.objective is not None
+        o = self.objective
+        if math.isinf(score.days):  # renting always wins so far: a build that breaks even at all, or a cheaper one
+            cap = max(o.cap_usd(option.part, option.count, option.throughput, o.horizon, own_floor), score.total_usd)
+        else:
+            cap = o.cap_usd(option.part, option.count, option.throughput, score.days, own_floor)
+        return min(rest_cap, cap - option.cost_usd) + 1e-9
+
+    @staticmethod
+    def better(a: Score, b: Score | None) -> bool:
+        """Earlier break-even first, then the lower price."""
+        if b is None:
+            return True
+        if a.days == b.days or abs(a.days - b.days) <= 1e-9:
+            return a.total_usd < b.total_usd - 1e-9
+        return a.days < b.days
+
+    def _branch_and_bound(self, option: GpuOption, rest_cap: float, incumbent: Score | None = None) -> Found | None:
+        """The cheapest valid completion of `option` within rest_cap, or (goal BREAKEVEN) the one with the earliest
+        break-even that beats `incumbent`."""
         self.stats.completions += 1
         sub = self.catalog
         gpu_item = BuildItem(part=option.part, quantity=option.count)
@@ -221,12 +289,21 @@ class Search:
             if not lists[-1] and kind is not Kind.COOLER:
                 return None
         bound = Bounds(sub, lists)
-        best: list[object] = [rest_cap + 1e-9, None]
+        best: list[object] = [rest_cap + 1e-9, None, incumbent]  # [cost cap of the rest, parts, score]
+        if incumbent is not None:
+            best[0] = self._cap_for(option, incumbent, rest_cap)
         chosen: list[tuple[Part, float]] = []
+        objective = self.objective
 
         def leaf(cost: float) -> None:
-            if cost <= best[0]:  # type: ignore[operator]
-                best[0], best[1] = cost, tuple(chosen)
+            if objective is None:
+                if cost <= best[0]:  # type: ignore[operator]
+                    best[0], best[1] = cost, tuple(chosen)
+                return
+            total = cost + option.cost_usd
+            score = objective.score(Found(option, tuple(chosen), total, own=self.own).build(self.a), total)
+            if self.better(score, best[2]):  # type: ignore[arg-type]
+                best[0], best[1], best[2] = self._cap_for(option, score, rest_cap), tuple(chosen), score
 
         def rec(depth: int, cost: float, items: tuple[BuildItem, ...], lists: list[list[tuple[float, int]]]) -> None:
             # lists[d]: the candidates of ORDER[d] still possible, cheapest first. Look ahead: keep, for every kind
@@ -243,6 +320,10 @@ class Search:
                 ahead[d] = [(p, r) for p, r in lists[d] if mask[r]]
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return
+            if ORDER[depth] is Kind.PSU and self.cpu_power_known:
+                ahead[depth] = wall_feasible(build, ahead[depth], sub.table(Kind.PSU))
+                if not ahead[depth]:
+                    return
             cpu = build.first(Kind.CPU)
             # A cooler costs nothing until the CPU is chosen, and nothing when the CPU comes with one.
             boxed = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
@@ -251,13 +332,21 @@ class Search:
                 for d, lst in enumerate(ahead)
             ]
             rest = sum(mins[depth + 1 :])
-            if cost + rest + mins[depth] > best[0]:  # type: ignore[operator]
+            # Goal BREAKEVEN: the chosen parts' power tightens the cap below this node (docs/suggest.md).
+            floor = objective.own_day_floor(build) if objective is not None and depth >= 2 else None
+
+            def limit() -> float:
+                if floor is None or best[2] is None:
+                    return best[0]  # type: ignore[return-value]
+                return min(best[0], self._cap_for(option, best[2], rest_cap, floor))  # type: ignore[arg-type,type-var]
+
+            if cost + rest + mins[depth] > limit():
                 return
             if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and check(build).ok:
                 leaf(cost)  # the boxed cooler will do
             table = sub.table(ORDER[depth])
             for price, row in ahead[depth]:
-                if cost + price + rest > best[0]:  # type: ignore[operator]
+                if cost + price + rest > limit():
                     break
                 part = table.part(row)
                 chosen.append((part, price))
@@ -282,7 +371,10 @@ class Search:
         if best[1] is None:
             return None
         parts: tuple[tuple[Part, float], ...] = best[1]  # type: ignore[assignment]
-        return Found(option, parts, float(best[0]) + option.cost_usd)  # type: ignore[arg-type]
+        if objective is not None:
+            score: Score = best[2]  # type: ignore[assignment]
+            return Found(option, parts, score.total_usd, score=score, own=self.own)
+        return Found(option, parts, float(best[0]) + option.cost_usd, own=self.own)  # type: ignore[arg-type]
 
     # -- the goal ----------------------------------------------------------------------------------------------
     def value(self, o: GpuOption) -> tuple[float, float]:
@@ -305,6 +397,8 @@ class Search:
         floor = self.floor_usd()
         if self.q.goal in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM):
             return self._cheapest([o for o in options if self.meets(o)], cap, floor)
+        if self.q.goal is Goal.BREAKEVEN:
+            return self._earliest(options, cap, floor)
         ranked = sorted(options, key=lambda o: (-self.value(o)[0], -self.value(o)[1], o.cost_usd, o.row))
         best: Found | None = None
         for n, o in enumerate(ranked):
@@ -317,6 +411,32 @@ class Search:
                 continue
             found = self.complete(o, limit)
             if found is not None and (best is None or found.total_usd < best.total_usd - 1e-9):
+                best = found
+        return best
+
+    def day_bound(self, o: GpuOption, total_usd: float) -> float:
+        assert self.objective is not None
+        return self.objective.bound(o.part, o.count, o.throughput, total_usd)
+
+    def _earliest(self, options: list[GpuOption], cap: float, floor: float) -> Found | None:
+        """Goal BREAKEVEN: options in the order of the earliest day they could break even (their GPUs plus the
+        cheapest other parts, at the least power); the scan stops at the first that cannot beat the best found."""
+        ranked = sorted(
+            ((self.day_bound(o, o.cost_usd + floor), o.cost_usd, o.row, o) for o in options), key=lambda t: t[:3]
+        )
+        best: Found | None = None
+        for n, (lb, _, _, o) in enumerate(ranked):
+            if self.progress is not None and n % 50 == 0:
+                self.progress(n, len(ranked))
+            if o.cost_usd + floor > cap + 1e-9:
+                continue
+            if best is not None and best.score is not None:
+                if not self.better(Score(lb, "bound", o.cost_usd + floor), best.score):
+                    if lb > best.score.days + 1e-9:
+                        break  # ranked by the bound: no later option can break even sooner
+                    continue
+            found = self._branch_and_bound(o, cap - o.cost_usd, best.score if best else None)
+            if found is not None:
                 best = found
         return best
 
