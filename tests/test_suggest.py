@@ -70,3 +70,11 @@ def test_cheapest_reaching_a_vram_target(catalog: Catalog) -> None:
 def test_impossible_questions_say_why(catalog: Catalog, question: Question, message: str) -> None:
     with pytest.raises(SuggestError, match=message.replace("$", r"\$")):
         suggest(catalog, A, question)
+
+
+def test_a_goal_given_as_text_is_the_goal() -> None:
+    """Qt returns combo-box data as plain text: "vram" must still ask for the most GPU memory."""
+    from rigplan.suggest import Goal, Question
+
+    q = Question(budget=5000, goal="vram")  # type: ignore[arg-type]
+    assert q.goal is Goal.VRAM

@@ -4,13 +4,16 @@ check() run on every combination of one part per kind (GPUs: 1 or 2 of one part)
 from __future__ import annotations
 
 import itertools
+import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 
 import pytest
 
 from rigplan.catalog.loader import Catalog, load_catalog
-from rigplan.costs.analysis import desktop_throughput
+from rigplan.costs.analysis import analyse, desktop_throughput
+from rigplan.costs.offers import Offer, load_offers
 from rigplan.costs.perf import gpu_speed, load_perf
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
@@ -30,6 +33,7 @@ class Row:
     vram: float
     count: int
     ram: float
+    build: Build
 
 
 def priced(catalog: Catalog, kind: Kind) -> list[Part]:
@@ -80,7 +84,7 @@ def brute_force(parts: list[Part]) -> list[Row]:
             tp, _, _ = desktop_throughput(build, PERF, A)
             assert tp is not None
             total = sum(p.price.amount for p in chosen if p.price) + n * gpu.price.amount  # type: ignore[union-attr]
-            rows.append(Row(total, tp, (gpu.vram_gb or 0) * n, n, getattr(mem, "capacity_gb", 0) or 0))
+            rows.append(Row(total, tp, (gpu.vram_gb or 0) * n, n, getattr(mem, "capacity_gb", 0) or 0, build))
     return rows
 
 
@@ -123,14 +127,19 @@ def random_question(rng: random.Random) -> Question:
     )
 
 
+@cache
+def rows_for(seed: int) -> tuple[list[Part], list[Row]]:
+    parts = reduced(seed)
+    return parts, brute_force(parts)
+
+
 SEEDS = [11, 23, 37, 53, 61]
 CASES_PER_CATALOG = 45  # 5 x 45 = 225 questions
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_search_equals_brute_force(seed: int) -> None:
-    parts = reduced(seed)
-    rows = brute_force(parts)
+    parts, rows = rows_for(seed)
     catalog = load_catalog()
     only = frozenset(p.id for p in parts)
     rng = random.Random(seed * 1000)
@@ -155,3 +164,72 @@ def test_search_equals_brute_force(seed: int) -> None:
         assert tp == pytest.approx(found.option.throughput)
     # The catalogs are built so that questions have answers: a test that only ever compares "None" proves little.
     assert answered >= CASES_PER_CATALOG // 4, answered
+
+
+# --- goal BREAKEVEN: the earliest break-even against a cloud offer ------------------------------------------------
+
+
+def offers() -> list[Offer]:
+    """Two offers of very different price and speed (a V100 at $3/h and a T4 at about $0.5/h), on-demand."""
+    found = load_offers()
+    out = []
+    for instance in ("p3.2xlarge", "g4dn.xlarge"):
+        hits = [o for o in found.find(provider="aws", instance=instance, region="us-east-1") if o.snapshot == "current"]
+        out.append(hits[0])
+    return out
+
+
+ASSUMPTIONS = [A, A.model_copy(update={"hours_per_day": 3.0, "electricity_per_kwh": 0.40, "tax_fraction": 0.2})]
+
+
+def days_of(row: Row, offer: Offer, a: Assumptions) -> float:
+    """The break-even day as the Costs workspace computes it (rigplan.costs.analysis.analyse), never for none."""
+    report = analyse(row.build.model_copy(update={"assumptions": a}), [offer])
+    if not report.offers or report.offers[0].breakeven_days is None:
+        return math.inf
+    return report.offers[0].breakeven_days
+
+
+BREAKEVEN_PER_CATALOG = 10  # 5 x 10 = 50 more questions: 275 in all
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_earliest_breakeven_equals_brute_force(seed: int) -> None:
+    """--beat: the search's build breaks even on the same day, at the same price, as the best of every valid build
+    of the reduced catalog, each costed by the cost model itself."""
+    parts, rows = rows_for(seed)
+    catalog = load_catalog()
+    only = frozenset(p.id for p in parts)
+    rng = random.Random(seed * 7919)
+    days: dict[tuple[int, int], list[float]] = {}
+    answered = 0
+    for _ in range(BREAKEVEN_PER_CATALOG):
+        oi, ai = rng.randrange(2), rng.randrange(2)
+        offer, a = offers()[oi], ASSUMPTIONS[ai]
+        if (oi, ai) not in days:
+            days[(oi, ai)] = [days_of(r, offer, a) for r in rows]
+        q = replace(random_question(rng), goal=Goal.BREAKEVEN, target=None, beat=offer)
+        if q.budget is None or rng.random() < 0.2:
+            q = replace(q, budget=None if rng.random() < 0.5 else float(rng.randrange(400, 7000, 50)))
+        ok = [
+            (d, r.total)
+            for r, d in zip(rows, days[(oi, ai)], strict=True)
+            if (q.budget is None or r.total <= q.budget + 1e-6)
+            and (q.gpus is None or r.count == q.gpus)
+            and r.vram / r.count >= q.min_vram_gb
+            and r.ram >= q.min_ram_gb
+        ]
+        found = Search(catalog, a, q, only=only).best()
+        if not ok:
+            assert found is None, q
+            continue
+        want = min(ok)
+        assert found is not None and found.score is not None, (q, want)
+        assert check(found.build(a)).ok
+        if math.isinf(want[0]):
+            assert math.isinf(found.score.days), (q, want, found.score)
+        else:
+            answered += 1
+            assert found.score.days == pytest.approx(want[0], abs=1e-6), (q, want, found.score)
+        assert found.total_usd == pytest.approx(want[1], abs=1e-6), (q, want, found.score)
+    assert answered >= BREAKEVEN_PER_CATALOG // 4, answered

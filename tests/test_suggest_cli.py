@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 from rigplan.costs.analysis import desktop_throughput
 from rigplan.costs.perf import load_perf
 from rigplan.files import load
@@ -67,3 +69,64 @@ def test_impossible_constraints_exit_2_with_one_line() -> None:
 def test_bad_input_exit_2() -> None:
     out = run("suggest", "--budget", "-5")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "budget must be positive" in out.stderr
+
+
+def test_beat_an_offer_agrees_with_the_cost_command(tmp_path: Path) -> None:
+    """--beat: the answer's break-even day is the one `rigplan cost` reports for the written build, and the build
+    is the earliest: each runner-up breaks even no sooner."""
+    out_file = tmp_path / "beat.rigplan.yaml"
+    out = run(
+        "suggest", "--budget", "4000", "--max-gpus", "2", "--beat", "aws:p3.2xlarge", "--json", "-o", str(out_file)
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    beat = data["beat"]
+    assert beat["offer"] == "aws:p3.2xlarge:us-east-1" and beat["status"] == "breaks-even"
+    assert beat["hourly_usd"] > 0 and beat["price_date"]
+    assert data["total"] <= 4000
+    cost = run("cost", str(out_file), "--instance", "p3.2xlarge", "--json")
+    assert cost.returncode == 0, cost.stderr
+    result = json.loads(cost.stdout)["results"][0]
+    assert result["offer_id"] == beat["offer"]
+    assert abs(result["breakeven_days"] - beat["breakeven_days"]) < 0.06  # both rounded to 0.1 / 0.01 day
+    assert all(r["breakeven_days"] is None or r["breakeven_days"] >= beat["breakeven_days"] for r in data["runners_up"])
+    text = run("suggest", "--budget", "4000", "--max-gpus", "2", "--beat", "aws:p3.2xlarge")
+    assert "breaks even after" in text.stdout and "aws:p3.2xlarge:us-east-1" in text.stdout
+
+
+def test_beat_errors_are_one_line() -> None:
+    unknown = run("suggest", "--budget", "3000", "--beat", "aws:p9.nothing")
+    assert unknown.returncode == 2 and "unknown cloud offer 'aws:p9.nothing'" in unknown.stderr
+    mixed = run("suggest", "--budget", "3000", "--beat", "aws:p3.2xlarge", "--goal", "vram")
+    assert mixed.returncode == 2 and "--beat asks for the earliest break-even" in mixed.stderr
+    for out in (unknown, mixed):
+        assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_prices_from_a_build_file_are_used(tmp_path: Path) -> None:
+    """ "My own prices too": a build file's own prices replace the catalog's, and the answer carries them."""
+    first = tmp_path / "first.rigplan.yaml"
+    out = run("suggest", "--budget", "3000", "--max-gpus", "1", "--json", "-o", str(first))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    gpu_id = data["build"]["items"][1]["part"]["id"]
+    doc = yaml.safe_load(first.read_text())
+    item = next(i for i in doc["items"] if i["part"]["id"] == gpu_id)
+    assert item.get("price_override") is None
+    catalog_price = item["part"]["price"]["amount"]
+    # The same GPU at half its catalog price, as a price the user found
+    item["price_override"] = {"amount": round(catalog_price / 2, 2), "currency": "USD", "source": "my shop"}
+    mine = tmp_path / "mine.rigplan.yaml"
+    mine.write_text(yaml.safe_dump(doc))
+    again = run("suggest", "--budget", "3000", "--max-gpus", "1", "--json", "--prices-from", str(mine))
+    assert again.returncode == 0, again.stderr
+    d2 = json.loads(again.stdout)
+    assert gpu_id in d2["own_prices_used"]
+    # the better-or-equal build is at most the old one with the discount
+    assert d2["throughput"] >= data["throughput"] - 1e-9
+    if d2["throughput"] == data["throughput"]:
+        assert d2["total"] <= data["total"] - catalog_price / 2 + 0.01
+    used = next(i for i in d2["build"]["items"] if i["part"]["id"] == gpu_id)
+    assert used["price_override"]["source"] == "my shop"
+    missing = run("suggest", "--budget", "3000", "--prices-from", str(tmp_path / "nope.rigplan.yaml"))
+    assert missing.returncode == 2 and "--prices-from" in missing.stderr

@@ -85,3 +85,52 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
     assert "RTX 5090" in " ".join(w.build_panel.table.item(r, 1).text() for r in range(w.build_panel.table.rowCount()))
     w.undo_stack.undo()
     assert w.doc.build.items == ()
+
+
+def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
+    """The break-even goal names the offer and the day; a build's own prices are used and shown as the user's."""
+    from rigplan.costs.analysis import analyse
+    from rigplan.costs.offers import load_offers
+    from rigplan.gui.suggest_dialog import own_prices_of
+    from rigplan.model.build import Build, BuildItem
+    from rigplan.model.common import Price
+
+    offers = load_offers()
+    first = SuggestDialog(catalog, Assumptions(), offers=offers)
+    qtbot.addWidget(first)
+    assert not first.beat.isEnabled() and not first.mine.isEnabled()  # no own prices in an empty build
+    first.goal.setCurrentIndex(first.goal.findText("The earliest break-even against a cloud offer"))
+    assert first.beat.isEnabled() and first.beat.currentText() == "aws:p3.2xlarge:us-east-1"
+    first.budget.setValue(3000)
+    first.max_gpus.setValue(1)
+    qtbot.mouseClick(first.run_button, Qt.MouseButton.LeftButton)
+    text = first.result_view.toPlainText()
+    assert "Breaks even against aws:p3.2xlarge:us-east-1 after" in text, text
+    build = first.suggested_build()
+    assert build is not None and check(build).ok
+    # the day on screen is the Costs workspace's own figure for that build and offer
+    day = analyse(build, [offers.get("aws:p3.2xlarge:us-east-1")]).offers[0].breakeven_days
+    assert day is not None and f"after {day:,.0f} days" in text
+
+    # The same GPU at half price as the user's own price: the dialog offers it, and the answer uses it.
+    gpu = build.items[1].part
+    assert gpu.price is not None
+    mine = Price(amount=round(gpu.price.amount / 2, 2), currency="USD", source="my shop")
+    current = Build(items=(BuildItem(part=gpu, price_override=mine),))
+    dlg = SuggestDialog(catalog, Assumptions(), offers=offers, own_prices=own_prices_of(current))
+    qtbot.addWidget(dlg)
+    assert dlg.mine.isEnabled() and dlg.mine.isChecked() and "(1 in this build)" in dlg.mine.text()
+    dlg.goal.setCurrentIndex(dlg.goal.findText("The earliest break-even against a cloud offer"))
+    dlg.budget.setValue(3000)
+    dlg.max_gpus.setValue(1)
+    qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+    cheaper = dlg.suggested_build()
+    assert cheaper is not None
+    assert "Your price: " in dlg.result_view.toPlainText() and "my shop" in dlg.result_view.toPlainText()
+    ours = analyse(cheaper, [offers.get("aws:p3.2xlarge:us-east-1")]).offers[0].breakeven_days
+    assert ours is not None and ours < day  # half the GPU's price: an earlier break-even
+    # An offer name that does not exist: one clear line, nothing to open
+    dlg.beat.setEditText("aws:nothing")
+    qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
+    assert "No answer: no cloud offer called 'aws:nothing'" in dlg.result_view.toPlainText()
+    assert not dlg.open_button.isEnabled()

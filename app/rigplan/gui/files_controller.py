@@ -64,10 +64,11 @@ class FilesMixin(_Base):
 
     def suggest_build(self) -> None:
         """Issue 16: the best build for a budget opens as a new, unsaved build; Undo goes back to an empty one."""
-        from rigplan.gui.suggest_dialog import SuggestDialog
+        from rigplan.gui.suggest_dialog import SuggestDialog, own_prices_of
         from rigplan.model import Build
 
-        dlg = SuggestDialog(self.catalog, self.doc.build.assumptions, self)
+        current = self.doc.build
+        dlg = SuggestDialog(self.catalog, current.assumptions, self, own_prices=own_prices_of(current))
         build = dlg.suggested_build() if dlg.exec() else None
         if build is not None and self.maybe_save():
             self.doc.reset(Build(assumptions=build.assumptions), None)

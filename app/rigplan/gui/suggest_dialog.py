@@ -10,6 +10,7 @@ import html
 import time
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -26,8 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.catalog.loader import Catalog
+from rigplan.costs.offers import Offer, OfferCatalog, load_offers
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
+from rigplan.model.common import Price
 from rigplan.suggest import Cancelled, Goal, Question, SuggestError, Suggestion, suggest
 from rigplan.suggest.explain import money
 
@@ -36,7 +39,21 @@ GOALS = [
     ("The most GPU memory", Goal.VRAM),
     ("The cheapest build reaching a throughput", Goal.CHEAPEST_THROUGHPUT),
     ("The cheapest build reaching a GPU memory", Goal.CHEAPEST_VRAM),
+    ("The earliest break-even against a cloud offer", Goal.BREAKEVEN),
 ]
+DEFAULT_OFFER = "aws:p3.2xlarge:us-east-1"
+
+
+def own_prices_of(build: Build) -> tuple[tuple[str, Price], ...]:
+    """The prices a build gives its catalog parts (its own prices), for "my own prices too"."""
+    return tuple((i.part.id, i.price_override) for i in build.items if i.price_override and not i.part.custom)
+
+
+def _day(found: object) -> str:
+    score = getattr(found, "score", None)
+    if score is None:
+        return ""
+    return ", never breaks even" if score.days == float("inf") else f", breaks even on day {score.days:,.0f}"
 
 
 def _spin(maximum: float, suffix: str, value: float = 0.0, decimals: int = 0, special: str = "") -> QDoubleSpinBox:
@@ -51,10 +68,20 @@ def _spin(maximum: float, suffix: str, value: float = 0.0, decimals: int = 0, sp
 
 
 class SuggestDialog(QDialog):
-    def __init__(self, catalog: Catalog, assumptions: Assumptions, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        assumptions: Assumptions,
+        parent: QWidget | None = None,
+        *,
+        offers: OfferCatalog | None = None,
+        own_prices: tuple[tuple[str, Price], ...] = (),
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Suggest a build")
         self.catalog, self.assumptions = catalog, assumptions
+        self.offers = offers if offers is not None else load_offers()
+        self.own_prices = own_prices
         self.suggestion: Suggestion | None = None
         self._cancel = False
         self._last_events = 0.0
@@ -75,6 +102,18 @@ class SuggestDialog(QDialog):
         self.min_vram = _spin(192, " GB", special="any")
         self.min_ram = _spin(2048, " GB", special="any")
         self.min_storage = _spin(100_000, " GB", special="any")
+        self.beat = QComboBox()
+        self.beat.setEditable(True)  # type to filter: 1,400+ offers
+        self.beat.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        priced = [o for o in self.offers.offers if o.snapshot == "current" and o.hourly(assumptions.pricing)]
+        for o in sorted(priced, key=lambda o: (o.provider, o.instance_type, o.region)):
+            self.beat.addItem(o.id, o)
+        self.beat.setCurrentIndex(max(0, self.beat.findText(DEFAULT_OFFER)))
+        self.beat.setToolTip(f"Current {assumptions.pricing.value} prices; type to find an instance or region")
+        self.mine = QCheckBox(f"My own prices too ({len(own_prices)} in this build)")
+        self.mine.setToolTip("The prices you gave this build's parts replace the catalog's in the search")
+        self.mine.setChecked(bool(own_prices))
+        self.mine.setEnabled(bool(own_prices))
 
         form = QFormLayout()
         form.addRow("Budget for parts:", self.budget)
@@ -85,6 +124,8 @@ class SuggestDialog(QDialog):
         form.addRow("GPU memory, each:", self.min_vram)
         form.addRow("System memory:", self.min_ram)
         form.addRow("Storage:", self.min_storage)
+        form.addRow("Cloud offer to beat:", self.beat)
+        form.addRow("Prices:", self.mine)
         wall = QLabel(
             f"Wall circuit {assumptions.wall_voltage:g} V / {assumptions.wall_amps:g} A and scaling come from the "
             "build's assumptions. Only priced parts are searched."
@@ -125,18 +166,28 @@ class SuggestDialog(QDialog):
 
     def _goal_changed(self) -> None:
         self.target.setEnabled(self.goal.currentData() in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM))
+        self.beat.setEnabled(self.current_goal() is Goal.BREAKEVEN)
+
+    def current_goal(self) -> Goal:
+        return Goal(self.goal.currentData())  # Qt hands the StrEnum back as a plain str
+
+    def beat_offer(self) -> Offer | None:
+        """The offer typed or chosen (None when the text names none)."""
+        return self.offers.get(self.beat.currentText().strip())
 
     def question(self) -> Question:
         return Question(
             budget=self.budget.value() or None,
             currency=self.assumptions.currency,
-            goal=self.goal.currentData(),
+            goal=self.current_goal(),
             target=self.target.value() if self.target.isEnabled() else None,
             gpus=self.gpus.value() or None,
             max_gpus=self.max_gpus.value(),
             min_vram_gb=self.min_vram.value(),
             min_ram_gb=self.min_ram.value(),
             min_storage_gb=self.min_storage.value(),
+            beat=self.beat_offer() if self.beat.isEnabled() else None,
+            own_prices=self.own_prices if self.mine.isChecked() else (),
         )
 
     def _on_cancel(self) -> None:
@@ -163,6 +214,10 @@ class SuggestDialog(QDialog):
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 0)  # busy until the search reports
         try:
+            if self.current_goal() is Goal.BREAKEVEN and self.beat_offer() is None:
+                raise SuggestError(
+                    f"no cloud offer called '{self.beat.currentText().strip()}': choose one from the list"
+                )
             self.suggestion = suggest(self.catalog, self.assumptions, self.question(), self._progress, self._cancelled)
         except SuggestError as exc:
             self.result_view.setHtml(f"<p><b>No answer:</b> {html.escape(str(exc))}</p>")
@@ -183,11 +238,16 @@ class SuggestDialog(QDialog):
         rate = s.total / s.found.total_usd if s.found.total_usd else 1.0
         rows = "".join(
             f"<tr><td>{i.quantity}x</td><td>{html.escape(i.part.kind.label)}</td><td>{html.escape(i.part.name)}</td>"
-            f"<td align='right'>{html.escape(i.part.price.describe() if i.part.price else 'no price')}</td></tr>"
+            f"<td align='right'>{'Your price: ' if i.price_override else ''}"
+            f"{html.escape(i.unit_price.describe() if i.unit_price else 'no price')}</td></tr>"
             for i in s.build.items
         )
         out = [
             f"<h3>{money(s.total, s.currency)}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory</h3>",
+        ]
+        if s.question.beat is not None:
+            out.append(f"<p><b>{html.escape(s.beat_text[:1].upper() + s.beat_text[1:])}</b></p>")
+        out += [
             f"<table cellspacing='4'>{rows}</table>",
             "<p>Passes every check with no errors (the best such build over the priced catalog).</p>",
             f"<p><b>What binds:</b> {html.escape(s.binding)}: {html.escape(s.binding_text)}</p>",
@@ -203,7 +263,8 @@ class SuggestDialog(QDialog):
         if s.runners_up:
             items = "".join(
                 f"<li>{html.escape(r.why)}: {r.found.option.count}x {html.escape(r.found.option.part.name)}, "
-                f"{r.found.option.throughput:.2f} V100-eq., {money(r.found.total_usd * rate, s.currency)}</li>"
+                f"{r.found.option.throughput:.2f} V100-eq., {money(r.found.total_usd * rate, s.currency)}"
+                f"{_day(r.found)}</li>"
                 for r in s.runners_up
             )
             out.append(f"<p><b>Runners-up</b></p><ul>{items}</ul>")

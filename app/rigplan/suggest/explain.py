@@ -35,6 +35,7 @@ class Suggestion:
     runners_up: list[Alternative] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    beat_text: str = ""  # goal BREAKEVEN: when the build breaks even against the offer
 
     @property
     def breakeven_days(self) -> float | None:
@@ -96,6 +97,10 @@ def suggest(
     total = s.from_usd(found.total_usd)
     sug = Suggestion(question, found, found.build(assumptions), question.currency, total, "", "")
     sug.notes = _notes(s)
+    sug.beat_text = breakeven_text(found, s)
+    if question.own_prices:
+        used = sum(1 for i in sug.build.items if i.price_override)
+        sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
     if explain:
         sug.binding, sug.binding_text = _binding(s, found)
         if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):

@@ -40,7 +40,12 @@ class Question:
     # "My own prices too": part id -> the user's price (a build's own prices, the user's price layer). They take
     # the catalog price's place and make unpriced parts searchable; the answer carries them as its own prices.
     own_prices: tuple[tuple[str, Price], ...] = ()
-    platform_not: str | None = None  # leave out boards of this CPU vendor ("AMD", "Intel"): the other-platform runner-up
+    # Leave out boards of this CPU maker ("AMD", "Intel"): the other-platform runner-up.
+    platform_not: str | None = None
+
+    def __post_init__(self) -> None:
+        # A goal given as its text ("vram", as Qt item data comes back) is the Goal itself: `is` comparisons hold.
+        object.__setattr__(self, "goal", Goal(self.goal))
 
     def counts(self) -> list[int]:
         return [self.gpus] if self.gpus else list(range(1, self.max_gpus + 1))

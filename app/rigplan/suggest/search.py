@@ -196,7 +196,8 @@ class Search:
             keep = [i for i in keep if (ff[i] or "").lower() == want]
         if kind is Kind.MOTHERBOARD and self.q.platform_not:
             socks = table.column("socket")
-            keep = [i for i in keep if (platforms().socket(socks[i]) or _NO_VENDOR).vendor not in ("", self.q.platform_not)]
+            drop = ("", self.q.platform_not)
+            keep = [i for i in keep if (platforms().socket(socks[i]) or _NO_VENDOR).vendor not in drop]
         forced = self._included(kind)
         if forced is not None:
             keep = [i for i in keep if i in forced]
@@ -430,11 +431,11 @@ class Search:
                 self.progress(n, len(ranked))
             if o.cost_usd + floor > cap + 1e-9:
                 continue
-            if best is not None and best.score is not None:
-                if not self.better(Score(lb, "bound", o.cost_usd + floor), best.score):
-                    if lb > best.score.days + 1e-9:
-                        break  # ranked by the bound: no later option can break even sooner
-                    continue
+            beaten = best is not None and best.score is not None
+            if beaten and not self.better(Score(lb, "bound", o.cost_usd + floor), best.score):  # type: ignore[union-attr]
+                if lb > best.score.days + 1e-9:  # type: ignore[union-attr]
+                    break  # ranked by the bound: no later option can break even sooner
+                continue
             found = self._branch_and_bound(o, cap - o.cost_usd, best.score if best else None)
             if found is not None:
                 best = found
