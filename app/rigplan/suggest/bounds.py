@@ -13,11 +13,21 @@ import numpy as np
 
 from rigplan.catalog.loader import Catalog, KindTable
 from rigplan.model.build import Build
-from rigplan.model.parts import Kind, Psu
+from rigplan.model.parts import Cooler, Cpu, Kind, Memory, Part, Psu, Storage
 from rigplan.rules.context import board_fits_case, norm_socket
 from rigplan.rules.electrical import circuit_limit_w
 from rigplan.rules.filters import wall_draw
-from rigplan.rules.power import estimate_power, is_atx3
+from rigplan.rules.power import (
+    TRANSIENT_SHARE,
+    VRM_LOSS,
+    cooler_watts,
+    cpu_watts,
+    estimate_power,
+    is_atx3,
+    memory_watts,
+    storage_watts,
+    wall_watts,
+)
 
 INF = float("inf")
 
@@ -110,3 +120,57 @@ def wall_feasible(partial: Build, candidates: list[tuple[float, int]], psus: Kin
     a = partial.assumptions
     ok = np.isnan(watts) | (draw <= circuit_limit_w(a.wall_voltage, a.wall_amps))
     return [c for c, keep in zip(candidates, ok.tolist(), strict=True) if keep]
+
+
+def peak_w(part: Part) -> float:
+    """The peak load (W) a part adds in rigplan.rules.power.estimate_power (CPU with its regulator losses)."""
+    if isinstance(part, Memory):
+        return memory_watts(part)[0]
+    if isinstance(part, Storage):
+        return storage_watts(part)[0]
+    if isinstance(part, Cooler):
+        return cooler_watts(part)[0]
+    if isinstance(part, Cpu):
+        return cpu_watts(part)[0] * (1 + VRM_LOSS)
+    return 0.0
+
+
+BOXED_FAN_W = cooler_watts(None)[0]
+
+
+class PowerRoom:
+    """What the chosen PSU has left, for pruning parts that cannot all fit under its rating or the wall circuit.
+
+    The vectorised filter asks whether one candidate adds an error next to the parts chosen so far; near the PSU's
+    limit each of the remaining parts may fit alone while no set of them fits together (a drive and then any
+    cooler with a fan). This bound adds to the chosen parts' peak load the least peak load each kind still to
+    choose can add (its lightest compatible candidate), and drops a candidate when even that exceeds what the
+    psu-wattage rule (sizing load > rating) or the wall-circuit rule allows: those errors then appear in every
+    completion. Used only when every power figure is known (an unknown one makes both rules "not checked").
+    """
+
+    def __init__(self, partial: Build) -> None:
+        self.ok = False
+        psu = partial.first(Kind.PSU)
+        if not isinstance(psu, Psu) or not psu.wattage:
+            return
+        est = estimate_power(partial)
+        if est.unknown:
+            return
+        self.cooler_chosen = partial.first(Kind.COOLER) is not None
+        # The boxed-fan line stands in for a cooler not chosen yet; a chosen cooler may draw less.
+        self.load = sum(ln.load_w for ln in est.lines if self.cooler_chosen or ln.kind is not Kind.COOLER)
+        self.spikes = 0.0 if is_atx3(psu) else TRANSIENT_SHARE * est.gpu_w
+        self.psu = psu
+        a = partial.assumptions
+        self.limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
+        cpu = partial.first(Kind.CPU)
+        self.boxed_possible = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
+        self.need: dict[int, float] = {}  # per level still to choose: the least peak load it can add
+        self.rest_cache: dict[tuple[int, float], float] = {}
+        self.ok = True
+
+    def over(self, extra_w: float) -> bool:
+        """True when the chosen parts plus extra_w more exceed the PSU's rating or the wall circuit."""
+        load = self.load + extra_w
+        return load + self.spikes > float(self.psu.wattage or 0) or wall_watts(load, self.psu) > self.limit

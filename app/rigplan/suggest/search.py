@@ -32,7 +32,7 @@ from rigplan.rules.compat import compatible_mask
 from rigplan.rules.context import WORKSTATION
 from rigplan.rules.platforms import platforms
 from rigplan.rules.power import cpu_boost_w
-from rigplan.suggest.bounds import INF, Bounds, wall_feasible
+from rigplan.suggest.bounds import BOXED_FAN_W, INF, Bounds, PowerRoom, peak_w, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
 from rigplan.suggest.question import Goal, Question, SuggestError
 
@@ -135,6 +135,7 @@ class Search:
         self.lists = {k: self._priced(k) for k in ORDER}
         self.options = self._gpu_options()
         cpus = self.catalog.table(Kind.CPU)
+        self._peaks: dict[Kind, dict[int, float]] = {}
         self.cpu_power_known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in self.lists[Kind.CPU])  # type: ignore[arg-type]
 
     # -- money -------------------------------------------------------------------------------------------------
@@ -252,6 +253,58 @@ class Search:
         self.memo[key] = (rest_cap, found)
         return self._rebase(found, option) if found else None
 
+    def _peak(self, kind: Kind, row: int) -> float:
+        cache = self._peaks.setdefault(kind, {})
+        if row not in cache:
+            cache[row] = peak_w(self.catalog.table(kind).part(row))
+        return cache[row]
+
+    def _power_room(self, depth: int, room: PowerRoom, ahead: list[list[tuple[float, int]]]) -> bool:
+        """Drop this level's candidates that cannot fit under the PSU with the lightest part of every later kind
+        (bounds.PowerRoom); False when none is left (or the lightest set already fails)."""
+        need = []
+        for d in range(depth, len(ORDER)):
+            peaks = [self._peak(ORDER[d], r) for _, r in ahead[d]]
+            if ORDER[d] is Kind.COOLER and room.boxed_possible:
+                peaks.append(BOXED_FAN_W)
+            need.append(min(peaks, default=INF))
+        later = sum(need[1:])
+        room.need = {depth + i: w for i, w in enumerate(need)}
+        if room.over(need[0] + later):
+            return False
+        kind = ORDER[depth]
+        ahead[depth] = [(p, r) for p, r in ahead[depth] if not room.over(self._peak(kind, r) + later)]
+        return bool(ahead[depth]) or (kind is Kind.COOLER and room.boxed_possible)
+
+    def _rest_that_fits(
+        self, room: PowerRoom, depth: int, extra_w: float, ahead: list[list[tuple[float, int]]]
+    ) -> float:
+        """A lower bound on what the kinds after `depth` cost once a part of extra_w is added, that knows about
+        power: each later kind's cheapest candidate whose peak fits under the PSU beside the lightest part of every
+        other later kind (a cooler: nothing when the CPU's own fan fits). INF: no completion fits. The plain bound
+        (each kind's cheapest) misses that near the PSU's limit a cheap part with a fan leaves room only for a
+        dearer one without."""
+        key = (depth, extra_w)
+        if key in room.rest_cache:
+            return room.rest_cache[key]
+        later = range(depth + 1, len(ORDER))
+        total = 0.0
+        for d in later:
+            others = sum(room.need[e] for e in later if e != d)
+            price = INF
+            if ORDER[d] is Kind.COOLER and room.boxed_possible and not room.over(extra_w + others + BOXED_FAN_W):
+                price = 0.0
+            else:
+                for p, row in ahead[d]:
+                    if not room.over(extra_w + others + self._peak(ORDER[d], row)):
+                        price = p
+                        break
+            total += price
+            if total == INF:
+                break
+        room.rest_cache[key] = total
+        return total
+
     def _rebase(self, found: Found, option: GpuOption) -> Found:
         rest = found.total_usd - found.option.cost_usd
         return Found(option, found.parts, rest + option.cost_usd, own=self.own)
@@ -325,6 +378,10 @@ class Search:
                 ahead[depth] = wall_feasible(build, ahead[depth], sub.table(Kind.PSU))
                 if not ahead[depth]:
                     return
+            room = PowerRoom(build) if depth >= 2 and self.cpu_power_known else None
+            if room is not None and room.ok and not self._power_room(depth, room, ahead):
+                return
+            powered = room is not None and room.ok
             cpu = build.first(Kind.CPU)
             # A cooler costs nothing until the CPU is chosen, and nothing when the CPU comes with one.
             boxed = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
@@ -349,6 +406,10 @@ class Search:
             for price, row in ahead[depth]:
                 if cost + price + rest > limit():
                     break
+                if powered:  # this part's watts may leave room only for dearer parts after it
+                    assert room is not None
+                    if cost + price + self._rest_that_fits(room, depth, self._peak(ORDER[depth], row), ahead) > limit():
+                        continue
                 part = table.part(row)
                 chosen.append((part, price))
                 with_part = (*items, BuildItem(part=part))
