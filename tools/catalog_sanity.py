@@ -16,6 +16,8 @@ Bounds, and why (each is a physical or platform fact, not a taste):
   * cooler height: an air cooler is at most 200 mm tall; an all-in-one's pump block at most 120 mm (larger values
     are the radiator's length); otherwise unknown.
   * ATX PSU length: an ATX unit is at least 120 mm deep (Intel ATX12V guide: 140 mm typical); less is unknown.
+  * memory flags: a module whose name says Registered / RDIMM / LRDIMM is registered, and one whose name says ECC
+    has ECC, whatever OpenDB's flags say (the name is the maker's or retailer's product title).
 """
 
 from __future__ import annotations
@@ -51,6 +53,23 @@ def _max_memory(out: list[str], kind: Kind, d: dict[str, Any]) -> None:
         _fix(out, kind, d, "max_memory_gb", None, f"{sock} platforms support at least 16 GB; unit unclear")
 
 
+REGISTERED = re.compile(r"\b(Registered|RDIMM|LRDIMM|Load[- ]Reduced)\b", re.I)
+ECC_NAME = re.compile(r"(?<!Non-)(?<!Non )\bECC\b", re.I)
+
+
+def _memory_flags(out: list[str], d: dict[str, Any]) -> None:
+    """The product name (the retailer's title) against OpenDB's flags: 152 modules named "Registered" (Samsung
+    M393/M386 RDIMMs and LRDIMMs, Kingston FURY Renegade Pro RDIMMs...) are listed "Unbuffered, Non-ECC", which made
+    the memory-registered rule pass them on desktop boards and fail them on Threadripper PRO / Xeon W boards."""
+    name = d.get("name") or ""
+    if REGISTERED.search(name) and d.get("registered") is not True:
+        _fix(out, Kind.MEMORY, d, "registered", True, "the name says registered; OpenDB's 'Unbuffered' contradicts it")
+        if d.get("ecc") is False and not ECC_NAME.search(name):
+            _fix(out, Kind.MEMORY, d, "ecc", None, "listed Non-ECC beside a wrong 'Unbuffered': not trusted")
+    if ECC_NAME.search(name) and d.get("ecc") is False:
+        _fix(out, Kind.MEMORY, d, "ecc", True, "the name says ECC; OpenDB's 'Non-ECC' contradicts it")
+
+
 def sanity(kind: Kind, d: dict[str, Any], chip_tdp: float | None = None) -> list[str]:
     """Correct one mapped record in place; return the correction lines."""
     out: list[str] = []
@@ -76,6 +95,8 @@ def sanity(kind: Kind, d: dict[str, Any], chip_tdp: float | None = None) -> list
         if d["height_mm"] > limit:
             what = "an AIO pump block" if d.get("water_cooled") else "an air cooler"
             _fix(out, kind, d, "height_mm", None, f"{what} is at most {limit} mm tall")
+    if kind is Kind.MEMORY:
+        _memory_flags(out, d)
     if kind is Kind.PSU and d.get("form_factor") == "ATX" and (d.get("length_mm") or 1000) < 120:
         _fix(out, kind, d, "length_mm", None, "an ATX unit is at least 120 mm deep")
     return out
