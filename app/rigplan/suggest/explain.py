@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
-from rigplan.model.build import Build
+from rigplan.model.build import Build, ChartOffer
 from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.search import Found, Search
 
@@ -95,7 +95,12 @@ def suggest(
     if found.score is not None and math.isinf(found.score.days):
         raise SuggestError(_never(s, found))
     total = s.from_usd(found.total_usd)
-    sug = Suggestion(question, found, found.build(assumptions), question.currency, total, "", "")
+    build = found.build(assumptions)
+    if question.beat is not None:  # the chart of the suggested build shows the offer it was chosen to beat
+        build = build.model_copy(
+            update={"comparison": (ChartOffer(offer=question.beat.id, pricing=assumptions.pricing),)}
+        )
+    sug = Suggestion(question, found, build, question.currency, total, "", "")
     sug.notes = _notes(s)
     sug.beat_text = breakeven_text(found, s)
     if question.own_prices:
