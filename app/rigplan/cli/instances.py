@@ -25,7 +25,7 @@ def cmd_list(ns: argparse.Namespace) -> int:
     rows = [
         [
             o.id,
-            f"{o.gpu_count}x {o.gpu_model or '?'}",
+            o.gpus_text,
             _usd(o.ondemand_usd_h),
             _usd(o.spot_usd_h),
             _usd(o.reserved_1y_usd_h),

@@ -220,7 +220,7 @@ class OfferTableModel(QAbstractTableModel):
 
     def _text(self, o: Offer, c: int, value: Any) -> str:
         if c == COL_GPUS:
-            return f"{o.gpu_count}x {o.gpu_model}" if o.gpu_model else "unknown"
+            return o.gpus_text if o.gpu_model else "unknown"
         if c == COL_VRAM:
             return f"{value:,.0f} GB" if value else "?"
         if c in (COL_OD, COL_SPOT):
