@@ -286,7 +286,13 @@ def flag_estimated_speed(rows: list[dict[str, Any]]) -> int:
         offer = Offer.model_validate({**r, "id": "x"})
         s = offer_speed(perf, offer)
         if s is not None and s.kind == "estimate":
-            how = "spec fit" if "spec fit" in s.basis else "scaled from a measured GPU" if "measured" in s.basis else "specs"
+            how = (
+                "spec fit"
+                if "spec fit" in s.basis
+                else "scaled from a measured GPU"
+                if "measured" in s.basis
+                else "specs"
+            )
             r["quirks"] = [*r["quirks"], f"speed of the {s.model} is an estimate ({how}), not measured"]
             n += 1
     return n

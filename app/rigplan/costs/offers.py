@@ -88,7 +88,10 @@ class Offer(Frozen):
     def upfront(self) -> dict[Pricing, float]:
         return {
             p: v
-            for p, v in ((Pricing.RESERVED_1Y, self.reserved_1y_upfront_usd), (Pricing.RESERVED_3Y, self.reserved_3y_upfront_usd))
+            for p, v in (
+                (Pricing.RESERVED_1Y, self.reserved_1y_upfront_usd),
+                (Pricing.RESERVED_3Y, self.reserved_3y_upfront_usd),
+            )
             if v
         }
 
@@ -125,6 +128,7 @@ class OfferCatalog:
         self.offers = list(offers)
         self.by_id = {o.id: o for o in self.offers}
         self.problem = problem
+        self.origin = "bundled snapshot"  # where the current prices come from (rigplan.cloudprices.store sets it)
 
     def __len__(self) -> int:
         return len(self.offers)
