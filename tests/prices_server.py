@@ -30,8 +30,8 @@ def catalog_files(mode: str = "good", providers: tuple[str, ...] = ("aws", "lamb
         if mode == "wrong-columns":
             text = "name,zone,usd_per_hour\ng4dn.xlarge,us-east-1a,0.526\n"
         body = zipped(p, text)
-        files[f"/{p}/version"] = f"{VERSION}\n".encode()
-        files[f"/{p}/{VERSION}/catalog.zip"] = body
+        files[f"/v3/{p}/version"] = f"{VERSION}\n".encode()
+        files[f"/v3/{p}/{VERSION}/catalog.zip"] = body
     return files
 
 
