@@ -65,14 +65,14 @@ def _r(v: float | None, nd: int = 2) -> float | None:
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
+    from rigplan.cloudprices.store import load_prices
     from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
     from rigplan.costs.fx import NoRate, rate_for
     from rigplan.costs.jobs import job_defined, jobs
     from rigplan.costs.model import OwnInputs, compute
-    from rigplan.cloudprices.store import load_prices
-    from rigplan.paths import default_data_dir
     from rigplan.files import load
     from rigplan.model.build import Build
+    from rigplan.paths import default_data_dir
 
     if not ns.build and ns.build_cost is None:
         raise UsageError("give a BUILD file or --build-cost")

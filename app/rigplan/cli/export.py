@@ -25,8 +25,8 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]]
         return None
     from rigplan.cli.cost import _pick_offer
     from rigplan.cloudprices.store import load_prices
-    from rigplan.paths import default_data_dir
     from rigplan.model.assumptions import Pricing
+    from rigplan.paths import default_data_dir
 
     catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
     p = Pricing(ns.pricing) if ns.pricing else pricing

@@ -33,7 +33,8 @@ def _done(ns: argparse.Namespace, ps: Any) -> int:
     if ns.json:
         print_json(_summary(ps))
     else:
-        per = ", ".join(f"{p} {m['offers']:,} ({m.get('date') or 'date unknown'})" for p, m in sorted(ps.providers.items()))
+        items = sorted(ps.providers.items())
+        per = ", ".join(f"{p} {m['offers']:,} ({m.get('date') or 'date unknown'})" for p, m in items)
         print(f"Saved {len(ps.offers):,} offers: {per}. Prices as of {ps.as_of()}.")
     return 0
 

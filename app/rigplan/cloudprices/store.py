@@ -14,15 +14,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from rigplan.cloudprices.cachepath import cache_file
 from rigplan.cloudprices.fetch import PriceUpdateError
 from rigplan.costs.offers import Offer, OfferCatalog, load_offers
 
+__all__ = ["BUNDLED", "PriceSet", "cache_file", "load_cache", "load_prices", "merge", "revert", "save", "status"]
 CACHE_FORMAT = 1
 BUNDLED = "bundled snapshot (SkyPilot catalog v9, prices from after 2025-06)"
-
-
-def cache_file(user_dir: Path) -> Path:
-    return user_dir / "prices" / "cloud-prices.json"
 
 
 @dataclass

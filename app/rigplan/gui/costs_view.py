@@ -174,6 +174,15 @@ class CostsView(QWidget):
             self._defaults[key] = default_comparison(self.offers, self.perf, build)
         return self._defaults[key]
 
+    def set_offers(self, offers: OfferCatalog) -> None:
+        """New cloud prices (Cloud prices > Update/Import/Revert): the table, the default comparison and the chart."""
+        self.offers = offers
+        self._defaults.clear()
+        self.offers_panel.set_catalog(offers)
+        self._rows_key = ()
+        self.comparison = []
+        self.set_build(self.build)
+
     def _request(self, new: list[ChartOffer]) -> None:
         self.comparison = new
         self._refresh_comparison()
