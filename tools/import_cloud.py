@@ -5,8 +5,8 @@
 Current prices: the SkyPilot catalog (AWS, GCP, Lambda: v9, data after 2025-06; Azure: v6, date unknown). AWS comes
 from aws_gpu_v9_complete.csv (every AWS GPU type and region of v9), which supersedes the AWS rows of the first
 extraction and the g4dn/g5 rows of the earlier v7 compilation. Fractional-GPU types (g6f, gr6f: 1/8 to 1/2 of an
-L4) are listed with `gpu_fraction` and a quirk, and get no speed (a slice's speed is not a GPU's). Historic snapshots, as
-separate dated offers: ec2instances.info 2017-10 (p2, g3, all regions, on-demand and reserved), AWS us-east-1 of
+L4) are listed with `gpu_fraction` and a quirk, and get no speed (a slice's speed is not a GPU's). Historic snapshots
+as separate dated offers: ec2instances.info 2017-10 (p2, g3, all regions, on-demand and reserved), AWS us-east-1 of
 February 2022, and prices quoted in published user reports 2018-2022. Data quirks are flagged on each offer, never
 hidden. Reproducible: same input, byte-identical output.
 """

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rigplan.cloudprices import gpuhunt_map, skypilot_file, store
-from rigplan.cloudprices.fetch import DEFAULT_PROVIDERS, PriceUpdateError, Progress, base_url, fetch_catalogs
+from rigplan.cloudprices.fetch import DEFAULT_PROVIDERS, Cancelled, PriceUpdateError, Progress, base_url, fetch_catalogs
 
 
 def update(
@@ -25,8 +25,6 @@ def update(
     raw, meta = [], {}
     for f in fetched:
         if cancelled():
-            from rigplan.cloudprices.fetch import Cancelled
-
             raise Cancelled()
         report(0.9, f"{f.provider}: reading the catalog")
         offers = gpuhunt_map.offers_from_fetched(f)
@@ -39,6 +37,8 @@ def update(
         }
         raw += offers
     report(0.95, "saving")
+    if cancelled():  # the last moment a cancel can still leave the cache untouched
+        raise Cancelled()
     ps = store.save(user_dir, raw, f"gpuhunt catalog at {base_url(url)}", meta)
     report(1.0, f"{len(raw):,} offers saved")
     return ps

@@ -14,7 +14,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
+
+# Threads whose job has not returned yet, kept here rather than as children of a window: a cancelled download may
+# still wait for its server's answer (up to the timeout) after its window is gone, and a QThread deleted while
+# running aborts the process.
+_RUNNING: set[QThread] = set()
 
 
 class PriceJob(QObject):
@@ -23,6 +28,7 @@ class PriceJob(QObject):
     progress = Signal(int, str)  # per mille done, what is happening
     succeeded = Signal(object)  # rigplan.cloudprices.store.PriceSet
     failed = Signal(str)
+    ended = Signal()  # after either of the two: the thread may stop
 
     def __init__(self, work: Callable[[Callable[[float, str], None], Callable[[], bool]], Any]) -> None:
         super().__init__()
@@ -41,6 +47,8 @@ class PriceJob(QObject):
             self.failed.emit(f"price update failed: {type(exc).__name__}: {exc}")
         else:
             self.succeeded.emit(result)
+        finally:
+            self.ended.emit()
 
 
 class PricesController(QObject):
@@ -51,6 +59,7 @@ class PricesController(QObject):
     def __init__(self, parent: QWidget, user_dir: Path | None, reload: Callable[[Any], None], url: str | None = None):
         super().__init__(parent)
         self.parent_widget, self.user_dir, self.reload, self.url = parent, user_dir, reload, url
+        self.providers: tuple[str, ...] | None = None  # None: gpuhunt's names of the four clouds (fetch.py)
         self.thread: QThread | None = None
         self.job: PriceJob | None = None
         self.dialog: QProgressDialog | None = None
@@ -76,7 +85,7 @@ class PricesController(QObject):
         from rigplan.cloudprices.update import update
 
         assert self.user_dir is not None
-        user_dir, url, wanted = self.user_dir, self.url, providers or DEFAULT_PROVIDERS
+        user_dir, url, wanted = self.user_dir, self.url, providers or self.providers or DEFAULT_PROVIDERS
         self._start("Updating cloud prices", lambda p, c: update(user_dir, wanted, url, p, c))
 
     def import_dialog(self) -> None:
@@ -104,9 +113,15 @@ class PricesController(QObject):
         self.dialog.setAutoReset(False)
         self.dialog.setMinimumWidth(460)
         self.job = PriceJob(work)
-        self.thread = QThread(self)
-        self.job.moveToThread(self.thread)
-        self.thread.started.connect(self.job.run)
+        self.thread = thread = QThread()
+        _RUNNING.add(thread)
+        self.job.moveToThread(thread)
+        thread.started.connect(self.job.run)
+        # Direct: QThread.quit is thread-safe, and a queued call would wait for a GUI event loop that may be gone.
+        self.job.ended.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        thread.finished.connect(self.job.deleteLater)
+        thread.finished.connect(lambda: _RUNNING.discard(thread))
+        thread.finished.connect(thread.deleteLater)
         self.job.progress.connect(self._progress)
         self.job.succeeded.connect(self._succeeded)
         self.job.failed.connect(self._failed)
@@ -117,27 +132,29 @@ class PricesController(QObject):
         self.dialog.show()
 
     def cancel(self) -> None:
-        if self.job is not None:
-            self.job.cancel_event.set()
-            if self.dialog is not None:
-                self.dialog.setLabelText("Cancelling...")
+        """Stop at once for the user: the job is told to stop (it checks between chunks and before saving) and
+        its result, should it still come, is ignored; its thread ends on its own."""
+        if self.job is None:
+            return
+        self.job.cancel_event.set()
+        self.job.succeeded.disconnect(self._succeeded)
+        self.job.failed.disconnect(self._failed)
+        self._finish("Price update cancelled; the prices in use are unchanged")
 
     def _progress(self, per_mille: int, text: str) -> None:
-        if self.dialog is not None and not self.job.cancel_event.is_set():  # type: ignore[union-attr]
-            self.dialog.setValue(per_mille)
-            self.dialog.setLabelText(text)
+        if self.dialog is None or self.job is None or self.job.cancel_event.is_set():
+            return  # a report still queued when the job ended, or the user cancelled
+        dialog = self.dialog
+        dialog.setLabelText(text)
+        dialog.setValue(per_mille)  # a modal dialog's setValue runs queued events: the job may end inside it
 
     def _finish(self, message: str) -> None:
-        if self.thread is not None:
-            self.thread.quit()
-            self.thread.wait()
-            self.thread.deleteLater()
-        if self.job is not None:
-            self.job.deleteLater()
-        if self.dialog is not None:
-            self.dialog.close()
-            self.dialog.deleteLater()
-        self.thread = self.job = self.dialog = None
+        dialog, self.dialog = self.dialog, None
+        self.thread = self.job = None
+        if dialog is not None:
+            dialog.canceled.disconnect(self.cancel)  # closing a progress dialog emits canceled
+            dialog.close()
+            dialog.deleteLater()
         self.act_update.setEnabled(True)
         self.act_import.setEnabled(True)
         self._sync_revert()
@@ -150,10 +167,8 @@ class PricesController(QObject):
         self._finish(f"Cloud prices updated: {len(ps.offers):,} offers, prices as of {ps.as_of()}")
 
     def _failed(self, message: str) -> None:
-        cancelled = self.job is not None and self.job.cancel_event.is_set()
         self._finish(message)
-        if not cancelled:
-            QMessageBox.warning(self.parent_widget, "Cloud prices not updated", message)
+        QMessageBox.warning(self.parent_widget, "Cloud prices not updated", message)
 
     def revert(self) -> None:
         from rigplan.cloudprices.store import load_prices, revert
@@ -166,12 +181,11 @@ class PricesController(QObject):
         self.done.emit("Using the bundled cloud prices")
 
     def shutdown(self) -> None:
-        """On close: stop a running job and wait for its thread."""
+        """On quitting: tell a running job to stop and give its thread a moment to end."""
         if self.job is not None:
-            self.job.cancel_event.set()
-        if self.thread is not None:
-            self.thread.quit()
-            self.thread.wait(5000)
+            self.cancel()
+        for t in list(_RUNNING):
+            t.wait(3000)
 
 
 def install_prices_menu(w: Any) -> PricesController:
@@ -193,5 +207,8 @@ def install_prices_menu(w: Any) -> PricesController:
     actions = bar.actions()
     bar.insertMenu(actions[-1], menu) if actions else bar.addMenu(menu)
     ctl.done.connect(lambda text: w.statusBar().showMessage(text, 15000))
+    app = QApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(ctl.shutdown)
     w.prices = ctl
     return ctl
