@@ -19,7 +19,20 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QPr
 # Threads whose job has not returned yet, kept here rather than as children of a window: a cancelled download may
 # still wait for its server's answer (up to the timeout) after its window is gone, and a QThread deleted while
 # running aborts the process.
-_RUNNING: set[QThread] = set()
+# The job is kept with its thread: Python owns both, and dropping the last reference to a QObject deletes it.
+_RUNNING: dict[QThread, QObject] = {}
+
+
+class _Reaper(QObject):
+    """Lives in the GUI thread, so a finished thread and its job are released there, never from inside the thread."""
+
+    @Slot()
+    def reap(self) -> None:
+        for t in [t for t in _RUNNING if t.isFinished()]:
+            _RUNNING.pop(t)
+
+
+_REAPER: _Reaper | None = None
 
 
 class PriceJob(QObject):
@@ -113,15 +126,16 @@ class PricesController(QObject):
         self.dialog.setAutoReset(False)
         self.dialog.setMinimumWidth(460)
         self.job = PriceJob(work)
+        global _REAPER
+        if _REAPER is None:
+            _REAPER = _Reaper()
         self.thread = thread = QThread()
-        _RUNNING.add(thread)
+        _RUNNING[thread] = self.job
         self.job.moveToThread(thread)
         thread.started.connect(self.job.run)
         # Direct: QThread.quit is thread-safe, and a queued call would wait for a GUI event loop that may be gone.
         self.job.ended.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        thread.finished.connect(self.job.deleteLater)
-        thread.finished.connect(lambda: _RUNNING.discard(thread))
-        thread.finished.connect(thread.deleteLater)
+        thread.finished.connect(_REAPER.reap)
         self.job.progress.connect(self._progress)
         self.job.succeeded.connect(self._succeeded)
         self.job.failed.connect(self._failed)
