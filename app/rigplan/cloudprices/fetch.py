@@ -106,6 +106,13 @@ def fetch_catalogs(
 ) -> list[Fetched]:
     """Every provider's latest catalog, or PriceUpdateError on the first failure (nothing half-done is kept)."""
     base = base_url(url)
+    if base.startswith("https:"):
+        try:
+            import ssl  # noqa: F401
+        except ImportError as exc:  # a build without TLS support
+            raise PriceUpdateError(
+                "this RigPlan has no TLS support for HTTPS downloads; import a price file instead"
+            ) from exc
     report = progress or (lambda share, text: None)
     out: list[Fetched] = []
     n = len(providers)
