@@ -27,9 +27,9 @@ def test_three_year_commitment_is_paid_in_full_on_a_two_year_horizon() -> None:
     # 8 h of work a day at speed ratio 1 needs one instance, paid 24 h a day: 0.459 * 24 = 11.016 a day
     assert r.slope_per_day == pytest.approx(11.016)
     horizon = 730
-    assert r.cost_at_horizon["compute"] == pytest.approx(11.016 * horizon)
-    # the third year is still owed at the end of the second
-    assert r.cost_at_horizon["unused_commitment_after_horizon"] == pytest.approx(11.016 * 365)
+    # the third year is still owed at the end of the second: in compute, and named
+    assert r.cost_at_horizon["compute"] == pytest.approx(11.016 * 3 * 365)
+    assert r.cost_at_horizon["of_which_owed_after_horizon"] == pytest.approx(11.016 * 365)
     assert r.curve[-1] == pytest.approx(11.016 * 3 * 365)
     # the same rate on demand costs a third of that (8 of 24 hours)
     od = compute(OWN, [OfferInput("x", "x", 0.459, 1.0, Pricing.ON_DEMAND, 2.0)], a).offers[0]
@@ -44,8 +44,9 @@ def test_upfront_is_paid_at_each_term_start_and_more_work_needs_more_instances()
     assert r.slope_per_day == pytest.approx(2 * 24 * 0.3)
     assert r.curve[0] == pytest.approx(2000.0)  # two upfront payments on day 0
     assert r.curve[366] - r.curve[365] == pytest.approx(2000.0 + 2 * 24 * 0.3)  # renewal the day after a year
-    assert r.cost_at_horizon["commitment_upfront"] == pytest.approx(4000.0)
-    assert r.cost_at_horizon["unused_commitment_after_horizon"] == 0.0
+    assert r.cost_at_horizon["of_which_upfront"] == pytest.approx(4000.0)
+    assert r.cost_at_horizon["of_which_owed_after_horizon"] == 0.0
+    assert r.cost_at_horizon["compute"] == pytest.approx(2 * 24 * 0.3 * 730 + 4000.0)
     assert r.breakeven_days is not None and r.curve[int(r.breakeven_days) + 1] >= OWN.parts_usd
 
 
@@ -57,5 +58,5 @@ def test_reserved_offer_of_the_catalog_goes_through_the_model(examples_dir) -> N
     assert (inp.hourly_usd, inp.upfront_usd) == (0.459, 0.0)
     report = analyse(build, [offer], pricing=Pricing.RESERVED_3Y)
     res = report.offers[0]
-    assert res.pricing is Pricing.RESERVED_3Y and "unused_commitment_after_horizon" in res.cost_at_horizon
+    assert res.pricing is Pricing.RESERVED_3Y and "of_which_owed_after_horizon" in res.cost_at_horizon
     assert any("committed 24 h a day for 3 year(s)" in n for n in report.notes)

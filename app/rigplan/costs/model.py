@@ -195,7 +195,7 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
         assert o.speedup is not None
         term = term_days(o.pricing)
         if term is not None:
-            report.offers.append(_committed(report, o, a, term, rate, c_storage + c_egress, days, horizon))
+            report.offers.append(_committed(report, o, a, term, rate, (c_storage, c_egress), horizon))
             continue
         report.offers.append(
             OfferResult(
@@ -229,18 +229,19 @@ def _committed(
     a: Assumptions,
     term: int,
     rate: float,
-    extras: float,
-    days: np.ndarray,
+    extras: tuple[float, float],
     horizon: int,
 ) -> OfferResult:
     """A reserved pricing: n instances paid around the clock for whole terms (rigplan.costs.commitment)."""
     assert o.speedup is not None
     k = rate_for(a).per_usd
+    days = report.days
+    c_storage, c_egress = extras
     n = instances_needed(a.hours_per_day, o.speedup)
     per_day = n * 24 * rate
     up = n * o.upfront_usd * k
     curve, rest, terms = commitment_curve(days, per_day, up, term)
-    curve = curve + extras * days
+    curve = curve + (c_storage + c_egress) * days
     d, status = first_crossing(report.own_curve, curve)
     used = a.hours_per_day * o.speedup / (24 * n)
     report.notes.append(
@@ -255,16 +256,18 @@ def _committed(
         hourly=rate,
         speedup=o.speedup,
         curve=curve,
-        slope_per_day=per_day + extras,
+        slope_per_day=per_day + c_storage + c_egress,
         breakeven_days=d,
         breakeven_hours=None if d is None else d * a.hours_per_day,
         status=status,
+        # The chart keys (compute, storage, egress) hold everything; the "of_which_" keys split compute, not add to it.
         cost_at_horizon={
-            "compute": per_day * horizon,
-            "commitment_upfront": up * terms,
-            "unused_commitment_after_horizon": rest,
-            "storage_and_egress": extras * horizon,
+            "compute": per_day * horizon + up * terms + rest,
+            "storage": c_storage * horizon,
+            "egress": c_egress * horizon,
             "total": float(curve[-1]),
+            "of_which_upfront": up * terms,
+            "of_which_owed_after_horizon": rest,
         },
         work_per_money=(o.throughput * a.hours_per_day * horizon / float(curve[-1]))
         if o.throughput and curve[-1] > 0
