@@ -25,8 +25,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
 
+from rigplan.cloudprices.quirks import flag_estimated_speed  # noqa: E402
 from rigplan.costs.offers import OFFERS_FORMAT, Offer, write_compiled_offers  # noqa: E402
-from rigplan.costs.perf import load_perf, offer_speed  # noqa: E402
 
 SKYPILOT = "SkyPilot catalog (skypilot-org/skypilot-catalog), from provider price lists"
 EC2INFO = "ec2instances.info 0.0.2 (PyPI), linux prices"
@@ -278,26 +278,6 @@ def flag_odd_memory_prices(rows: list[dict[str, Any]]) -> None:
             other["quirks"] = [*other["quirks"], msg]
 
 
-def flag_estimated_speed(rows: list[dict[str, Any]]) -> int:
-    """A GPU whose speed RigPlan only estimates (no measurement: the spec fit of gpu_perf.yaml, e.g. the g7e's RTX PRO
-    6000 Server) is flagged on each of its offers, so the break-even it feeds is read as an estimate."""
-    perf, n = load_perf(ROOT / "parts" / "gpu_perf.yaml"), 0
-    for r in rows:
-        offer = Offer.model_validate({**r, "id": "x"})
-        s = offer_speed(perf, offer)
-        if s is not None and s.kind == "estimate":
-            how = (
-                "spec fit"
-                if "spec fit" in s.basis
-                else "scaled from a measured GPU"
-                if "measured" in s.basis
-                else "specs"
-            )
-            r["quirks"] = [*r["quirks"], f"speed of the {s.model} is an estimate ({how}), not measured"]
-            n += 1
-    return n
-
-
 def offer_id(r: dict[str, Any]) -> str:
     base = f"{r['provider']}:{r['instance_type']}:{r['region']}"
     return base if r["snapshot"] == "current" else f"{base}@{r['snapshot'].replace('quoted ', 'quoted-')}"
@@ -318,7 +298,7 @@ def main() -> int:
     rows += seed_rows(cloud / "seed_2022_us-east-1.csv")
     rows += quoted_rows(cloud / "quoted_prices_2018-2022.csv")
     flag_odd_memory_prices(rows)
-    estimated = flag_estimated_speed(rows)
+    estimated = flag_estimated_speed(rows, ROOT / "parts" / "gpu_perf.yaml")
     offers: dict[str, dict[str, Any]] = {}
     dupes = 0
     for r in rows:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rigplan.cloudprices import gpuhunt_map, skypilot_file, store
 from rigplan.cloudprices.fetch import DEFAULT_PROVIDERS, Cancelled, PriceUpdateError, Progress, base_url, fetch_catalogs
+from rigplan.cloudprices.quirks import flag_estimated_speed
 
 
 def update(
@@ -36,6 +37,7 @@ def update(
             "origin": f.url,
         }
         raw += offers
+    flag_estimated_speed(raw)
     report(0.95, "saving")
     if cancelled():  # the last moment a cancel can still leave the cache untouched
         raise Cancelled()
@@ -79,6 +81,7 @@ def import_file(user_dir: Path, path: Path, provider: str | None = None, date: d
         )
     if not raw:
         raise PriceUpdateError(f"{path}: no GPU offers in it")
+    flag_estimated_speed(raw)
     today = dt.datetime.now(dt.UTC).date().isoformat()
     for r in raw:
         r["data_date"] = date.isoformat() if date else None
