@@ -377,7 +377,7 @@ class CostsView(QWidget):
         if tab == 0:
             shown = self.compare.shown()
             flags = [shown.get(c.offer, True) for c in self._drawn]
-            self._charts["breakeven"].update(self.report, self.by_months, flags, names)
+            self._charts["breakeven"].update(self.report, self.by_months, flags, names, self._curve_tips())
         elif tab == 1:  # the breakdown and sensitivity charts are only drawn while on screen
             self._charts["breakdown"].update(self.report, names)
         else:
@@ -385,6 +385,14 @@ class CostsView(QWidget):
             bars = sensitivity(self._costing.own, self._inputs[n], self.build.assumptions) if self._inputs else []
             horizon = float(self.report.days[-1]) if len(self.report.days) else 0.0
             self._charts["tornado"].update(bars, horizon, names[n] if names else "")
+
+    def _curve_tips(self) -> list[str]:
+        """Each drawn offer's source and price date, for its curve's tooltip (issue 17: every price shows its date)."""
+        tips = []
+        for c in self._drawn:
+            o = self.offers.get(c.offer)
+            tips.append(f"{o.label}, {c.pricing.value}\n{o.source}\nPrices as of {o.date_text}" if o else c.offer)
+        return tips
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
