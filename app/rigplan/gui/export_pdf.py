@@ -128,12 +128,10 @@ def summary_html(plan: Plan) -> str:
                 f"USD {c.offer.hourly(c.pricing) or 0:,.3f}",
                 "unknown" if s is None else f"{s:.2f}",
                 breakeven_text(plan, c.offer.id, c.pricing),
-                c.offer.date_text,
             ]
         )
     if orows:
-        headers = ["Cloud offer", "Pricing", "Per hour", "Speed ratio", "Owning wins", "Price date"]
-        out.append(_table(headers, orows, {2, 3}))
+        out.append(_table(["Cloud offer", "Pricing", "Per hour", "Speed ratio", "Owning wins"], orows, {2, 3}))
     jobs = job_lines(plan)
     if jobs:
         out += ["<h2>By the job</h2>", "<ul>" + "".join(f"<li>{escape(j)}</li>" for j in jobs) + "</ul>"]
