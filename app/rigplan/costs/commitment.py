@@ -1,8 +1,8 @@
 """Reserved instances (and savings plans, should a source list them) as commitments, not as cheaper hours.
 
 A 1- or 3-year commitment buys an instance for every hour of its term, used or not, plus any upfront payment at the
-start of each term (AWS: "you are billed for every hour during the term that you select, regardless of whether the
-instance is running", EC2 Reserved Instances pricing page). To rent the desktop's daily work the user commits
+start of each term (AWS EC2 User Guide, Reserved Instance billing: billed for every clock-hour of the term, whether
+or not an instance is running; paraphrased, see docs/cost-model.md). To rent the desktop's daily work the user commits
 enough instances to run it around the clock: n = ceil(hours of work a day x speed ratio / 24). When the horizon ends
 inside a term, the rest of that term is still owed and is added on the last day (as resale is subtracted there).
 """
