@@ -48,8 +48,12 @@ def test_update_from_local_server_is_cached_dated_and_used(tmp_path: Path) -> No
     assert cat.get("aws:m5.large:us-east-1") is None  # no GPU, no offer
     assert cat.get("lambda:gpu_8x_h100_sxm5:us-east-1").ondemand_usd_h == 23.92
     # the update replaces the current AWS and Lambda offers, keeps GCP/Azure bundled and the dated history
-    current_aws = [o for o in cat.find(provider="aws") if o.snapshot == "current"]
-    assert len(current_aws) == 7
+    fresh_aws = [o for o in cat.find(provider="aws", current_only=True) if o.data_date == dt.date(2026, 11, 1)]
+    assert len(fresh_aws) == 7
+    assert not [o for o in cat.find(provider="aws", instance="g4dn.xlarge", current_only=True) if o.data_date is None]
+    # a type the update does not list (gpuhunt leaves out p3) keeps its bundled, older-dated price
+    p3 = cat.get("aws:p3.2xlarge:us-east-1")
+    assert p3 is not None and p3.date_text == "after 2025-06"
     assert cat.find(provider="gcp", current_only=True) and cat.find(provider="aws", instance="p2.xlarge")
     assert "prices as of 2026-11-01 (aws, lambda)" in cat.origin
 
@@ -148,8 +152,9 @@ def test_cli_update_status_list_revert(tmp_path: Path) -> None:
     st = json.loads(_cli("prices", "status", "--json", home=tmp_path).stdout)
     assert st["in_use"] == "updated" and st["offers"] == 7
     listed = json.loads(_cli("instances", "list", "--provider", "aws", "--gpu", "T4", "--json", home=tmp_path).stdout)
-    rows = [o for o in listed["offers"] if o["snapshot"] == "current"]
-    assert {o["region"] for o in rows} == {"us-east-1", "eu-west-1"} and rows[0]["price_date"] == "2026-11-01"
+    rows = [o for o in listed["offers"] if o["snapshot"] == "current" and o["instance_type"] == "g4dn.xlarge"]
+    assert {o["region"] for o in rows} == {"us-east-1", "eu-west-1"}
+    assert {o["price_date"] for o in rows} == {"2026-11-01"} and "prices as of 2026-11-01" in listed["prices"]
     assert "Using the bundled snapshot" in _cli("prices", "revert", home=tmp_path).stdout
     assert json.loads(_cli("prices", "status", "--json", home=tmp_path).stdout)["in_use"] == "bundled"
 

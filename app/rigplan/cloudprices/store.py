@@ -1,6 +1,6 @@
 """The dated price cache in the user's data folder, and the offers the app uses: the bundled snapshot, with the
 current offers of each provider in the cache replaced by the cached ones. Historic (dated 2017-2022) offers always
-come from the bundle. "Revert to bundled prices" sets the cache aside (kept as a .reverted file, never deleted)."""
+come from the bundle, and so do instance types the update does not list. "Revert to bundled prices" sets the cache aside (kept as a .reverted file, never deleted)."""
 
 from __future__ import annotations
 
@@ -119,7 +119,14 @@ def merge(bundled: OfferCatalog, cached: PriceSet | None, problem: str | None = 
         cat.origin = BUNDLED
         return cat
     covered = set(cached.providers)
-    kept = [o for o in bundled.offers if o.provider not in covered or o.snapshot != "current"]
+    fresh = {(o.provider, o.instance_type) for o in cached.offers}
+    # An instance type the update does not list at all stays with its bundled (older, dated) price: gpuhunt leaves
+    # out AWS's previous generations (p3, g4ad), which are still rented and still compared against.
+    kept = [
+        o
+        for o in bundled.offers
+        if o.provider not in covered or o.snapshot != "current" or (o.provider, o.instance_type) not in fresh
+    ]
     cat = OfferCatalog(kept + cached.offers, bundled.problem)
     cat.origin = f"updated {cached.saved.date().isoformat()} from {cached.origin}; prices as of {cached.as_of()}"
     return cat
