@@ -1,6 +1,7 @@
 """The dated price cache in the user's data folder, and the offers the app uses: the bundled snapshot, with the
 current offers of each provider in the cache replaced by the cached ones. Historic (dated 2017-2022) offers always
-come from the bundle, and so do instance types the update does not list. "Revert to bundled prices" sets the cache aside (kept as a .reverted file, never deleted)."""
+come from the bundle, and so do instance types the update does not list. "Revert to bundled prices" sets the cache
+aside (kept as a .reverted file, never deleted)."""
 
 from __future__ import annotations
 
