@@ -37,7 +37,8 @@ def catalog_files(mode: str = "good", providers: tuple[str, ...] = ("aws", "lamb
 
 @contextmanager
 def serve(mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs")) -> Iterator[tuple[str, list[str]]]:
-    """Yields (base address, the paths asked for). mode: good, truncated, wrong-columns, timeout, missing."""
+    """Yields (base address, the paths asked for). mode: good, truncated, wrong-columns, timeout, missing, slow (the
+    zip in eight parts a quarter second apart, for screenshots of the progress dialog)."""
     files = catalog_files(mode, providers)
     asked: list[str] = []
     release = threading.Event()
@@ -58,6 +59,13 @@ def serve(mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs")
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
+            if mode == "slow" and self.path.endswith(".zip"):
+                step = len(body) // 8 + 1
+                for i in range(0, len(body), step):
+                    self.wfile.write(body[i : i + step])
+                    self.wfile.flush()
+                    release.wait(0.25)
+                return
             if mode == "truncated" and self.path.endswith(".zip"):
                 self.wfile.write(body[: len(body) // 2])  # the connection closes before Content-Length is reached
                 self.wfile.flush()

@@ -125,8 +125,8 @@ def test_import_skypilot_vms_csv_merges_zones(tmp_path: Path) -> None:
 def test_import_gpuhunt_csv_without_date_says_so(tmp_path: Path) -> None:
     ps = import_file(tmp_path, DATA / "gpuhunt" / "lambdalabs.csv")
     o = ps.offers[0]
-    assert o.provider == "lambda" and o.data_date is None
-    assert "does not say when its prices were read" in o.date_text
+    assert o.provider == "lambda" and o.data_date is None and o.date_text == "date unknown"
+    assert "does not say when its prices were read" in o.data_date_note
 
 
 def test_import_wrong_file_is_one_line(tmp_path: Path) -> None:

@@ -82,7 +82,7 @@ class Offer(Frozen):
             return self.data_date.isoformat()
         if self.data_date_earliest:
             return f"after {self.data_date_earliest.isoformat()[:7]}"
-        return self.data_date_note or "date unknown"
+        return "date unknown"  # data_date_note says why (tooltips, JSON)
 
     @property
     def upfront(self) -> dict[Pricing, float]:

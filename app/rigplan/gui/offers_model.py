@@ -191,7 +191,8 @@ class OfferTableModel(QAbstractTableModel):
             return self._text(o, c, value)
         if role == Qt.ItemDataRole.ToolTipRole:
             quirks = ("\nQuirks: " + "; ".join(o.quirks)) if o.quirks else ""
-            return f"{o.label}\n{o.source}; prices as of {o.date_text}{quirks}"
+            note = f"\n{o.data_date_note}" if o.data_date_note and o.data_date_note != o.date_text else ""
+            return f"{o.label}\n{o.source}; prices as of {o.date_text}{note}{quirks}"
         if role == Qt.ItemDataRole.TextAlignmentRole and c in (COL_GPUS, COL_VRAM, COL_OD, COL_SPOT, COL_WORK):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
