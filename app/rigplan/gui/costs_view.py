@@ -38,6 +38,7 @@ from rigplan.gui.costs_text import (
     axis_x,
     breakeven_cells,
     compare_rows,
+    curve_tips,
     form_hints,
     model_lines,
     no_rate_html,
@@ -173,15 +174,6 @@ class CostsView(QWidget):
         if key not in self._defaults:
             self._defaults[key] = default_comparison(self.offers, self.perf, build)
         return self._defaults[key]
-
-    def set_offers(self, offers: OfferCatalog) -> None:
-        """New cloud prices (Cloud prices > Update/Import/Revert): the table, the default comparison and the chart."""
-        self.offers = offers
-        self._defaults.clear()
-        self.offers_panel.set_catalog(offers)
-        self._rows_key = ()
-        self.comparison = []
-        self.set_build(self.build)
 
     def _request(self, new: list[ChartOffer]) -> None:
         self.comparison = new
@@ -377,7 +369,8 @@ class CostsView(QWidget):
         if tab == 0:
             shown = self.compare.shown()
             flags = [shown.get(c.offer, True) for c in self._drawn]
-            self._charts["breakeven"].update(self.report, self.by_months, flags, names, self._curve_tips())
+            tips = curve_tips(self.offers, self._drawn)
+            self._charts["breakeven"].update(self.report, self.by_months, flags, names, tips)
         elif tab == 1:  # the breakdown and sensitivity charts are only drawn while on screen
             self._charts["breakdown"].update(self.report, names)
         else:
@@ -385,14 +378,6 @@ class CostsView(QWidget):
             bars = sensitivity(self._costing.own, self._inputs[n], self.build.assumptions) if self._inputs else []
             horizon = float(self.report.days[-1]) if len(self.report.days) else 0.0
             self._charts["tornado"].update(bars, horizon, names[n] if names else "")
-
-    def _curve_tips(self) -> list[str]:
-        """Each drawn offer's source and price date, for its curve's tooltip (issue 17: every price shows its date)."""
-        tips = []
-        for c in self._drawn:
-            o = self.offers.get(c.offer)
-            tips.append(f"{o.label}, {c.pricing.value}\n{o.source}\nPrices as of {o.date_text}" if o else c.offer)
-        return tips
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)

@@ -202,12 +202,23 @@ class PricesController(QObject):
             t.wait(3000)
 
 
+def show_offers(view: Any, catalog: Any) -> None:
+    """New prices in the Costs tab (a CostsView): its table, then the default comparison and the chart afresh. The
+    view's caches of the old offers (default comparisons, side-table rows) are dropped first."""
+    view.offers = catalog
+    view._defaults.clear()
+    view._rows_key = ()
+    view.comparison = []
+    view.offers_panel.set_catalog(catalog)
+    view.set_build(view.build)
+
+
 def install_prices_menu(w: Any) -> PricesController:
     """A "Cloud prices" menu before Help; the window's Costs tab takes the new offers."""
 
     def reload(catalog: Any) -> None:
         if getattr(w, "ready", False):
-            w.costs.set_offers(catalog)
+            show_offers(w.costs, catalog)
         else:
             w._offers = catalog
 
