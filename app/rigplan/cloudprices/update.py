@@ -59,6 +59,7 @@ def _provider_for(path: Path, given: str | None, kind: str) -> str:
 
 def import_file(user_dir: Path, path: Path, provider: str | None = None, date: dt.date | None = None) -> store.PriceSet:
     """A SkyPilot vms.csv or a gpuhunt CSV; `date` is the day its prices were read, when the user knows it."""
+    path = path.expanduser().resolve()  # the cache records where its prices came from
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
