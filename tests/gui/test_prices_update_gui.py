@@ -103,3 +103,32 @@ def test_menu_lists_the_three_actions(pwindow: MainWindow) -> None:
     texts = [a.text() for a in menus["Cloud &prices"].actions() if not a.isSeparator()]
     assert texts == ["&Update prices from the internet...", "&Import a price file...", "&Revert to bundled prices"]
     assert list(menus)[-1] == "&Help"
+
+
+def test_import_a_skypilot_file_from_the_menu(qtbot, pwindow: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QFileDialog
+
+    path = Path(__file__).resolve().parents[1] / "data" / "skypilot" / "aws" / "vms.csv"
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    w = pwindow
+    with qtbot.waitSignal(w.prices.done, timeout=30000) as done:
+        w.prices.act_import.trigger()
+    assert done.args[0].startswith("Cloud prices updated: 2 offers")
+    # the file has no date: the table says so rather than guessing one
+    assert _row(w, "g4dn.xlarge", "us-east-1") == {COL_OD: "$0.53/h", COL_DATE: "date unknown"}
+    assert "SkyPilot vms.csv" in w.costs.offers_panel.as_of.text()
+    assert w.warnings == []
+
+
+def test_unreadable_cache_is_said_and_bundled_prices_used(qtbot, catalog, perf, tmp_path: Path) -> None:  # noqa: ANN001
+    from rigplan.cloudprices.cachepath import cache_file
+
+    data = tmp_path / "data"
+    cache_file(data).parent.mkdir(parents=True)
+    cache_file(data).write_text("{not json", "utf-8")
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, None, perf, settings, data_dir=data)  # offers None: the window loads them itself
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    text = w.costs.offers_panel.as_of.text()
+    assert "bundled snapshot" in text and "unreadable" in text
+    assert _row(w, "g4dn.xlarge", "us-east-1")[COL_DATE] == "after 2025-06"

@@ -123,6 +123,8 @@ class OffersPanel(QWidget):
 
     def _show_origin(self) -> None:
         origin = getattr(self.catalog, "origin", "bundled snapshot")
+        if self.catalog.problem:  # e.g. an unreadable price cache: said here, the bundled prices in use
+            origin += f" ({self.catalog.problem})"
         self.as_of.setText(f"Cloud prices: {origin}.  Cloud prices > Update to refresh; each row's date: 'Prices of'.")
         self.as_of.setToolTip(origin)
 
