@@ -9,6 +9,7 @@ offers table with the new dated prices and the "Cloud prices: updated ..." line.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -33,6 +34,7 @@ def main() -> int:
     app = QApplication(sys.argv[:1])
     app.setStyle("Fusion")
     with tempfile.TemporaryDirectory() as tmp, serve("slow") as (url, _):
+        os.environ["XDG_DATA_HOME"] = tmp  # the prices folder: a scratch one, not the user's
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
         w = create_window(settings, data=Path(tmp) / "data")
         w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan.yaml", ask=False)

@@ -22,6 +22,7 @@ from prices_server import serve  # noqa: E402
 def pwindow(qtbot, catalog, offers, perf, tmp_path: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the prices folder (rigplan.cloudprices.cachepath)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(catalog, offers, perf, settings, data_dir=tmp_path / "data")
     w.warnings = warnings  # type: ignore[attr-defined]
@@ -120,14 +121,15 @@ def test_import_a_skypilot_file_from_the_menu(qtbot, pwindow: MainWindow, monkey
     assert w.warnings == []
 
 
-def test_unreadable_cache_is_said_and_bundled_prices_used(qtbot, catalog, perf, tmp_path: Path) -> None:  # noqa: ANN001
-    from rigplan.cloudprices.cachepath import cache_file
+def test_unreadable_cache_is_said_and_bundled_prices_used(qtbot, catalog, perf, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    from rigplan.cloudprices.cachepath import cache_file, prices_home
 
-    data = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    data = prices_home()
     cache_file(data).parent.mkdir(parents=True)
     cache_file(data).write_text("{not json", "utf-8")
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(catalog, None, perf, settings, data_dir=data)  # offers None: the window loads them itself
+    w = MainWindow(catalog, None, perf, settings, data_dir=tmp_path / "data")  # offers None: it loads them
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
     text = w.costs.offers_panel.as_of.text()
     assert "bundled snapshot" in text and "unreadable" in text

@@ -14,9 +14,9 @@ from rigplan.cli.output import print_json
 
 
 def _user_dir() -> Path:
-    from rigplan.paths import default_data_dir
+    from rigplan.cloudprices.cachepath import prices_home
 
-    return default_data_dir()
+    return prices_home()
 
 
 def _summary(ps: Any) -> dict[str, Any]:

@@ -222,7 +222,9 @@ def install_prices_menu(w: Any) -> PricesController:
         else:
             w._offers = catalog
 
-    ctl = PricesController(w, getattr(w, "_data_dir", None), reload)
+    from rigplan.cloudprices.cachepath import prices_home
+
+    ctl = PricesController(w, prices_home(), reload)
     menu = QMenu("Cloud &prices", w)
     for a in (ctl.act_update, ctl.act_import):
         menu.addAction(a)
