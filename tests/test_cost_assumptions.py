@@ -15,6 +15,7 @@ from rigplan.costs.fx import load_fx, rate_for
 from rigplan.costs.jobs import jobs
 from rigplan.costs.model import OfferInput, OwnInputs, compute
 from rigplan.costs.offers import load_offers
+from rigplan.costs.perf import load_perf, offer_speed
 from rigplan.costs.resale import default_curve, resale_share, retained
 from rigplan.files import load
 from rigplan.model import Assumptions
@@ -211,8 +212,11 @@ def test_snapshot_quirks_are_flagged() -> None:
     assert same and all(any("equals on-demand" in q for q in o.quirks) for o in same)
     odd = [o for o in cat.find(provider="gcp") if o.instance_type == "a2-ultragpu-1g"]
     assert any(any("cheaper than a2-highgpu-1g" in q for q in o.quirks) for o in odd)
-    # fractional-GPU types are left out (a slice of an L4 is not a GPU)
-    assert not cat.find(instance="g6f.xlarge") and cat.get("aws:g4dn.xlarge:us-east-1").ondemand_usd_h == 0.526
+    # fractional-GPU types are listed (issue 17) as a slice, flagged, and get no speed (a slice of an L4 is not a GPU)
+    g6f = cat.get("aws:g6f.xlarge:us-east-1")
+    assert g6f is not None and g6f.gpu_fraction == 0.125 and any("fractional GPU" in q for q in g6f.quirks)
+    assert offer_speed(load_perf(), g6f) is None
+    assert cat.get("aws:g4dn.xlarge:us-east-1").ondemand_usd_h == 0.526
 
 
 def test_a_desktop_gpu_without_figures_makes_the_ratio_unknown(examples_dir: Path) -> None:

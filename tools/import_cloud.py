@@ -4,9 +4,9 @@
 
 Current prices: the SkyPilot catalog (AWS, GCP, Lambda: v9, data after 2025-06; Azure: v6, date unknown). AWS comes
 from aws_gpu_v9_complete.csv (every AWS GPU type and region of v9), which supersedes the AWS rows of the first
-extraction and the g4dn/g5 rows of the earlier v7 compilation; fractional-GPU types (g6f, gr6f: 1/8 to 1/2 of an L4)
-are left out, because a slice's speed is not a GPU's. Historic snapshots, kept as
-separate dated offers: ec2instances.info 2017-10 (p2, g3, all regions, on-demand and reserved), AWS us-east-1 of
+extraction and the g4dn/g5 rows of the earlier v7 compilation. Fractional-GPU types (g6f, gr6f: 1/8 to 1/2 of an
+L4) are listed with `gpu_fraction` and a quirk, and get no speed (a slice's speed is not a GPU's). Historic snapshots
+as separate dated offers: ec2instances.info 2017-10 (p2, g3, all regions, on-demand and reserved), AWS us-east-1 of
 February 2022, and prices quoted in published user reports 2018-2022. Data quirks are flagged on each offer, never
 hidden. Reproducible: same input, byte-identical output.
 """
@@ -25,6 +25,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
 
+from rigplan.cloudprices.quirks import flag_estimated_speed  # noqa: E402
 from rigplan.costs.offers import OFFERS_FORMAT, Offer, write_compiled_offers  # noqa: E402
 
 SKYPILOT = "SkyPilot catalog (skypilot-org/skypilot-catalog), from provider price lists"
@@ -57,20 +58,31 @@ def quirks_for(ondemand: float | None, spot: float | None, note: str) -> list[st
     return out
 
 
+# Why the v9 rows are "after 2025-06": AWS p5.48xlarge is 55.04 $/h in us-east-1 there, 98.32 in the v7 snapshot, so
+# the v9 catalog was taken after AWS's June 2025 P4/P5 price cut (../shared/data/cloud/SOURCE.md, "Dates"). The
+# catalog commit's own date was not available offline.
+V9_NOTE = "SkyPilot catalog v9 @2c3d7ea: taken after AWS's June 2025 GPU price cut; exact date unknown"
+V6_NOTE = "SkyPilot catalog v6 @098741e (Azure): date unknown, older schema than v9"
+
+
 def skypilot_rows(path: Path, skip_provider: str | None = None) -> tuple[list[dict[str, Any]], int]:
     out, fractional = [], 0
     with path.open(newline="", encoding="utf-8") as fh:
         for r in csv.DictReader(fh):
             if r["provider"] == skip_provider:
                 continue
-            if float(r["gpu_count"] or 1) < 1:
-                fractional += 1
-                continue
+            share = float(r["gpu_count"] or 1) or 1.0  # GCP g4 rows say 0: GPU count unknown (flagged in the note)
             od, spot = num(r["ondemand_usd_hr"]), num(r["spot_usd_hr"])
             count = intval(r["gpu_count"]) or 1
             note = r["note"]
             if "AcceleratorCount=12" in note:
                 count = 8  # the catalog's 12 is wrong; the quirk below says so
+            extra: dict[str, Any] = {}
+            if share < 1:
+                fractional += 1
+                count, extra["gpu_fraction"] = 1, share
+            if "Arm64" in note:
+                extra["cpu_arch"] = "arm64"
             bound = r["data_date_lower_bound"]
             out.append(
                 {
@@ -86,9 +98,11 @@ def skypilot_rows(path: Path, skip_provider: str | None = None) -> tuple[list[di
                     "spot_usd_h": spot,
                     "source": f"{SKYPILOT}; {r['source']}",
                     "data_date": None,
-                    "data_date_note": f"after {bound} (catalog snapshot; exact date unknown)" if bound else "unknown",
+                    "data_date_earliest": f"{bound}-01" if bound else None,
+                    "data_date_note": V9_NOTE if bound else V6_NOTE,
                     "snapshot": "current",
                     "quirks": quirks_for(od, spot, note) + ([] if r["gpu_model"] else ["GPU model not in the catalog"]),
+                    **extra,
                 }
             )
     return out, fractional
@@ -119,7 +133,7 @@ def v7_rows(path: Path, have: set[tuple[str, str]]) -> list[dict[str, Any]]:
                     "spot_usd_h": spot,
                     "source": f"{SKYPILOT}; {r['source']}",
                     "data_date": None,
-                    "data_date_note": "about 2025-H1 (SkyPilot catalog v7)",
+                    "data_date_note": "about 2025-H1 (SkyPilot catalog v7 @001367d2; before AWS's June 2025 price cut)",
                     "snapshot": "current",
                     "quirks": quirks_for(od, spot, "older snapshot than the v9 rows (v9 extraction lacks this type)"),
                 }
@@ -284,6 +298,7 @@ def main() -> int:
     rows += seed_rows(cloud / "seed_2022_us-east-1.csv")
     rows += quoted_rows(cloud / "quoted_prices_2018-2022.csv")
     flag_odd_memory_prices(rows)
+    estimated = flag_estimated_speed(rows, ROOT / "parts" / "gpu_perf.yaml")
     offers: dict[str, dict[str, Any]] = {}
     dupes = 0
     for r in rows:
@@ -308,7 +323,7 @@ def main() -> int:
         by[(o["provider"], o["snapshot"])] = by.get((o["provider"], o["snapshot"]), 0) + 1
     print(
         f"wrote {len(ordered)} offers to {a.out / 'offers.yaml'} (duplicate ids suffixed: {dupes}; "
-        f"fractional-GPU rows left out: {fractional})"
+        f"fractional-GPU rows: {fractional}; offers with an estimated speed: {estimated})"
     )
     for (prov, snap), n in sorted(by.items()):
         print(f"  {prov:7} {snap:20} {n}")

@@ -24,10 +24,11 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]]
             raise UsageError("--pricing and --region choose the --instance offers: give --instance too")
         return None
     from rigplan.cli.cost import _pick_offer
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloudprices.store import load_prices
     from rigplan.model.assumptions import Pricing
+    from rigplan.paths import default_data_dir
 
-    catalog = load_offers()
+    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
     p = Pricing(ns.pricing) if ns.pricing else pricing
     return [(_pick_offer(catalog, name, ns.region, p, None).id, p) for name in ns.instance]
 

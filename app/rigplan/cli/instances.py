@@ -12,12 +12,19 @@ def _usd(v: float | None) -> str:
 
 
 def cmd_list(ns: argparse.Namespace) -> int:
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloudprices.store import load_prices
+    from rigplan.paths import default_data_dir
 
-    catalog = load_offers()
+    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
     offers = catalog.find(provider=ns.provider, gpu=ns.gpu, region=ns.region, current_only=ns.current)
     if ns.json:
-        print_json({"count": len(offers), "offers": [o.model_dump(mode="json") for o in offers]})
+        print_json(
+            {
+                "count": len(offers),
+                "prices": catalog.origin,
+                "offers": [{**o.model_dump(mode="json"), "price_date": o.date_text} for o in offers],
+            }
+        )
         return 0
     if not offers:
         print("No offers match.")
@@ -25,7 +32,7 @@ def cmd_list(ns: argparse.Namespace) -> int:
     rows = [
         [
             o.id,
-            f"{o.gpu_count}x {o.gpu_model or '?'}",
+            o.gpus_text,
             _usd(o.ondemand_usd_h),
             _usd(o.spot_usd_h),
             _usd(o.reserved_1y_usd_h),
@@ -36,8 +43,8 @@ def cmd_list(ns: argparse.Namespace) -> int:
     ]
     print(table(rows, ["Offer", "GPUs", "On-demand $/h", "Spot $/h", "1y reserved", "Price date", "Quirks"]))
     print(
-        f"\n{len(offers)} offers. Sources: SkyPilot catalog (provider price lists), ec2instances.info, dated quotes. "
-        "'rigplan instances list --json' shows each offer's quirks."
+        f"\n{len(offers)} offers. Prices in use: {catalog.origin} ('rigplan prices status'). Historic rows: "
+        "ec2instances.info 2017, dated quotes. 'rigplan instances list --json' shows each offer's source and quirks."
     )
     return 0
 
@@ -46,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("instances", help="cloud GPU offers")
     psub = p.add_subparsers(dest="instances_command", metavar="ACTION", required=True, parser_class=type(p))
     lst = psub.add_parser("list", help="list offers")
-    lst.add_argument("--provider", choices=["aws", "gcp", "azure", "lambda"])
+    lst.add_argument("--provider", help="aws, gcp, azure, lambda (others after 'rigplan prices update --providers')")
     lst.add_argument("--gpu", help="GPU model contains this, e.g. V100, A100, H100")
     lst.add_argument("--region", help="exact region, e.g. us-east-1")
     lst.add_argument("--current", action="store_true", help="only current prices (no 2017-2022 snapshots)")

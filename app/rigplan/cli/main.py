@@ -16,7 +16,7 @@ from typing import NoReturn
 from rigplan import __version__
 
 # Modules under rigplan.cli that add subcommands; each defines register(subparsers).
-COMMAND_MODULES = ("parts", "schema", "check", "cost", "instances", "export", "compare", "suggest")
+COMMAND_MODULES = ("parts", "schema", "check", "cost", "instances", "export", "compare", "suggest", "prices")
 
 
 class UsageError(Exception):

@@ -133,7 +133,8 @@ def offer_input(
         ratio = None
         missing = "the desktop's GPUs" if not own_throughput else (offer.gpu_model or "this instance's GPU")
         basis = f"speed ratio unknown: no measurement or spec for {missing}; enter a ratio to compare by the day"
-    return OfferInput(offer.id, offer.label, rate, ratio, pricing, inst, basis)
+    upfront = offer.upfront.get(pricing, 0.0) if hourly is None else 0.0
+    return OfferInput(offer.id, offer.label, rate, ratio, pricing, inst, basis, upfront)
 
 
 def analyse(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rigplan.costs.commitment import commitment_curve, first_crossing, instances_needed, term_days
 from rigplan.costs.fx import rate_for
 from rigplan.costs.resale import resale_share
 from rigplan.model.assumptions import Assumptions, Pricing
@@ -45,6 +46,7 @@ class OfferInput:
     pricing: Pricing = Pricing.ON_DEMAND
     throughput: float | None = None  # instance throughput in reference-GPU units
     speedup_basis: str = ""
+    upfront_usd: float = 0.0  # per instance and term, for a reserved pricing with an upfront part
 
 
 @dataclass
@@ -62,6 +64,7 @@ class OfferResult:
     cost_at_horizon: dict[str, float]
     work_per_money: float | None  # reference-GPU-hours per unit of currency
     speedup_basis: str = ""
+    upfront: float = 0.0  # a commitment's payments at the start of its terms (so far: the first), for cost_at
 
 
 @dataclass
@@ -190,6 +193,10 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
         lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
         rate = o.hourly_usd * k.per_usd
         assert o.speedup is not None
+        term = term_days(o.pricing)
+        if term is not None:
+            report.offers.append(_committed(report, o, a, term, rate, (c_storage, c_egress), horizon))
+            continue
         report.offers.append(
             OfferResult(
                 id=o.id,
@@ -216,6 +223,60 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
     return report
 
 
+def _committed(
+    report: CostReport,
+    o: OfferInput,
+    a: Assumptions,
+    term: int,
+    rate: float,
+    extras: tuple[float, float],
+    horizon: int,
+) -> OfferResult:
+    """A reserved pricing: n instances paid around the clock for whole terms (rigplan.costs.commitment)."""
+    assert o.speedup is not None
+    k = rate_for(a).per_usd
+    days = report.days
+    c_storage, c_egress = extras
+    n = instances_needed(a.hours_per_day, o.speedup)
+    per_day = n * 24 * rate
+    up = n * o.upfront_usd * k
+    curve, rest, terms = commitment_curve(days, per_day, up, term)
+    curve = curve + (c_storage + c_egress) * days
+    d, status = first_crossing(report.own_curve, curve)
+    used = a.hours_per_day * o.speedup / (24 * n)
+    report.notes.append(
+        f"{o.label} {o.pricing.value}: {n} instance(s) committed 24 h a day for {term // 365} year(s) per term, "
+        f"paid whether used or not; the desktop's work uses {used:.0%} of the committed hours"
+        + (f"; {rest:,.0f} of the last term is still owed at the horizon" if rest > 0 else "")
+    )
+    return OfferResult(
+        id=o.id,
+        label=o.label,
+        pricing=o.pricing,
+        hourly=rate,
+        speedup=o.speedup,
+        curve=curve,
+        slope_per_day=per_day + c_storage + c_egress,
+        breakeven_days=d,
+        breakeven_hours=None if d is None else d * a.hours_per_day,
+        status=status,
+        # The chart keys (compute, storage, egress) hold everything; the "of_which_" keys split compute, not add to it.
+        cost_at_horizon={
+            "compute": per_day * horizon + up * terms + rest,
+            "storage": c_storage * horizon,
+            "egress": c_egress * horizon,
+            "total": float(curve[-1]),
+            "of_which_upfront": up * terms,
+            "of_which_owed_after_horizon": rest,
+        },
+        work_per_money=(o.throughput * a.hours_per_day * horizon / float(curve[-1]))
+        if o.throughput and curve[-1] > 0
+        else None,
+        speedup_basis=o.speedup_basis,
+        upfront=up,
+    )
+
+
 def cost_at(report: CostReport, offer: OfferResult, day: float) -> tuple[float, float]:
     """Both cumulative costs at a (fractional) day before the horizon: own, cloud."""
-    return report.upfront + report.own_slope_per_day * day, offer.slope_per_day * day
+    return report.upfront + report.own_slope_per_day * day, offer.upfront + offer.slope_per_day * day

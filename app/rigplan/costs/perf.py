@@ -183,6 +183,8 @@ def instance_model(offer: Offer) -> str | None:
 
 
 def offer_speed(table: PerfTable, offer: Offer) -> Speed | None:
+    if offer.gpu_fraction:
+        return None  # a slice of a GPU (g6f, gr6f): no measurement of a slice, and its share is not a guess to make
     name = instance_model(offer)
     return table.models.get(key(name)) if name else None
 

@@ -46,14 +46,18 @@ def to_markdown(plan: Plan) -> str:
         "",
     ]
     if plan.offers:
-        out += ["| Cloud offer | Pricing | Per hour | Speed ratio | Owning wins |", "|---|---|--:|--:|---|"]
+        out += [
+            "| Cloud offer | Pricing | Per hour | Speed ratio | Owning wins | Price date |",
+            "|---|---|--:|--:|---|---|",
+        ]
         speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
         for c in plan.offers:
             s = speed.get((c.offer.id, c.pricing))
             hourly = c.offer.hourly(c.pricing) or 0.0
             out.append(
                 f"| {cell(c.offer.label)} | {c.pricing.value} | USD {hourly:,.3f} | "
-                f"{'unknown' if s is None else f'{s:.2f}'} | {breakeven_text(plan, c.offer.id, c.pricing)} |"
+                f"{'unknown' if s is None else f'{s:.2f}'} | {breakeven_text(plan, c.offer.id, c.pricing)} | "
+                f"{cell(c.offer.date_text)} |"
             )
         out.append("")
     if plan.notes:  # left-out offers, unpriced parts, power notes: one paragraph, apart from the findings list

@@ -123,8 +123,11 @@ class BreakEvenChart:
         vb = self.widget.getPlotItem().vb
         return self.widget.mapFromScene(vb.sceneBoundingRect()).boundingRect()
 
-    def update(self, report: CostReport, months: bool, shown: list[bool], names: list[str]) -> None:
-        """Draw `report`; shown[n] says whether offer n is drawn (its show box in the side table)."""
+    def update(
+        self, report: CostReport, months: bool, shown: list[bool], names: list[str], tips: list[str] | None = None
+    ) -> None:
+        """Draw `report`; shown[n] says whether offer n is drawn (its show box in the side table); tips[n] is the
+        tooltip of offer n's curve (its source and the date of its price)."""
         # Every curve is a straight line until the horizon (plus the resale step on the last day), so three points
         # per curve draw exactly what the daily arrays hold, at a fraction of the painting cost.
         last = len(report.days) - 1
@@ -146,6 +149,9 @@ class BreakEvenChart:
             visible = n < len(report.offers) and shown[n]
             curve.setVisible(visible)
             if visible:
+                tip = tips[n] if tips and n < len(tips) else ""
+                if curve.toolTip() != tip:
+                    curve.setToolTip(tip)
                 c = report.offers[n].curve[keep]
                 set_if_changed(curve, x, c)
                 top = max(top, float(c[-1]))

@@ -18,6 +18,15 @@ from rigplan.model import Assumptions, Build, Pricing
 from rigplan.model.build import ChartOffer
 
 
+def curve_tips(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
+    """Each drawn offer's source and price date, for its curve's tooltip (issue 17: every price shows its date)."""
+    tips = []
+    for c in drawn:
+        o = offers.get(c.offer)
+        tips.append(f"{o.label}, {c.pricing.value}\n{o.source}\nPrices as of {o.date_text}" if o else c.offer)
+    return tips
+
+
 def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
     """ "AWS g5.xlarge" per drawn offer, with the pricing added when an instance is there twice."""
     out = []

@@ -38,6 +38,7 @@ from rigplan.gui.costs_text import (
     axis_x,
     breakeven_cells,
     compare_rows,
+    curve_tips,
     form_hints,
     model_lines,
     no_rate_html,
@@ -368,7 +369,8 @@ class CostsView(QWidget):
         if tab == 0:
             shown = self.compare.shown()
             flags = [shown.get(c.offer, True) for c in self._drawn]
-            self._charts["breakeven"].update(self.report, self.by_months, flags, names)
+            tips = curve_tips(self.offers, self._drawn)
+            self._charts["breakeven"].update(self.report, self.by_months, flags, names, tips)
         elif tab == 1:  # the breakdown and sensitivity charts are only drawn while on screen
             self._charts["breakdown"].update(self.report, names)
         else:

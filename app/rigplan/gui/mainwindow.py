@@ -139,13 +139,14 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         """Second stage: the document, checks, costs and autosave. Idempotent."""
         if self.ready:
             return
-        from rigplan.costs.offers import load_offers
+        from rigplan.cloudprices.cachepath import prices_home
+        from rigplan.cloudprices.store import load_prices
         from rigplan.costs.perf import load_perf
         from rigplan.gui.costs_view import CostsView
         from rigplan.gui.document import BuildDocument
         from rigplan.model import Build
 
-        offers = self._offers if self._offers is not None else load_offers()
+        offers = self._offers if self._offers is not None else load_prices(prices_home())  # bundled or updated
         if self._perf is None:
             self._perf = load_perf()
             self.picker.set_perf(self._perf)

@@ -76,3 +76,6 @@ def make_actions(w: MainWindow) -> None:
     from rigplan.gui.export_actions import install_in_window  # imports no numpy/pydantic until an export runs
 
     install_in_window(w)
+    from rigplan.gui.prices_update import install_prices_menu  # issue 17; the core loads only when a job runs
+
+    install_prices_menu(w)

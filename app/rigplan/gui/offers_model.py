@@ -191,7 +191,8 @@ class OfferTableModel(QAbstractTableModel):
             return self._text(o, c, value)
         if role == Qt.ItemDataRole.ToolTipRole:
             quirks = ("\nQuirks: " + "; ".join(o.quirks)) if o.quirks else ""
-            return f"{o.label}\n{o.source}; prices as of {o.date_text}{quirks}"
+            note = f"\n{o.data_date_note}" if o.data_date_note and o.data_date_note != o.date_text else ""
+            return f"{o.label}\n{o.source}; prices as of {o.date_text}{note}{quirks}"
         if role == Qt.ItemDataRole.TextAlignmentRole and c in (COL_GPUS, COL_VRAM, COL_OD, COL_SPOT, COL_WORK):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -220,7 +221,7 @@ class OfferTableModel(QAbstractTableModel):
 
     def _text(self, o: Offer, c: int, value: Any) -> str:
         if c == COL_GPUS:
-            return f"{o.gpu_count}x {o.gpu_model}" if o.gpu_model else "unknown"
+            return o.gpus_text if o.gpu_model else "unknown"
         if c == COL_VRAM:
             return f"{value:,.0f} GB" if value else "?"
         if c in (COL_OD, COL_SPOT):

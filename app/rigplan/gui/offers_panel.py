@@ -71,6 +71,11 @@ class OffersPanel(QWidget):
         self.words.setClearButtonEnabled(True)
         self.words.setAccessibleName("Search cloud offers")
         self.count = QLabel()
+        # Where the current prices come from and of when: the bundled snapshot, or the user's last update.
+        self.as_of = QLabel()
+        self.as_of.setAccessibleName("Cloud prices as of")
+        self.as_of.setWordWrap(False)
+        self.as_of.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.view = QTableView()
         self.view.setAccessibleName("Cloud offers")
         self.view.setModel(self.proxy)
@@ -107,11 +112,47 @@ class OffersPanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(top)
         lay.addWidget(self.view, 1)
+        lay.addWidget(self.as_of)
         for box in (self.provider_box, self.region_box, self.gpu_box, self.pricing_box):
             box.currentIndexChanged.connect(lambda _: self._apply())
         self.historic.toggled.connect(lambda _: self._apply())
         self.words.textChanged.connect(lambda _: self._apply())
         guard_wheel(self)
+        self._show_origin()
+        self._apply()
+
+    def _show_origin(self) -> None:
+        origin = getattr(self.catalog, "origin", "bundled snapshot")
+        if self.catalog.problem:  # e.g. an unreadable price cache: said here, the bundled prices in use
+            origin += f" ({self.catalog.problem})"
+        self.as_of.setText(f"Cloud prices: {origin}.  Cloud prices > Update to refresh; each row's date: 'Prices of'.")
+        self.as_of.setToolTip(origin)
+
+    def set_catalog(self, offers: OfferCatalog) -> None:
+        """New prices: a new model (the old one's rows are other offers), the filters' lists refilled, choices kept
+        where they still exist."""
+        self.catalog = offers
+        old = self.model
+        self.model = OfferTableModel(offers, old.perf, old._money)
+        self.model.toggled.connect(self._toggled)
+        self.proxy.setSourceModel(self.model)
+        old.deleteLater()
+        current = [o for o in offers.offers if o.snapshot == "current"]
+        lists = {
+            self.provider_box: [(provider_name(p), p) for p in offers.providers()],
+            self.region_box: [(r, r) for r in sorted({o.region for o in current})],
+            self.gpu_box: [(g, g) for g in sorted({o.gpu_model for o in current if o.gpu_model})],
+        }
+        for box, items in lists.items():
+            keep = box.currentData()
+            box.blockSignals(True)
+            while box.count() > 1:
+                box.removeItem(1)
+            for text, data in items:
+                box.addItem(text, data)
+            box.setCurrentIndex(max(box.findData(keep), 0))
+            box.blockSignals(False)
+        self._show_origin()
         self._apply()
 
     def _apply(self) -> None:
