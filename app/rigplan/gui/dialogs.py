@@ -183,6 +183,7 @@ scraped from PCPartPicker on 2025-07-23.</li>
 lambdal/deeplearning-benchmark</a>.</li>
 <li>Cloud prices: <a href="https://github.com/skypilot-org/skypilot-catalog">SkyPilot catalog</a>, from provider
 price lists; historic AWS prices from <a href="https://github.com/vantage-sh/ec2instances.info">ec2instances.info</a>
-(MIT) and published 2018-2022 comparisons.</li>
+(MIT) and published 2018-2022 comparisons. Cloud prices &gt; Update reads the catalog published by dstack's
+<a href="https://github.com/dstackai/gpuhunt">gpuhunt</a> (MPL-2.0, used as a library, unmodified).</li>
 </ul>
 <p>Code: MIT licence.</p>"""

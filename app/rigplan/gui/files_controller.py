@@ -68,7 +68,9 @@ class FilesMixin(_Base):
         from rigplan.model import Build
 
         current = self.doc.build
-        dlg = SuggestDialog(self.catalog, current.assumptions, self, own_prices=own_prices_of(current))
+        costs = getattr(self, "costs", None)  # the offers in use (bundled or updated), once the Costs tab is built
+        offers = getattr(costs, "offers", None)
+        dlg = SuggestDialog(self.catalog, current.assumptions, self, offers=offers, own_prices=own_prices_of(current))
         build = dlg.suggested_build() if dlg.exec() else None
         if build is not None and self.maybe_save():
             self.doc.reset(Build(assumptions=build.assumptions), None)

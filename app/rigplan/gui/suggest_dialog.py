@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.catalog.loader import Catalog
-from rigplan.costs.offers import Offer, OfferCatalog, load_offers
+from rigplan.costs.offers import Offer, OfferCatalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
 from rigplan.model.common import Price
@@ -80,7 +80,12 @@ class SuggestDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Suggest a build")
         self.catalog, self.assumptions = catalog, assumptions
-        self.offers = offers if offers is not None else load_offers()
+        if offers is None:  # bundled, or the user's updated prices (Cloud prices > Update)
+            from rigplan.cloudprices.cachepath import prices_home
+            from rigplan.cloudprices.store import load_prices
+
+            offers = load_prices(prices_home())
+        self.offers = offers
         self.own_prices = own_prices
         self.suggestion: Suggestion | None = None
         self._cancel = False
