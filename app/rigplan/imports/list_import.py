@@ -101,7 +101,9 @@ def _custom(line: ListLine, kind: Kind) -> object:
     )
 
 
-def to_build(result: ListImport, catalog: Catalog, name: str | None = None, assumptions: Assumptions | None = None) -> Build:
+def to_build(
+    result: ListImport, catalog: Catalog, name: str | None = None, assumptions: Assumptions | None = None
+) -> Build:
     """The build the list describes, with the choices made so far. Repeated lines of a GPU, memory or storage
     part at the same price become one item with a quantity."""
     items: list[BuildItem] = []
@@ -127,9 +129,7 @@ def to_build(result: ListImport, catalog: Catalog, name: str | None = None, assu
         notes.append("Not planned by RigPlan: " + "; ".join(f"{s.type_label}: {s.name}" for s in skipped) + ".")
     open_lines = [result.lines[n] for n in result.uncertain if result.lines[n].choice is None]
     if open_lines:
-        notes.append(
-            "Unconfirmed matches, kept as custom parts: " + "; ".join(ln.line.name for ln in open_lines) + "."
-        )
+        notes.append("Unconfirmed matches, kept as custom parts: " + "; ".join(ln.line.name for ln in open_lines) + ".")
     kwargs = {"assumptions": assumptions} if assumptions is not None else {}
     return Build(
         name=(name or f"PCPartPicker list {when}")[:200],

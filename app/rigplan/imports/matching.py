@@ -30,15 +30,103 @@ MAX_CANDIDATES = 5
 _TOKEN = re.compile(r"[a-z0-9]+")
 # Words PCPartPicker appends to say what kind of part it is, and spec words stated separately below.
 _GENERIC = frozenset(
-    """processor core memory video card solid state drive internal hard power supply case cpu cooler motherboard
-    certified fully semi non modular ghz mhz cfm rpm mm the with w and gb tb nvme pcie x4 x8 x16 sata
-    ssd hdd gen tower mid full mini micro atx itx eatx e ssi ceb fan liquid air 80 plus bronze silver gold
-    platinum titanium ddr4 ddr5 ddr3 cl dimm desktop edition graphics""".split()
+    [
+        "processor",
+        "core",
+        "memory",
+        "video",
+        "card",
+        "solid",
+        "state",
+        "drive",
+        "internal",
+        "hard",
+        "power",
+        "supply",
+        "case",
+        "cpu",
+        "cooler",
+        "motherboard",
+        "certified",
+        "fully",
+        "semi",
+        "non",
+        "modular",
+        "ghz",
+        "mhz",
+        "cfm",
+        "rpm",
+        "mm",
+        "the",
+        "with",
+        "w",
+        "and",
+        "gb",
+        "tb",
+        "nvme",
+        "pcie",
+        "x4",
+        "x8",
+        "x16",
+        "sata",
+        "ssd",
+        "hdd",
+        "gen",
+        "tower",
+        "mid",
+        "full",
+        "mini",
+        "micro",
+        "atx",
+        "itx",
+        "eatx",
+        "e",
+        "ssi",
+        "ceb",
+        "fan",
+        "liquid",
+        "air",
+        "80",
+        "plus",
+        "bronze",
+        "silver",
+        "gold",
+        "platinum",
+        "titanium",
+        "ddr4",
+        "ddr5",
+        "ddr3",
+        "cl",
+        "dimm",
+        "desktop",
+        "edition",
+        "graphics",
+    ]
 )
-_COLOURS = frozenset("black white silver gray grey red blue green pink purple gold brown rgb argb".split())
+_COLOURS = frozenset(
+    [
+        "black",
+        "white",
+        "silver",
+        "gray",
+        "grey",
+        "red",
+        "blue",
+        "green",
+        "pink",
+        "purple",
+        "gold",
+        "brown",
+        "yellow",
+        "orange",
+        "beige",
+        "rgb",
+        "argb",
+    ]
+)
 _SPEC_TEXT = [
+    re.compile(r"\(\s*\d+\s*x\s*\d+(?:\.\d+)?\s*gb\s*\)", re.IGNORECASE),  # before "32GB" alone
     re.compile(r"\d+(?:\.\d+)?\s*(?:gb|tb)\b", re.IGNORECASE),
-    re.compile(r"\(\s*\d+\s*x\s*\d+(?:\.\d+)?\s*gb\s*\)", re.IGNORECASE),
     re.compile(r"ddr\d-\d+", re.IGNORECASE),
     re.compile(r"\bcl\s?\d+\b", re.IGNORECASE),
     re.compile(r"\b\d+(?:\.\d+)?\s*(?:w|ghz|mhz|cfm|rpm|mm)\b", re.IGNORECASE),
@@ -100,9 +188,8 @@ def stated_specs(kind: Kind, name: str) -> dict[str, Any]:
     elif kind is Kind.CASE:
         if m := re.search(r"\b((?:e-?atx|atx|micro ?atx|mini ?itx)\s+(?:full|mid|mini|super)\s+tower)\b", low):
             out["form_factor"] = m.group(1)
-    elif kind is Kind.MOTHERBOARD:
-        if m := re.search(r"\b(am[3-5]|lga\s?\d{4}|str5|swrx8|strx4|tr4)\b", low):
-            out["socket"] = m.group(1).replace(" ", "")
+    elif kind is Kind.MOTHERBOARD and (m := re.search(r"\b(am[3-5]|lga\s?\d{4}|str5|swrx8|strx4|tr4)\b", low)):
+        out["socket"] = m.group(1).replace(" ", "")
     return out
 
 
@@ -210,12 +297,19 @@ class Matcher:
         if not cands:
             return MatchResult("none")
         lead = cands[0].score - (cands[1].score if len(cands) > 1 else 0.0)
-        sure = cands[0].score >= SURE_SCORE and lead >= SURE_LEAD
+        sure = cands[0].score >= SURE_SCORE and lead >= SURE_LEAD and not self._colour_twin(idx, scored, want)
         return MatchResult("sure" if sure else "uncertain", cands)
 
-    def _specs_ok(
-        self, table: KindTable, i: int, kind: Kind, specs: dict[str, Any], chips: set[str] | None
-    ) -> bool:
+    @staticmethod
+    def _colour_twin(idx: _KindIndex, scored: list[tuple[float, str, int]], want: frozenset[str]) -> bool:
+        """Two catalog parts that differ only in colour are two parts; a listing that names no colour cannot
+        choose between them, however the scores fall."""
+        if want & _COLOURS or len(scored) < 2:
+            return False
+        best = idx.toks[scored[0][2]] - _COLOURS
+        return any(idx.toks[i] - _COLOURS == best for _, _, i in scored[1:])
+
+    def _specs_ok(self, table: KindTable, i: int, kind: Kind, specs: dict[str, Any], chips: set[str] | None) -> bool:
         for f, stated in specs.items():
             if not _agrees(f, stated, table.column(f)[i]):
                 return False

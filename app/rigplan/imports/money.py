@@ -30,10 +30,9 @@ REGION_CURRENCY = {
 SYMBOLS = {"£": "GBP", "€": "EUR", "₹": "INR", "kr": "SEK", "CHF": "CHF"}
 
 _HOST = re.compile(r"https?://(?:([a-z]{2})\.)?pcpartpicker\.com", re.IGNORECASE)
-_AMOUNT = r"\d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
-_PRICE = re.compile(
-    rf"(?P<pre>[$£€₹]|kr|CHF|[A-Z]{{3}})?\s?(?P<amt>{_AMOUNT})\s?(?P<post>[$£€₹]|kr|CHF|[A-Z]{{3}}\b)?"
-)
+# Grouped thousands ("1,579.00", "2.542,90") first, then plain digits ("1599.99", "549,00").
+_AMOUNT = r"\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_PRICE = re.compile(rf"(?P<pre>[$£€₹]|kr|CHF|[A-Z]{{3}})?\s?(?P<amt>{_AMOUNT})\s?(?P<post>[$£€₹]|kr|CHF|[A-Z]{{3}}\b)?")
 
 
 def region_currency(text: str) -> str | None:
