@@ -75,7 +75,8 @@ def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindo
     monkeypatch.setattr(PasteListDialog, "exec", paste)
     monkeypatch.setattr(ReviewMatchesDialog, "exec", review)
     file_menu = window.menuBar().actions()[0].menu()
-    assert [a.text() for a in window.import_menu.actions()] == ["&PCPartPicker list...", "P&rice file..."]
+    names = [a.text() for a in window.import_menu.actions() if not a.isSeparator()]
+    assert names == ["&PCPartPicker list...", "P&rice file...", "Remove &your prices..."]
     assert window.import_menu.menuAction() in file_menu.actions()
     window.act_import_pcpp.trigger()
     build = window.doc.build
@@ -123,6 +124,13 @@ def test_price_file_into_your_catalog_prices(qtbot, tmp_path: Path, monkeypatch)
     row = catalog.table(Kind.CPU).ids.index(RYZEN_7950X)
     tip = model.data(model.index(row, model.price_col), Qt.ItemDataRole.ToolTipRole)
     assert tip == "499.00 USD on 2025-08-01: your price: Micro Center quote"
+    bundled = load_catalog(cache_dir=tmp_path / "cache").get(RYZEN_7950X).price  # type: ignore[union-attr]
+    assert import_actions.remove_your_prices(w, ask=False) == 3
+    assert load_user_prices(tmp_path / "data") == {}
+    assert catalog.get(RYZEN_7950X).price == bundled  # type: ignore[union-attr]  # the catalog's own price is back
+    model = w.picker.model_for(Kind.CPU)
+    tip = model.data(model.index(row, model.price_col), Qt.ItemDataRole.ToolTipRole)
+    assert "your price" not in tip
 
 
 def test_unreadable_price_file_is_one_warning(window: MainWindow, monkeypatch, tmp_path: Path) -> None:
@@ -130,3 +138,24 @@ def test_unreadable_price_file_is_one_warning(window: MainWindow, monkeypatch, t
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
     assert import_actions.import_price_path(window, tmp_path / "missing.csv", "build") == ""
     assert warned == ["missing.csv: No such file or directory"]
+
+
+def test_saved_prices_show_when_the_window_starts(qtbot, tmp_path: Path) -> None:
+    import datetime as dt
+
+    from rigplan.catalog.user_prices import add_user_prices
+    from rigplan.costs.offers import load_offers
+    from rigplan.costs.perf import load_perf
+    from rigplan.model import Price
+
+    quote = Price(amount=455.0, currency="USD", date=dt.date(2025, 9, 1), source="local shop")
+    add_user_prices({RYZEN_7950X: quote}, tmp_path / "data")
+    catalog = load_catalog(cache_dir=tmp_path / "cache")
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, load_offers(), load_perf(), settings, data_dir=tmp_path / "data")
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    price = catalog.get(RYZEN_7950X).price  # type: ignore[union-attr]
+    assert price is not None and price.amount == 455.0 and price.source == "your price: local shop"
+    w.doc.add_part(catalog.get(RYZEN_7950X))  # type: ignore[arg-type]
+    assert w.build_panel.table.item(0, 3).text() == "$455.00"
+    assert "Catalog price: 455.00 USD (your price: local shop, 2025-09-01)" in w.build_panel.table.item(0, 3).toolTip()

@@ -14,6 +14,7 @@ catalog's.
 from __future__ import annotations
 
 import json
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -87,18 +88,39 @@ def remove_user_prices(part_ids: list[str] | None, data_dir: Path | None = None)
     return gone
 
 
+# The bundled price of each part a user price replaced, per loaded catalog, so removing it brings that back.
+_BUNDLED: weakref.WeakKeyDictionary[Catalog, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _set(catalog: Catalog, part_id: str, value: Any, remember: bool = True) -> bool:
+    for table in catalog.tables.values():
+        try:
+            i = table.ids.index(part_id)
+        except ValueError:
+            continue
+        col = table.columns.setdefault("price", [None] * len(table.ids))
+        if remember:
+            _BUNDLED.setdefault(catalog, {}).setdefault(part_id, col[i])
+        col[i] = value
+        table._parts[i] = None  # noqa: SLF001 - the cached Part must be rebuilt with the new price
+        return True
+    return False
+
+
 def apply_to_catalog(catalog: Catalog, prices: dict[str, Price]) -> int:
     """Show the user's prices in the loaded catalog (memory only). Returns how many parts got one."""
     n = 0
-    for table in catalog.tables.values():
-        index = {pid: i for i, pid in enumerate(table.ids) if pid in prices}
-        if not index:
-            continue
-        col = table.columns.setdefault("price", [None] * len(table.ids))
-        for pid, i in index.items():
-            p = prices[pid]
-            shown = p.model_copy(update={"source": f"{YOUR_PRICE}: {p.source}" if p.source else YOUR_PRICE})
-            col[i] = shown.model_dump(mode="json")
-            table._parts[i] = None  # noqa: SLF001 - the cached Part must be rebuilt with the new price
-            n += 1
+    for pid, p in prices.items():
+        shown = p.model_copy(update={"source": f"{YOUR_PRICE}: {p.source}" if p.source else YOUR_PRICE})
+        n += _set(catalog, pid, shown.model_dump(mode="json"))
+    return n
+
+
+def restore_in_catalog(catalog: Catalog, part_ids: list[str]) -> int:
+    """Put the bundled prices back for these parts (after their user prices were removed)."""
+    saved = _BUNDLED.get(catalog, {})
+    n = 0
+    for pid in part_ids:
+        if pid in saved:
+            n += _set(catalog, pid, saved.pop(pid), remember=False)
     return n

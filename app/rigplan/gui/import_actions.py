@@ -91,6 +91,30 @@ def _into_catalog(w: MainWindow, pf: object) -> list[str]:
     return [f"{len(resolved.prices)} of your prices added to the catalog.", *resolved.unmatched]
 
 
+def remove_your_prices(w: MainWindow, ask: bool = True) -> int:
+    """File > Import > Remove your prices: every user price goes; the catalog's own prices come back."""
+    from rigplan.catalog.user_prices import UserPricesError, load_user_prices, remove_user_prices, restore_in_catalog
+
+    if w._data_dir is None:  # noqa: SLF001
+        return 0
+    try:
+        n = len(load_user_prices(w._data_dir))  # noqa: SLF001
+        if not n:
+            QMessageBox.information(w, "Your prices", "You have no prices of your own.")
+            return 0
+        yes = QMessageBox.StandardButton.Yes
+        question = f"Remove your {n} price{'s' if n != 1 else ''}? The catalog's own prices come back."
+        if ask and QMessageBox.question(w, "Your prices", question) != yes:
+            return 0
+        gone = remove_user_prices(None, w._data_dir)  # noqa: SLF001
+    except UserPricesError as exc:
+        QMessageBox.warning(w, "Your prices", str(exc))
+        return 0
+    restore_in_catalog(w.catalog, gone)
+    refresh_picker(w)
+    return len(gone)
+
+
 def refresh_picker(w: MainWindow) -> None:
     """The picker's tables read prices once per model: drop them so the next view shows the new prices."""
     w.picker._models.clear()  # noqa: SLF001 - the picker rebuilds a model on demand (as set_perf does)
