@@ -32,7 +32,7 @@ from rigplan.catalog import Catalog
 from rigplan.imports.list_import import ImportedLine, ListImport, match_list
 from rigplan.imports.pcpartpicker import ListFormatError
 
-CUSTOM = "Keep as a custom part (the list's name and price; specs unknown)"
+CUSTOM = "Custom part: the list's name and price, specs unknown"
 STATUS_TEXT = {
     "matched": "Matched",
     "uncertain": "Check",
@@ -53,8 +53,8 @@ class PasteListDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.addWidget(
             QLabel(
-                "On your PCPartPicker list page, choose <b>Markup</b> and copy the <b>Text</b> or the "
-                "<b>Reddit</b> (Markup) export, then paste it here, or open a saved file."
+                "On your PCPartPicker list, press <b>Markup</b> and copy the <b>Reddit</b> or <b>Text</b> format, "
+                "then paste it here, or open a saved file. Every price in it becomes this build's own price."
             )
         )
         self.text = QPlainTextEdit()
