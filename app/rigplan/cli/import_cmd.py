@@ -92,7 +92,7 @@ def run_pcpartpicker(ns: argparse.Namespace) -> int:
         raise UsageError(f"{ns.file}: {exc}") from None
     build = to_build(result, catalog, ns.name)
     save(build, ns.output)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, ln in enumerate(result.lines, start=1):
         best = ln.match.best if ln.match else None
         chosen = catalog.get(ln.choice) if ln.choice else None

@@ -20,7 +20,7 @@ from rigplan.kinds import Kind
 from rigplan.model import Assumptions, Build, BuildItem, Price
 from rigplan.model.build import MAX_QUANTITY
 from rigplan.model.common import KNOWN_CURRENCIES
-from rigplan.model.parts import PART_CLASSES
+from rigplan.model.parts import PART_ADAPTER, Part
 
 SOURCE = "PCPartPicker list"
 # Kinds a build may hold more than one of in one line (the build panel edits quantities of these only).
@@ -91,14 +91,17 @@ def apply_picks(result: ListImport, picks: Mapping[int, str | None], catalog: Ca
         line.choice = part_id
 
 
-def _custom(line: ListLine, kind: Kind) -> object:
+def _custom(line: ListLine, kind: Kind) -> Part:
+    """A part of the line's kind with the list's name and nothing else known (every spec None: "not checked")."""
     slug = re.sub(r"[^a-z0-9]+", "-", line.name.lower()).strip("-")[:80] or "part"
-    return PART_CLASSES[kind](
-        id=f"custom-pcpp-{slug}",
-        name=line.name[:300],
-        custom=True,
-        spec_source="PCPartPicker list (name only: specs unknown)",
-    )
+    fields = {
+        "kind": kind.value,
+        "id": f"custom-pcpp-{slug}",
+        "name": line.name[:300],
+        "custom": True,
+        "spec_source": "PCPartPicker list (name only: specs unknown)",
+    }
+    return PART_ADAPTER.validate_python(fields)
 
 
 def to_build(
@@ -111,17 +114,16 @@ def to_build(
         kind = ln.line.kind
         if kind is None:
             continue
-        part = catalog.get(ln.choice) if ln.choice else None
-        if part is None:
-            part = _custom(ln.line, kind)
+        found = catalog.get(ln.choice) if ln.choice else None
+        part = found if found is not None else _custom(ln.line, kind)
         price = result.price_of(ln.line)
         for n, prev in enumerate(items):
-            same = prev.part.id == part.id and prev.price_override == price  # type: ignore[attr-defined]
+            same = prev.part.id == part.id and prev.price_override == price
             if same and kind in COUNTED and prev.quantity < MAX_QUANTITY:
                 items[n] = prev.model_copy(update={"quantity": prev.quantity + 1})
                 break
         else:
-            items.append(BuildItem(part=part, price_override=price))  # type: ignore[arg-type]
+            items.append(BuildItem(part=part, price_override=price))
     when = result.parts.date.isoformat() if result.parts.date else "date unknown"
     notes = [f"Imported from a {SOURCE} ({result.parts.url or 'no address'}, {when})."]
     skipped = [ln.line for ln in result.lines if ln.status == "skipped"]
