@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -96,11 +97,14 @@ class PasteListDialog(QDialog):
             self.error.setText(f"Cannot read {path.name}: {getattr(exc, 'strerror', None) or exc}")
 
     def accept(self) -> None:
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # the first import builds indexes (~1 s)
         try:
             self.imported = match_list(self.text.toPlainText(), self.catalog)
         except ListFormatError as exc:
             self.error.setText(f"This is not a PCPartPicker list: {exc}.")
             return
+        finally:
+            QApplication.restoreOverrideCursor()
         super().accept()
 
 

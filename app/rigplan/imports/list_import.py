@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
-from rigplan.imports.matching import Matcher, MatchResult
+from rigplan.imports.matching import Matcher, MatchResult, matcher_for
 from rigplan.imports.pcpartpicker import ListLine, PartList, parse_list
 from rigplan.kinds import Kind
 from rigplan.model import Assumptions, Build, BuildItem, Price
@@ -61,7 +61,7 @@ class ListImport:
 def match_list(text: str, catalog: Catalog, matcher: Matcher | None = None) -> ListImport:
     """Parse and match. Sure matches are chosen; uncertain ones are left for the user (choice None)."""
     parts = parse_list(text)
-    matcher = matcher or Matcher(catalog)
+    matcher = matcher or matcher_for(catalog)
     out = ListImport(parts)
     for line in parts.lines:
         if line.kind is None:

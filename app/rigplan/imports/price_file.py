@@ -14,7 +14,7 @@ import io
 from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
-from rigplan.imports.matching import Matcher, norm
+from rigplan.imports.matching import Matcher, matcher_for, norm
 from rigplan.imports.money import parse_amount, parse_price
 from rigplan.kinds import Kind
 from rigplan.model import Build, Price
@@ -106,7 +106,7 @@ class Resolved:
 
 def resolve_catalog(pf: PriceFile, catalog: Catalog, matcher: Matcher | None = None) -> Resolved:
     """Rows to catalog part ids. A later row for the same part wins (a file lists newer quotes further down)."""
-    matcher = matcher or Matcher(catalog)
+    matcher = matcher or matcher_for(catalog)
     out = Resolved()
     by_name: dict[str, list[str]] = {}
     for kind in Kind:
