@@ -15,7 +15,7 @@ from rigplan.cli.main import run_cli
 from rigplan.costs.analysis import analyse
 from rigplan.costs.offers import load_offers
 from rigplan.exports.markdown import to_markdown
-from rigplan.exports.plan import DEFAULT_CHART_OFFERS, make_plan
+from rigplan.exports.plan import DEFAULT_CHART_OFFERS, make_plan, money
 from rigplan.exports.tables import costs_csv, parts_csv
 from rigplan.files import load
 from rigplan.model.assumptions import Pricing
@@ -99,7 +99,8 @@ def test_markdown_escapes_pipes_and_says_no_price(tmp_path: Path) -> None:
     row = next(r for r in table_rows(md) if r[1] == "A \\| B")
     assert row[3] == "no price"
     total = next(r for r in table_rows(md) if r[0] == "**Total**")
-    assert "at least: no price for 1 part" in total[3]
+    parts = money("USD", plan.cost.own_breakdown["parts"])
+    assert total[3] == f"**at least {parts} (1 part without a price)**"
 
 
 def test_parts_csv_rows_equal_the_build() -> None:

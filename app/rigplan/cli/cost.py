@@ -11,6 +11,7 @@ from typing import Any
 from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import table
+from rigplan.exports.wording import at_least, least
 from rigplan.model.assumptions import Pricing
 from rigplan.model.common import MAX_AMOUNT
 
@@ -115,6 +116,9 @@ def cmd_cost(ns: argparse.Namespace) -> int:
         "currency": a.currency,
         "exchange_rate": {"per_usd": k.per_usd, "basis": k.basis},
         "build_cost": _r(report.upfront),
+        # Issue 19: build_cost is a lower bound when parts have no price; these say which.
+        "build_cost_is_lower_bound": bool(report.unpriced),
+        "unpriced_parts": list(report.unpriced),
         "assumptions": {
             **a.model_dump(mode="json"),
             "load_wall_watts": _r(own.load_wall_w, 1),
@@ -216,8 +220,10 @@ def _unknown(o: Any, u: Any, j: Any) -> dict[str, Any]:
 
 def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: list, job_mode: bool) -> None:
     cur = a.currency
+    n = len(report.unpriced)  # issue 19: parts without a price make the owning figures lower bounds
     print(
-        f"{name}: {cur} {report.upfront:,.2f} up front, {cur} {report.own_slope_per_day:,.2f} per day to run "
+        f"{name}: {at_least(f'{cur} {report.upfront:,.2f}', n)} up front, {cur} {report.own_slope_per_day:,.2f} "
+        "per day to run "
         f"({a.hours_per_day:g} h/day at {own.load_wall_w:.0f} W, {a.idle_hours_per_day:g} h idle at "
         f"{own.idle_wall_w:.0f} W, {cur} {a.electricity_per_kwh:g}/kWh); horizon {a.horizon_years:g} years; "
         f"{report.fx_basis}."
@@ -249,7 +255,7 @@ def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: 
     head = ["Offer", "Pricing", f"{cur}/h", "Speed ratio", "Break-even", "Rent at horizon"]
     print(table(rows, head + (["Jobs"] if job_mode else [])))
     print(
-        f"Owning at the horizon: {cur} {report.own_breakdown['total']:,.0f} after resale of "
+        f"Owning at the horizon: {least(n)}{cur} {report.own_breakdown['total']:,.0f} after resale of "
         f"{report.resale_share:.0%} ({report.resale_basis.split(' (')[0]})."
     )
     for n in notes:

@@ -16,7 +16,9 @@ from typing import NoReturn
 from rigplan import __version__
 
 # Modules under rigplan.cli that add subcommands; each defines register(subparsers).
-COMMAND_MODULES = ("parts", "schema", "check", "cost", "instances", "export", "compare", "suggest", "prices")
+COMMAND_MODULES = (
+    "parts", "schema", "check", "cost", "instances", "export", "compare", "suggest", "prices", "import_cmd",
+)  # fmt: skip
 
 
 class UsageError(Exception):
@@ -38,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def command_names() -> set[str]:
-    return {"parts", "schema", "check", "cost", "instances", "help"} | set(COMMAND_MODULES)
+    # "import" is a Python keyword, so its module is import_cmd (issue 19).
+    return {"parts", "schema", "check", "cost", "instances", "help", "import"} | set(COMMAND_MODULES)
 
 
 def is_cli_invocation(args: Sequence[str]) -> bool:
@@ -51,7 +54,7 @@ def is_cli_invocation(args: Sequence[str]) -> bool:
 
 
 def _unknown_word(word: str) -> str:
-    commands = sorted(set(COMMAND_MODULES))
+    commands = sorted({c.replace("import_cmd", "import") for c in COMMAND_MODULES})
     close = difflib.get_close_matches(word, commands, n=1)
     hint = f"did you mean '{close[0]}'? " if close else ""
     return f"'{word}' is neither a command nor an existing file; {hint}commands: {', '.join(commands)}"

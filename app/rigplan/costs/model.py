@@ -97,6 +97,7 @@ class CostReport:
     fx_basis: str = ""
     resale_share: float = 0.0
     resale_basis: str = ""
+    unpriced: tuple[str, ...] = ()  # parts with no price (issue 19): the totals are then "at least"
 
 
 def horizon_days(a: Assumptions) -> int:
@@ -166,6 +167,7 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
         fx_basis=f"{k.currency} {k.per_usd:g} per USD ({k.basis})",
         resale_share=share,
         resale_basis=share_basis,
+        unpriced=own.unpriced,
     )
     total_own = report.own_breakdown["total"]
     work_hours = a.hours_per_day * horizon

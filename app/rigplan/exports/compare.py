@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rigplan.exports.plan import ExportError, Plan
+from rigplan.exports.wording import at_least, least
 from rigplan.model.parts import Kind
 from rigplan.rules import Severity
 
@@ -115,6 +116,18 @@ def compare(plans: list[Plan]) -> Comparison:
     return Comparison(plans, part_rows(plans), [build_figures(p) for p in plans], curves, currencies[0], notes)
 
 
+def lower_bound(cells: list[str], figures: list[dict[str, Any]], full: bool = False) -> list[str]:
+    """Issue 19: a sum over parts some of which have no price says "at least" (and, for the parts cost, how many)."""
+    out = cells[:1]
+    for text, x in zip(cells[1:], figures, strict=True):
+        n = len(x["unpriced_parts"])
+        if text == "unknown":
+            out.append(text)
+        else:
+            out.append(at_least(text, n) if full else least(n) + text)
+    return out
+
+
 def figure_rows(cmp: Comparison) -> list[list[str]]:
     """The figures as rows of text (label, then one cell a build): what `rigplan compare` and the GUI show."""
     cur = cmp.currency
@@ -124,9 +137,9 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         return [label] + [("unknown" if x[key] is None else fmt(x[key])) for x in f]
 
     rows = [
-        row("Parts cost", "parts_cost", lambda v: f"{cur} {v:,.2f}"),
-        row("Up front", "upfront", lambda v: f"{cur} {v:,.2f}"),
-        row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{cur} {v:,.0f}"),
+        lower_bound(row("Parts cost", "parts_cost", lambda v: f"{cur} {v:,.2f}"), f, full=True),
+        lower_bound(row("Up front", "upfront", lambda v: f"{cur} {v:,.2f}"), f),
+        lower_bound(row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{cur} {v:,.0f}"), f),
         row("Full load (sizing)", "load_w", lambda v: f"{v:,.0f} W"),
         row("At the wall, training", "wall_load_w", lambda v: f"{v:,.0f} W"),
         row("Recommended PSU", "recommended_psu_w", lambda v: f"{v:,} W"),

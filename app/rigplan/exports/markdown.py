@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rigplan import __version__
 from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
+from rigplan.exports.wording import at_least, least
 from rigplan.rules import Severity
 
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
@@ -26,10 +27,9 @@ def to_markdown(plan: Plan) -> str:
         if p:
             sources[p.source or "source unknown"] = None
         out.append(f"| {item.kind.label} | {cell(item.part.name)} | {item.quantity} | {price} | {when} |")
-    unpriced = plan.costing.own.unpriced
-    lower = f" (at least: no price for {len(unpriced)} part{'s' if len(unpriced) != 1 else ''})" if unpriced else ""
+    n = len(plan.costing.own.unpriced)
     conv = " " + total_note(plan) if total_note(plan) else ""
-    out.append(f"| **Total** |{conv} | | **{money(cur, cost.own_breakdown['parts'])}**{lower} | |")
+    out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), n)}** | |")
     out += ["", f"Prices: {'; '.join(sources) or 'none'}."]
     out += ["", f"**Power:** {power_line(plan)}."]
     r = plan.report
@@ -40,9 +40,9 @@ def to_markdown(plan: Plan) -> str:
     out += [
         "",
         f"**Owning vs renting** ({a.hours_per_day:g} h of training a day, {a.horizon_years:g} years, electricity "
-        f"{money(cur, a.electricity_per_kwh)}/kWh): {money(cur, cost.upfront)} up front, "
-        f"{money(cur, cost.own_slope_per_day)} a day to run, {money(cur, cost.own_breakdown['total'], 0)} at the "
-        f"horizon after resale.",
+        f"{money(cur, a.electricity_per_kwh)}/kWh): {least(n)}{money(cur, cost.upfront)} up front, "
+        f"{money(cur, cost.own_slope_per_day)} a day to run, "
+        f"{least(n)}{money(cur, cost.own_breakdown['total'], 0)} at the horizon after resale.",
         "",
     ]
     if plan.offers:

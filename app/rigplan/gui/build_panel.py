@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rigplan.exports.wording import unpriced_text
 from rigplan.gui.livetext import LiveText
 from rigplan.gui.slots import SLOT_ORDER
 from rigplan.kinds import KIND_LABELS, Kind
@@ -211,13 +212,11 @@ class BuildPanel(QWidget):
                 total += converted * item.quantity  # in the build's currency, never a relabelled USD amount
             else:
                 unpriced += 1
-        missing = (
-            f" <span style='color:#b8860b'>(+ {unpriced} part{'s' if unpriced != 1 else ''} with no price)</span>"
-            if unpriced
-            else ""
-        )
+        # Issue 19: with parts that have no price the total is a lower bound, and says so as everywhere else.
+        least = "at least " if unpriced else ""
+        missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced)})</span>" if unpriced else ""
         basis = f" <span style='color:gray'>({rate.basis})</span>" if rate and rate.currency != "USD" else ""
-        self.total.setText(f"<b>Total: {self.money(total)}</b>{missing}{basis}")
+        self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
     def _show_power(self, report: Report | None) -> None:
         p = report.power if report is not None else None

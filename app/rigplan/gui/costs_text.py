@@ -12,6 +12,7 @@ from rigplan.costs.jobs import jobs
 from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
 from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
+from rigplan.exports.wording import at_least, least
 from rigplan.gui.chart_style import COLORS, DAYS_PER_MONTH
 from rigplan.gui.offers_model import provider_name
 from rigplan.model import Assumptions, Build, Pricing
@@ -40,9 +41,10 @@ def summary_html(
     r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: list[str] = ()
 ) -> str:
     """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes."""
+    n = len(r.unpriced)  # issue 19: with unpriced parts the owning figures are lower bounds and say so
     bits = [
-        f"Owning: <b>{money(r.upfront)}</b> up front, {money(r.own_slope_per_day)} a day to run; "
-        f"{money(r.own_breakdown['total'])} after {horizon_years:g} years and resale."
+        f"Owning: <b>{at_least(money(r.upfront), n)}</b> up front, {money(r.own_slope_per_day)} a day to run; "
+        f"{least(n)}{money(r.own_breakdown['total'])} after {horizon_years:g} years and resale."
     ]
     best = [(o.breakeven_days, n) for n, o in zip(names, r.offers, strict=True) if o.breakeven_days]
     if best:

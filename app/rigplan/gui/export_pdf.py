@@ -26,6 +26,7 @@ from rigplan.exports.plan import (
     power_line,
     total_note,
 )
+from rigplan.exports.wording import least, unpriced_text
 from rigplan.gui.export_images import breakdown_plot, breakeven_plot, lay_out, paint
 from rigplan.model.assumptions import DEFAULT_SOURCES
 
@@ -79,15 +80,15 @@ def summary_html(plan: Plan) -> str:
                 (p.date.isoformat() if p.date else "date unknown") if p else "",
             ]
         )
-    unpriced = plan.costing.own.unpriced
-    missing = f"{len(unpriced)} part{'s' if len(unpriced) != 1 else ''} without price" if unpriced else ""
-    least = "at least " if unpriced else ""
+    n = len(plan.costing.own.unpriced)
     conv = total_note(plan)
+    # Issue 19's wording, split over the row so the narrow price column keeps its width: the count goes under Item.
+    missing = f"({unpriced_text(n)})" if n else ""
     total = [
         "Total",
         "; ".join(x for x in (missing, conv) if x),
         "",
-        least + money(cur, cost.own_breakdown["parts"]),
+        least(n) + money(cur, cost.own_breakdown["parts"]),
         "",
     ]
     out = [
@@ -113,7 +114,7 @@ def summary_html(plan: Plan) -> str:
     a = b.assumptions
     out += [
         "<h2>Owning vs renting the same work</h2>",
-        f"<p>{money(cur, cost.upfront)} up front and {money(cur, cost.own_slope_per_day)} a day to run "
+        f"<p>{least(n)}{money(cur, cost.upfront)} up front and {money(cur, cost.own_slope_per_day)} a day to run "
         f"({a.hours_per_day:g} h of training a day); {money(cur, cost.own_breakdown['total'], 0)} over "
         f"{a.horizon_years:g} years after resale. The break-even chart is on the next page.</p>",
     ]

@@ -179,6 +179,9 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         for a in self.doc_actions:
             a.setEnabled(True)
         self._update_title()
+        from rigplan.gui.import_actions import apply_saved_prices
+
+        apply_saved_prices(self)  # issue 19: your own prices over the catalog's
         # Autosave: unsaved edits are written every N seconds to the data folder, one file per instance.
         self.start_autosave()
 

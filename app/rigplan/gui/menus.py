@@ -27,6 +27,11 @@ def make_actions(w: MainWindow) -> None:
     w.act_new = _action(w, "&New", w.new_build, sk.New)
     w.act_open = _action(w, "&Open...", w.open_dialog, sk.Open)
     w.act_suggest = _action(w, "Suggest a &build...", w.suggest_build)  # issue 16
+    from rigplan.gui import import_actions  # issue 19: File > Import
+
+    w.act_import_pcpp = _action(w, "&PCPartPicker list...", lambda: import_actions.import_pcpartpicker(w))
+    w.act_import_prices = _action(w, "P&rice file...", lambda: import_actions.import_price_file(w))
+    w.act_remove_prices = _action(w, "Remove &your prices...", lambda: import_actions.remove_your_prices(w))
     w.act_save = _action(w, "&Save", w.save, sk.Save)
     w.act_save_as = _action(w, "Save &As...", w.save_as, sk.SaveAs)
     w.act_quit = _action(w, "&Quit", w.close, sk.Quit)
@@ -48,6 +53,11 @@ def make_actions(w: MainWindow) -> None:
     w.recent_menu = m.addMenu("Open &Recent")
     w.examples_menu = m.addMenu("Open E&xample")
     w.fill_examples(w.examples_menu)
+    w.import_menu = m.addMenu("&Import")
+    w.import_menu.addAction(w.act_import_pcpp)
+    w.import_menu.addAction(w.act_import_prices)
+    w.import_menu.addSeparator()
+    w.import_menu.addAction(w.act_remove_prices)
     m.addSeparator()
     for a in (w.act_save, w.act_save_as):
         m.addAction(a)
@@ -71,6 +81,7 @@ def make_actions(w: MainWindow) -> None:
     w.file_menu, w.view_menu = m, v
     # Enabled by finish(), a moment after the first paint: they need the build document.
     w.doc_actions = (w.act_new, w.act_suggest, w.act_save, w.act_save_as, w.act_custom, w.act_rename)
+    w.doc_actions += (w.act_import_pcpp, w.act_import_prices, w.act_remove_prices)
     for a in w.doc_actions:
         a.setEnabled(False)
     from rigplan.gui.export_actions import install_in_window  # imports no numpy/pydantic until an export runs

@@ -1,0 +1,21 @@
+"""How a total says what it is (issue 19): with parts that have no price, a sum is a lower bound, and every place
+that shows one (build panel, Costs tab, exports, CLI) says so the same way: "at least $1,234.00 (3 parts without a
+price)". Plain strings, no imports: the build panel uses this before the cost model is loaded."""
+
+from __future__ import annotations
+
+
+def unpriced_text(unpriced: int) -> str:
+    return f"{unpriced} part{'s' if unpriced != 1 else ''} without a price"
+
+
+def at_least(amount_text: str, unpriced: int) -> str:
+    """'$1,234.00' as it is when every part is priced; else 'at least $1,234.00 (3 parts without a price)'."""
+    if unpriced <= 0:
+        return amount_text
+    return f"at least {amount_text} ({unpriced_text(unpriced)})"
+
+
+def least(unpriced: int) -> str:
+    """The prefix alone, for figures that include the parts cost (up front, owning at the horizon)."""
+    return "at least " if unpriced > 0 else ""

@@ -1,0 +1,161 @@
+"""File > Import (issue 19) driven with qtbot over the real catalog: the paste dialog, the review dialog of
+uncertain matches, the build that opens, and a price file into the build and into your catalog prices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QMessageBox
+
+from rigplan.catalog import Catalog, load_catalog
+from rigplan.catalog.user_prices import load_user_prices
+from rigplan.gui import import_actions
+from rigplan.gui.import_dialog import CUSTOM, PasteListDialog, ReviewMatchesDialog
+from rigplan.gui.mainwindow import MainWindow
+from rigplan.imports.list_import import match_list
+from rigplan.kinds import Kind
+
+DATA = Path(__file__).parents[1] / "data"
+BUDGET = (DATA / "pcpartpicker" / "budget.txt").read_text()
+VENTUS_OC = "c4c44fc0-9231-4578-b947-0ccd887d97e1"
+RYZEN_7950X = "63f23f26-d52c-4e3c-be6e-0d25163cff59"
+
+
+def test_paste_dialog_refuses_what_is_not_a_list_and_keeps_the_text(qtbot, catalog: Catalog) -> None:
+    dlg = PasteListDialog(catalog)
+    qtbot.addWidget(dlg)
+    qtbot.keyClicks(dlg.text, "my build: a fast GPU")
+    ok = dlg.buttons.button(dlg.buttons.StandardButton.Ok)
+    assert ok.text() == "Match parts"
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    assert dlg.imported is None and dlg.result() == 0  # not accepted: the dialog stays for a fix
+    assert dlg.error.text().startswith("This is not a PCPartPicker list: no parts found")
+    assert dlg.text.toPlainText() == "my build: a fast GPU"  # nothing lost
+    dlg.load_file(DATA / "pcpartpicker" / "two-gpu.md")
+    assert dlg.error.text() == "" and "Type|Item|Price" in dlg.text.toPlainText()
+    with qtbot.waitSignal(dlg.accepted):
+        qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    assert dlg.imported is not None and len(dlg.imported.lines) == 9
+
+
+def test_review_dialog_shows_candidates_and_takes_the_choice(qtbot, catalog: Catalog) -> None:
+    result = match_list(BUDGET, catalog)
+    dlg = ReviewMatchesDialog(result)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    t = dlg.table
+    assert t.rowCount() == 8
+    assert [t.item(r, 3).text() for r in range(8)] == [
+        "Matched", "Matched", "Check", "Matched", "Check", "Check", "Check", "Not planned",
+    ]  # fmt: skip
+    assert t.item(4, 2).text() == "299.97 USD"
+    assert "4 uncertain matches" in dlg.summary.text()
+    gpu = dlg.combos[4]
+    assert gpu.currentText() == CUSTOM  # nothing guessed
+    assert gpu.itemText(1).startswith("0.95  MSI GeForce RTX 3060 VENTUS 2X 12G OC")
+    assert dlg.combos[0].currentData() == "22546c6c-9af1-4646-a9af-0ede3444c6b7"  # the sure CPU is pre-chosen
+    assert t.item(7, 4).text() == "left out: RigPlan does not plan it"
+    gpu.setCurrentIndex(2)  # the user picks the second candidate for the GPU
+    assert dlg.choices()[4] == gpu.itemData(2) and dlg.choices()[2] is None
+    qtbot.mouseClick(dlg.best_button, Qt.MouseButton.LeftButton)
+    assert dlg.choices()[4] == VENTUS_OC and dlg.choices()[2] is not None
+
+
+def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindow, qtbot, monkeypatch) -> None:
+    def paste(dlg: PasteListDialog) -> int:  # the modal loop replaced by the user's actions on the real dialog
+        dlg.text.setPlainText(BUDGET)
+        qtbot.mouseClick(dlg.buttons.button(dlg.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
+        return int(dlg.imported is not None)
+
+    def review(dlg: ReviewMatchesDialog) -> int:
+        dlg.combos[4].setCurrentIndex(1)  # confirm the best GPU candidate; the rest stay custom parts
+        return 1
+
+    monkeypatch.setattr(PasteListDialog, "exec", paste)
+    monkeypatch.setattr(ReviewMatchesDialog, "exec", review)
+    file_menu = window.menuBar().actions()[0].menu()
+    names = [a.text() for a in window.import_menu.actions() if not a.isSeparator()]
+    assert names == ["&PCPartPicker list...", "P&rice file...", "Remove &your prices..."]
+    assert window.import_menu.menuAction() in file_menu.actions()
+    window.act_import_pcpp.trigger()
+    build = window.doc.build
+    assert window.doc.is_modified() and window.doc.path is None
+    gpu = build.of_kind(Kind.GPU)[0]
+    assert gpu.part.id == VENTUS_OC and gpu.price_override is not None and gpu.price_override.amount == 299.97
+    assert build.of_kind(Kind.MEMORY)[0].part.custom
+    names = [window.build_panel.table.item(r, 1).text() for r in range(window.build_panel.table.rowCount())]
+    assert "MSI GeForce RTX 3060 VENTUS 2X 12G OC GDDR6" in names
+    assert "Corsair Vengeance LPX 32 GB (2 x 16 GB) DDR4-3600 CL18 Memory  (custom)" in names
+    window.undo_stack.undo()
+    assert window.doc.build.items == ()
+
+
+def test_price_file_into_the_build(window: MainWindow, monkeypatch) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: shown.append(a[2]))
+    window.doc.add_part(window.catalog.get(RYZEN_7950X))  # type: ignore[arg-type]
+    text = import_actions.import_price_path(window, DATA / "prices-quotes.csv", "build")
+    assert text.startswith("1 price set in this build.") and shown == [text]
+    assert "line 6: price 'abc' is not a number" in text
+    item = window.doc.build.items[0]
+    assert item.price_override is not None and item.price_override.source == "Micro Center quote"
+    assert window.build_panel.table.item(0, 3).text() == "$499.00"
+    window.undo_stack.undo()
+    assert window.doc.build.items[0].price_override is None
+
+
+def test_price_file_into_your_catalog_prices(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from rigplan.costs.offers import load_offers
+    from rigplan.costs.perf import load_perf
+
+    catalog = load_catalog(cache_dir=tmp_path / "cache")  # its own: the prices below must not leak to other tests
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, load_offers(), load_perf(), settings, data_dir=tmp_path / "data")
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: None)
+    text = import_actions.import_price_path(w, DATA / "prices-quotes.csv", "catalog")
+    assert text.startswith("3 of your prices added to the catalog.")
+    assert set(load_user_prices(tmp_path / "data")) >= {RYZEN_7950X}
+    price = catalog.get(RYZEN_7950X).price  # type: ignore[union-attr]
+    assert price is not None and price.amount == 499.0 and price.source == "your price: Micro Center quote"
+    w.picker.set_kind(Kind.CPU)
+    model = w.picker.model_for(Kind.CPU)
+    row = catalog.table(Kind.CPU).ids.index(RYZEN_7950X)
+    tip = model.data(model.index(row, model.price_col), Qt.ItemDataRole.ToolTipRole)
+    assert tip == "499.00 USD on 2025-08-01: your price: Micro Center quote"
+    bundled = load_catalog(cache_dir=tmp_path / "cache").get(RYZEN_7950X).price  # type: ignore[union-attr]
+    assert import_actions.remove_your_prices(w, ask=False) == 3
+    assert load_user_prices(tmp_path / "data") == {}
+    assert catalog.get(RYZEN_7950X).price == bundled  # type: ignore[union-attr]  # the catalog's own price is back
+    model = w.picker.model_for(Kind.CPU)
+    tip = model.data(model.index(row, model.price_col), Qt.ItemDataRole.ToolTipRole)
+    assert "your price" not in tip
+
+
+def test_unreadable_price_file_is_one_warning(window: MainWindow, monkeypatch, tmp_path: Path) -> None:
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
+    assert import_actions.import_price_path(window, tmp_path / "missing.csv", "build") == ""
+    assert warned == ["missing.csv: No such file or directory"]
+
+
+def test_saved_prices_show_when_the_window_starts(qtbot, tmp_path: Path) -> None:
+    import datetime as dt
+
+    from rigplan.catalog.user_prices import add_user_prices
+    from rigplan.costs.offers import load_offers
+    from rigplan.costs.perf import load_perf
+    from rigplan.model import Price
+
+    quote = Price(amount=455.0, currency="USD", date=dt.date(2025, 9, 1), source="local shop")
+    add_user_prices({RYZEN_7950X: quote}, tmp_path / "data")
+    catalog = load_catalog(cache_dir=tmp_path / "cache")
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(catalog, load_offers(), load_perf(), settings, data_dir=tmp_path / "data")
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    price = catalog.get(RYZEN_7950X).price  # type: ignore[union-attr]
+    assert price is not None and price.amount == 455.0 and price.source == "your price: local shop"
+    w.doc.add_part(catalog.get(RYZEN_7950X))  # type: ignore[arg-type]
+    assert w.build_panel.table.item(0, 3).text() == "$455.00"
+    assert "Catalog price: 455.00 USD (your price: local shop, 2025-09-01)" in w.build_panel.table.item(0, 3).toolTip()

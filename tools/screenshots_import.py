@@ -1,0 +1,90 @@
+"""Screenshots of File > Import > PCPartPicker list (issue 19): the review dialog over the real window, after a
+real import of tests/data/pcpartpicker/budget.txt, and the imported build in the window.
+
+    python tools/screenshots_import.py [--out docs/screenshots]     # both sizes, each on its own Xvfb
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "app"))
+SIZES = ("1280x720", "1920x1080")
+LIST = ROOT / "tests" / "data" / "pcpartpicker" / "budget.txt"
+
+
+def take(out: Path, size: str) -> int:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from rigplan.gui.app import create_window
+    from rigplan.gui.import_dialog import PasteListDialog, ReviewMatchesDialog
+    from rigplan.imports.list_import import apply_picks, to_build
+    from rigplan.model import Build
+
+    app = QApplication(sys.argv[:1])
+    app.setStyle("Fusion")
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
+        w = create_window(settings)
+        w.showMaximized()
+        screen = app.primaryScreen().availableGeometry()
+        w.setGeometry(screen)  # no window manager under Xvfb: fill the screen ourselves
+
+        def shot(name: str) -> None:
+            for _ in range(40):
+                app.processEvents()
+            pix = app.primaryScreen().grabWindow(0)
+            pix.save(str(out / name))
+            print(f"wrote {out / name} ({pix.width()}x{pix.height()})")
+
+        paste = PasteListDialog(w.catalog, w)
+        paste.load_file(LIST)
+        paste.show()
+        paste.move(screen.center() - paste.rect().center())
+        if size == "1920x1080":
+            shot("import-paste.png")
+        paste.accept()
+        assert paste.imported is not None
+        review = ReviewMatchesDialog(paste.imported, w)
+        review.resize(min(1100, screen.width() - 40), min(460, screen.height() - 60))
+        review.show()
+        review.move(screen.center() - review.rect().center())
+        review.combos[4].setCurrentIndex(1)  # the user has confirmed the GPU; three lines still to check
+        shot(f"import-review-{size}.png")
+        apply_picks(paste.imported, review.choices(), w.catalog)
+        build = to_build(paste.imported, w.catalog, assumptions=w.doc.build.assumptions)
+        review.close()
+        w.doc.reset(Build(assumptions=build.assumptions), None)
+        w.doc.edit(build, "Import PCPartPicker list")
+        shot(f"import-build-{size}.png")
+        w.doc.undo_stack.setClean()
+        w.close()
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    ap.add_argument("--one", metavar="WxH")
+    a = ap.parse_args()
+    if a.one:
+        return take(a.out, a.one)
+    for size in SIZES:
+        env = {**os.environ, "QT_QPA_PLATFORM": "xcb"}
+        cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, __file__, "--one", size]
+        done = subprocess.run([*cmd, "--out", str(a.out)], env=env, check=False)
+        if done.returncode:
+            return done.returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
