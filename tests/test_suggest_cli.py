@@ -131,3 +131,39 @@ def test_prices_from_a_build_file_are_used(tmp_path: Path) -> None:
     assert used["price_override"]["source"] == "my shop"
     missing = run("suggest", "--budget", "3000", "--prices-from", str(tmp_path / "nope.rigplan.yaml"))
     assert missing.returncode == 2 and "--prices-from" in missing.stderr
+
+
+def test_my_prices_from_the_user_price_layer(tmp_path: Path) -> None:
+    """--my-prices: the prices imported with `rigplan import prices --catalog` join the search; without the flag
+    (and in a catalog where the GUI applied them) the search keeps the catalog's own prices."""
+    import os
+
+    from rigplan.catalog import load_catalog
+    from rigplan.catalog.user_prices import apply_to_catalog, load_user_prices
+    from rigplan.model.assumptions import Assumptions
+    from rigplan.suggest import Question
+    from rigplan.suggest.search import Search
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+
+    def rig(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env
+        )
+
+    plain = json.loads(rig("suggest", "--budget", "3000", "--max-gpus", "1", "--json").stdout)
+    gpu_id = plain["build"]["items"][1]["part"]["id"]
+    amount = plain["build"]["items"][1]["part"]["price"]["amount"]
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text(f"id,price,currency,date,source\n{gpu_id},{amount / 2:.2f},USD,2026-11-20,my shop\n")
+    assert rig("import", "prices", str(quotes), "--catalog").returncode == 0
+    mine = json.loads(rig("suggest", "--budget", "3000", "--max-gpus", "1", "--json", "--my-prices").stdout)
+    assert gpu_id in mine["own_prices_used"] and mine["total"] <= plain["total"] - amount / 2 + 0.01
+    again = json.loads(rig("suggest", "--budget", "3000", "--max-gpus", "1", "--json").stdout)
+    assert again["total"] == plain["total"] and again["own_prices_used"] == []
+    # The GUI applies the layer to its loaded catalog; "catalog prices only" still means the catalog's own.
+    fresh = load_catalog(cache_dir=tmp_path / "cache")
+    assert apply_to_catalog(fresh, load_user_prices(tmp_path / "RigPlan")) == 1
+    q = Question(budget=3000, max_gpus=1)
+    found = Search(fresh, Assumptions(), q).best()
+    assert found is not None and abs(found.total_usd - plain["total"]) < 0.01

@@ -116,6 +116,12 @@ def apply_to_catalog(catalog: Catalog, prices: dict[str, Price]) -> int:
     return n
 
 
+def bundled_prices(catalog: Catalog) -> dict[str, Any]:
+    """The catalog's own price (as stored, None for none) of each part whose price the user's layer replaced in this
+    loaded catalog: what "catalog prices only" means once the layer is applied (the build suggester uses it)."""
+    return dict(_BUNDLED.get(catalog, {}))
+
+
 def restore_in_catalog(catalog: Catalog, part_ids: list[str]) -> int:
     """Put the bundled prices back for these parts (after their user prices were removed)."""
     saved = _BUNDLED.get(catalog, {})

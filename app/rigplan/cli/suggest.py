@@ -60,11 +60,21 @@ def resolve_offer(text: str, region: str | None, pricing: Any) -> Any:
     return _pick_offer(catalog, text, region, pricing, None)
 
 
-def _own_prices(path: str | None) -> tuple[tuple[str, Any], ...]:
-    """The prices a build file gives its parts (its own prices), by catalog part id."""
-    if not path:
-        return ()
+def _own_prices(path: str | None, mine: bool) -> tuple[tuple[str, Any], ...]:
+    """Your catalog prices (`rigplan import prices --catalog`) with --my-prices, and the prices a build file gives its
+    parts (its own prices win), by catalog part id."""
     from rigplan.cli.main import UsageError
+
+    out: dict[str, Any] = {}
+    if mine:
+        from rigplan.catalog.user_prices import UserPricesError, load_user_prices
+
+        try:
+            out.update(load_user_prices())
+        except UserPricesError as exc:
+            raise UsageError(f"--my-prices: {exc}") from None
+    if not path:
+        return tuple(out.items())
     from rigplan.files import BuildFileError, load
 
     try:
@@ -73,7 +83,8 @@ def _own_prices(path: str | None) -> tuple[tuple[str, Any], ...]:
         raise UsageError(f"--prices-from: {exc}") from None
     except OSError as exc:
         raise UsageError(f"--prices-from: cannot read {path}: {exc.strerror or exc}") from None
-    return tuple((i.part.id, i.price_override) for i in build.items if i.price_override and not i.part.custom)
+    out.update((i.part.id, i.price_override) for i in build.items if i.price_override and not i.part.custom)
+    return tuple(out.items())
 
 
 def cmd_suggest(ns: argparse.Namespace) -> int:
@@ -104,7 +115,7 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
             case_form=ns.case,
             include=tuple(ns.include or ()),
             beat=beat,
-            own_prices=_own_prices(ns.prices_from),
+            own_prices=_own_prices(ns.prices_from, ns.my_prices),
         )
         sug = suggest(load_catalog(), a, q)
     except (SuggestError, ValueError) as exc:
@@ -214,6 +225,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--prices-from",
         metavar="BUILD",
         help="my own prices too: the prices this build file gives its parts replace the catalog's",
+    )
+    p.add_argument(
+        "--my-prices",
+        action="store_true",
+        help="my own prices too: your catalog prices (rigplan import prices --catalog) replace the catalog's",
     )
     p.add_argument("--target", type=float, help="V100-equivalents or GB of GPU memory, for the cheapest-... goals")
     p.add_argument("--gpus", type=int, help="exactly this many GPUs (default: 1 to --max-gpus)")

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
 
 
 def data_dir() -> Path:
-    from PySide6.QtCore import QStandardPaths
+    """The user's data folder (autosaves, logs, their own part prices, updated cloud prices): the CLI's folder,
+    rigplan.paths.default_data_dir(), so a price imported or updated with `rigplan` shows in the app and back.
+    Qt's AppDataLocation would be a second folder (RigPlan/RigPlan on Linux, from the organisation and app names)."""
+    from rigplan.paths import default_data_dir
 
-    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+    return default_data_dir()
 
 
 def create_window(settings: object | None = None, data: Path | None = None, staged: bool = False):  # noqa: ANN201

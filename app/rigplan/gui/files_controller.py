@@ -70,7 +70,15 @@ class FilesMixin(_Base):
         current = self.doc.build
         costs = getattr(self, "costs", None)  # the offers in use (bundled or updated), once the Costs tab is built
         offers = getattr(costs, "offers", None)
-        dlg = SuggestDialog(self.catalog, current.assumptions, self, offers=offers, own_prices=own_prices_of(current))
+        from rigplan.catalog.user_prices import UserPricesError, load_user_prices
+
+        try:
+            yours = load_user_prices(getattr(self, "_data_dir", None))
+        except UserPricesError:
+            yours = {}  # said when the prices are applied at start; the suggester goes on without them
+        dlg = SuggestDialog(
+            self.catalog, current.assumptions, self, offers=offers, own_prices=own_prices_of(current), user_prices=yours
+        )
         build = dlg.suggested_build() if dlg.exec() else None
         if build is not None and self.maybe_save():
             self.doc.reset(Build(assumptions=build.assumptions), None)

@@ -76,6 +76,7 @@ class SuggestDialog(QDialog):
         *,
         offers: OfferCatalog | None = None,
         own_prices: tuple[tuple[str, Price], ...] = (),
+        user_prices: dict[str, Price] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Suggest a build")
@@ -86,7 +87,8 @@ class SuggestDialog(QDialog):
 
             offers = load_prices(prices_home())
         self.offers = offers
-        self.own_prices = own_prices
+        # Your catalog prices (File > Import > Price file) first; this build's own prices win over them.
+        self.own_prices = tuple({**(user_prices or {}), **dict(own_prices)}.items())
         self.suggestion: Suggestion | None = None
         self._cancel = False
         self._last_events = 0.0
@@ -115,10 +117,15 @@ class SuggestDialog(QDialog):
             self.beat.addItem(o.id, o)
         self.beat.setCurrentIndex(max(0, self.beat.findText(DEFAULT_OFFER)))
         self.beat.setToolTip(f"Current {assumptions.pricing.value} prices; type to find an instance or region")
-        self.mine = QCheckBox(f"My own prices too ({len(own_prices)} in this build)")
-        self.mine.setToolTip("The prices you gave this build's parts replace the catalog's in the search")
-        self.mine.setChecked(bool(own_prices))
-        self.mine.setEnabled(bool(own_prices))
+        self.mine = QCheckBox(
+            f"My own prices too ({len(user_prices or {})} your prices, {len(own_prices)} in this build)"
+        )
+        self.mine.setToolTip(
+            "Your catalog prices and the prices you gave this build's parts replace the catalog's in the search; "
+            "off: the catalog's own (new, dated) prices only"
+        )
+        self.mine.setChecked(bool(self.own_prices))
+        self.mine.setEnabled(bool(self.own_prices))
 
         form = QFormLayout()
         form.addRow("Budget for parts:", self.budget)

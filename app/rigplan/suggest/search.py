@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
+from rigplan.catalog.user_prices import bundled_prices
 from rigplan.costs.fx import Rate, convert, rate_for
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, scaled
 from rigplan.model.assumptions import Assumptions
@@ -128,6 +129,7 @@ class Search(PowerPruning, EarliestBreakeven):
         self.rate = self._budget_rate()
         self.only = only
         self.own: dict[str, Price] = dict(question.own_prices)
+        self.bundled = bundled_prices(catalog)
         self.objective: Breakeven | None = None
         if question.goal is Goal.BREAKEVEN and question.beat is not None:
             try:
@@ -162,6 +164,8 @@ class Search(PowerPruning, EarliestBreakeven):
         out: list[float | None] = []
         table = self.catalog.table(kind)
         for pid, p in zip(table.ids, table.column("price"), strict=True):
+            if pid in self.bundled:  # the user's price layer is applied in this catalog: the search starts from
+                p = self.bundled[pid]  # the catalog's own prices, and the user's come in only as own_prices
             mine = self.own.get(pid)
             if mine is not None:  # the user's own price takes the catalog's place
                 out.append(self._own_usd(mine))
