@@ -101,3 +101,34 @@ def test_psu_sizes_exist_in_the_catalog(catalog: Catalog) -> None:
     wanted = {w for w in rated if (300 <= w < 1500 and counts.count(w) >= 20) or w >= 1500}
     assert sorted(wanted ^ set(PSU_SIZES)) == []
     assert round_up_psu(1735) == 1800 and round_up_psu(1601) == 1650
+
+
+def test_memory_named_registered_is_registered(catalog: Catalog) -> None:
+    """OpenDB lists 152 registered modules (Samsung M393/M386, Kingston FURY Renegade Pro, Kingston Server
+    Premier...) as "Unbuffered"; the importer trusts the product name (tools/catalog_sanity.py)."""
+    import re
+
+    named = re.compile(r"\b(Registered|RDIMM|LRDIMM)\b", re.I)
+    mems = list(catalog.of_kind(Kind.MEMORY))
+    wrong = [m.name for m in mems if named.search(m.name) and m.registered is not True]  # type: ignore[attr-defined]
+    assert not wrong, wrong[:5]
+    assert sum(1 for m in mems if named.search(m.name)) >= 150
+
+
+def test_registered_memory_verdicts(catalog: Catalog) -> None:
+    """An RDIMM kit on a desktop board is an error (AM5 takes unbuffered DIMMs); on an sTR5 (Threadripper 7000)
+    board it passes the memory-registered rule, where the wrong flag made it an error before."""
+    from rigplan.model.build import Build, BuildItem
+    from rigplan.rules import check
+
+    ddr5 = [m for m in catalog.of_kind(Kind.MEMORY) if "Registered" in m.name and m.ram_type == "DDR5"]  # type: ignore[attr-defined]
+    boards = list(catalog.of_kind(Kind.MOTHERBOARD))
+    trx50 = next(b for b in boards if b.socket == "sTR5")  # type: ignore[attr-defined]
+    desktop = next(b for b in boards if b.socket == "AM5" and b.ram_type == "DDR5")  # type: ignore[attr-defined]
+
+    def rule(board: object) -> list[str]:
+        build = Build(items=(BuildItem(part=board), BuildItem(part=ddr5[0])))  # type: ignore[arg-type]
+        return [f.severity.value for f in check(build).findings if f.rule == "memory-registered"]
+
+    assert rule(desktop) == ["error"]
+    assert "error" not in rule(trx50)
