@@ -16,6 +16,7 @@ from PySide6.QtSvg import QSvgRenderer
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))
 from icon_files import ICNS_TYPES, ICO_SIZES, icns_bytes, ico_bytes  # noqa: E402
+
 ICONS = ROOT / "resources" / "icons"
 APP_ID = "io.github.rigplan.RigPlan"
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)

@@ -100,6 +100,8 @@ def main() -> int:
             "0",
             "--hours-per-day",
             "24",
+            "--speedup",  # the 127-day example assumes equal speed; without a build the speed ratio is unknown
+            "1",
             "--json",
         ],
         plain,

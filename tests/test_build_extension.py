@@ -68,7 +68,8 @@ def test_cli_reads_every_name(examples_dir: Path, tmp_path: Path) -> None:
 
 def test_suggest_output_gets_the_extension(tmp_path: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "rigplan", "suggest", "--budget", "5000", "--gpus", "2", "--min-vram", "24", "-o", str(tmp_path / "mybox")],
+        [sys.executable, "-m", "rigplan", "suggest", "--budget", "5000", "--gpus", "2", "--min-vram", "24",
+         "-o", str(tmp_path / "mybox")],
         capture_output=True, text=True, cwd=ROOT, timeout=120,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr

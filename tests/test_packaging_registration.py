@@ -53,7 +53,10 @@ def test_gio_sees_a_rigplan_build(tmp_path: Path, examples_dir: Path) -> None:
     env = {"XDG_DATA_DIRS": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "none"), "PATH": "/usr/bin:/bin"}
     for name in ("a.rigplan", "b.rigplan.yaml"):
         out = subprocess.run(
-            ["gio", "info", "-a", "standard::content-type", str(tmp_path / name)], capture_output=True, text=True, env=env
+            ["gio", "info", "-a", "standard::content-type", str(tmp_path / name)],
+            capture_output=True,
+            text=True,
+            env=env,
         )
         assert f"standard::content-type: {MIME}" in out.stdout, out.stdout + out.stderr
 
@@ -184,8 +187,8 @@ def test_windows_build_stops_on_failures_and_smoke_tests_before_the_installer() 
 
 def test_macos_build_smoke_tests_with_absolute_paths_and_names_the_architecture() -> None:
     sh = (ROOT / "packaging" / "macos" / "build.sh").read_text("utf-8")
-    assert 'APP=$PWD/dist/RigPlan.app' in sh and '--app "$APP/Contents/MacOS/rigplan"' in sh
-    assert 'DMG=dist/RigPlan-$VERSION-macos-$ARCH.dmg' in sh and "ARCH=$(uname -m)" in sh
+    assert "APP=$PWD/dist/RigPlan.app" in sh and '--app "$APP/Contents/MacOS/rigplan"' in sh
+    assert "DMG=dist/RigPlan-$VERSION-macos-$ARCH.dmg" in sh and "ARCH=$(uname -m)" in sh
     assert re.search(r"for attempt in 1 2 3 4 5; do\n  if hdiutil create", sh)
     assert 'if [ -n "$sign_identity" ]' in sh and "notarytool submit" in sh
 
@@ -249,7 +252,16 @@ def test_portable_app_names_the_missing_system_libraries(monkeypatch) -> None:  
     monkeypatch.setitem(syslibs.ALWAYS, "libno-such-gl.so.9", "libno-such-gl9")
     msg = syslibs.check_frozen_linux(x11=False)
     assert msg == (
-        "RigPlan cannot start: this system lacks libno-such-gl.so.9. On Debian or Ubuntu: sudo apt install libno-such-gl9"
+        "RigPlan cannot start: this system lacks libno-such-gl.so.9. "
+        "On Debian or Ubuntu: sudo apt install libno-such-gl9"
     )
     assert syslibs.wants_x11({"DISPLAY": ":0"}) and not syslibs.wants_x11({"QT_QPA_PLATFORM": "offscreen"})
     assert not syslibs.wants_x11({"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"})
+    # No fontconfig configuration and no font (a bare Debian 12): Qt would start with every label empty.
+    monkeypatch.setattr(syslibs, "FONT_CONFIG", Path("/nonexistent/fonts.conf"))
+    monkeypatch.setattr(syslibs, "FONT_DIRS", (Path("/nonexistent/fonts"),))
+    monkeypatch.delitem(syslibs.ALWAYS, "libno-such-gl.so.9")
+    assert syslibs.check_frozen_linux(x11=False) == (
+        "RigPlan cannot start: this system lacks a fontconfig configuration, any font. "
+        "On Debian or Ubuntu: sudo apt install fontconfig-config fonts-dejavu-core"
+    )

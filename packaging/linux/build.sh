@@ -33,6 +33,17 @@ PY=$PKG_VENV/bin/python
 # Strip debug symbols, except numpy's bundled OpenBLAS, which stops loading when stripped.
 find dist/rigplan -name '*.so*' -type f -not -path '*numpy.libs*' -exec strip --strip-unneeded {} + 2>/dev/null || true
 strip --strip-unneeded dist/rigplan/rigplan 2>/dev/null || true
+# RUNPATHs that name the build machine's Python (pyenv here, the toolcache on CI) point nowhere on the user's system:
+# dropped (lintian: custom-library-search-path); the bundle's own $ORIGIN paths stay. Libraries need no execute bit
+# (lintian: shared-library-is-executable).
+command -v patchelf >/dev/null || { echo "needs patchelf (apt-get install patchelf)" >&2; exit 2; }
+find dist/rigplan -type f -name '*.so*' -print0 | while IFS= read -r -d '' f; do
+  case "$(patchelf --print-rpath "$f" 2>/dev/null)" in
+    "" | '$ORIGIN'*) ;;
+    *) patchelf --remove-rpath "$f" ;;
+  esac
+done
+find dist/rigplan -type f -name '*.so*' -exec chmod 644 {} +
 ln -sf rigplan dist/rigplan/rigplan-cli  # one executable on Linux (see packaging/rigplan.spec)
 echo "bundle: $(du -sm dist/rigplan | cut -f1) MB unpacked"
 

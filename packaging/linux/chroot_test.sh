@@ -38,6 +38,26 @@ trap cleanup EXIT
 mount -t proc proc "$ROOTFS/proc"
 mkdir -p "$ROOTFS/dev/pts" && mount -t devpts devpts "$ROOTFS/dev/pts"
 
+X11=""
+if command -v Xvfb >/dev/null; then  # a virtual screen for the X11 (xcb) runs, shared with the chroot
+  Xvfb :118 -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
+  xvfb=$!
+  mkdir -p "$ROOTFS/tmp/.X11-unix" && mount --bind /tmp/.X11-unix "$ROOTFS/tmp/.X11-unix"
+  X11=:118
+fi
+# The GUI with a build, ready line and exit: on X11 (DISPLAY given) or offscreen.
+gui_once() { in_root env -u QT_QPA_PLATFORM DISPLAY="$1" RIGPLAN_SMOKE_TEST=charts "$2" /tmp/examples/2x-rtx-4090.rigplan 2>&1; }
+# Runs the GUI; when it names missing Debian packages (exit 2, "... apt install A B"), installs them and says which.
+needs_of() {  # $1: the GUI's output, $2: its exit code
+  case "$1" in
+    *Traceback*|*"error while loading shared libraries"*|*"could not load the Qt platform plugin"*)
+      echo "FAIL: a raw loader error or traceback: $1" >&2; return 1 ;;
+    *"RIGPLAN READY"*) return 0 ;;
+    *"apt install "*) [ "$2" = 2 ] || { echo "FAIL: exit $2, expected 2" >&2; return 1; }
+      printf '%s\n' "$1" | sed -n 's/.*apt install \(.*\)$/\1/p' | head -1 ;;
+    *) echo "FAIL: neither ready nor a list of missing packages: $1" >&2; return 1 ;;
+  esac
+}
 reset_root() {  # back to the debootstrap package set: no RigPlan, nothing it or this test pulled in
   local extra
   extra=$(comm -13 "$ROOTFS/var/lib/rigplan-test/base.txt" <(packages) | tr '\n' ' ')
@@ -63,20 +83,28 @@ set +e
 out=$(in_root env QT_QPA_PLATFORM=offscreen RIGPLAN_SMOKE_TEST=1 "$PORTABLE" /tmp/examples/2x-rtx-4090.rigplan 2>&1)
 code=$?
 set -e
-echo "GUI on the bare system (exit $code): $out"
-case "$out" in
-  *Traceback*|*"error while loading shared libraries"*) echo "FAIL: a raw loader error or traceback" >&2; exit 1 ;;
-  *"RIGPLAN READY"*) needs="" ;;
-  *"apt install "*) needs=$(printf '%s\n' "$out" | sed -n 's/.*apt install \(.*\)$/\1/p' | head -1) ;;
-  *) echo "FAIL: neither ready nor a list of missing packages" >&2; exit 1 ;;
-esac
+echo "GUI offscreen on the bare system (exit $code): $out"
+needs=$(needs_of "$out" "$code")
 if [ -n "$needs" ]; then
-  [ "$code" = 2 ] || { echo "FAIL: exit $code, expected 2" >&2; exit 1; }
   echo "== apt-get install $needs (the packages the message named)"
   in_root apt-get install -y -qq --no-install-recommends $needs >/dev/null
 fi
 "$PY" packaging/smoke_test.py --wrap "chroot $ROOTFS" --app "$PORTABLE" --cli "$PORTABLE" --examples /tmp/examples --runs 3
-echo "ok   portable tarball runs on Debian 12 with: ${needs:-nothing added}"
+all_needs=$needs
+if [ -n "$X11" ]; then
+  set +e; out=$(gui_once "$X11" "$PORTABLE"); code=$?; set -e
+  echo "GUI on X11 (exit $code): $out"
+  needs=$(needs_of "$out" "$code")
+  if [ -n "$needs" ]; then
+    echo "== apt-get install $needs (the packages the message named)"
+    in_root apt-get install -y -qq --no-install-recommends $needs >/dev/null
+    out=$(gui_once "$X11" "$PORTABLE") || true
+    case "$out" in *"RIGPLAN READY"*curves=*) ;; *) echo "FAIL tarball on X11: $out" >&2; exit 1 ;; esac
+    echo "ok   tarball GUI on X11 (xcb, Xvfb): $out"
+  fi
+  all_needs=$(echo $all_needs $needs)
+fi
+echo "ok   portable tarball runs on Debian 12 after: apt install ${all_needs:-(nothing)}"
 reset_root
 
 echo "== 2. apt-get install ./$(basename "$DEB") inside the chroot"
@@ -109,42 +137,40 @@ for f in /tmp/examples/2x-rtx-4090.rigplan /tmp/old-name.rigplan.yaml; do
   [ "$type" = application/x-rigplan-build ] || { echo "FAIL: $f is $type to GIO" >&2; exit 1; }
   echo "gio: $f is $type"
 done
-in_root gio mime application/x-rigplan-build | head -1
+in_root gio mime application/x-rigplan-build | sed -n 1p
 ls "$ROOTFS"/usr/share/icons/hicolor/*/apps/$APP_ID.* | wc -l | xargs -I{} echo "icons: {} sizes"
 
-if command -v Xvfb >/dev/null; then
+if [ -n "$X11" ]; then
   echo "== the GUI on X11 (xcb) under Xvfb"
-  Xvfb :118 -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
-  xvfb=$!
-  mkdir -p "$ROOTFS/tmp/.X11-unix" && mount --bind /tmp/.X11-unix "$ROOTFS/tmp/.X11-unix"
-  sleep 1
   # The real X11 platform plugin: proves the .deb's Depends cover libxcb and friends.
-  out=$(in_root env -u QT_QPA_PLATFORM DISPLAY=:118 RIGPLAN_SMOKE_TEST=charts \
-        rigplan /tmp/examples/2x-rtx-4090.rigplan 2>&1) || true
+  out=$(gui_once "$X11" rigplan) || true
   case "$out" in
     *"RIGPLAN READY parts=26088 build=2x RTX 4090 workstation curves="*) echo "ok   GUI on X11 (xcb, Xvfb): $out" ;;
     *) echo "FAIL GUI on X11 (xcb, Xvfb): $out" >&2; exit 1 ;;
   esac
   # A double-click in a file manager: GIO picks the app by MIME type and runs its Exec line with the file.
-  in_root env -u QT_QPA_PLATFORM DISPLAY=:118 HOME=/root gio open /tmp/examples/2x-rtx-4090.rigplan
+  # A fresh home each run: a killed instance leaves an autosave, and the next start would offer to recover it.
+  rm -rf "$ROOTFS/tmp/home" && mkdir -p "$ROOTFS/tmp/home"
+  in_root env -u QT_QPA_PLATFORM DISPLAY="$X11" HOME=/tmp/home gio open /tmp/examples/2x-rtx-4090.rigplan
   pid=""
-  for _ in $(seq 30); do  # the process started by gio, found by its command line
-    pid=$(grep -lsa 'x-rtx-4090.rigplan' /proc/[0-9]*/cmdline | grep -v self | sed -n 's#/proc/\([0-9]*\)/cmdline#\1#p' \
-          | while read -r p; do grep -qa /opt/rigplan/rigplan "/proc/$p/cmdline" && echo "$p"; done | head -1)
+  for _ in $(seq 30); do  # the process gio started, found by its command line
+    for f in /proc/[0-9]*/cmdline; do
+      if tr '\0' ' ' < "$f" 2>/dev/null | grep -q '^/opt/rigplan/rigplan /tmp/examples/2x-rtx-4090.rigplan'; then
+        pid=$(basename "$(dirname "$f")")
+      fi
+    done
     [ -n "$pid" ] && break
     sleep 1
   done
   [ -n "$pid" ] || { echo "FAIL: gio open started no rigplan process" >&2; exit 1; }
-  echo "gio open started: $(tr '\0' ' ' < "/proc/$pid/cmdline")"
-  sleep 8  # the window's first paint and the second stage (catalog, build, costs)
+  echo "gio open started pid $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline")"
+  sleep 10  # the window's first paint and the second stage (catalog, build, costs)
   mkdir -p "$SHOTS"
   if command -v xwd >/dev/null && command -v convert >/dev/null; then
-    xwd -root -silent -display :118 | convert xwd:- "$SHOTS/chroot-gio-open.png"
+    xwd -root -silent -display "$X11" | convert xwd:- "$SHOTS/chroot-gio-open.png"
     echo "screenshot: $SHOTS/chroot-gio-open.png"
   fi
   kill "$pid"
-  umount "$ROOTFS/tmp/.X11-unix"
-  kill "$xvfb"; xvfb=""
 fi
 
 echo "== apt-get remove rigplan"

@@ -59,7 +59,9 @@ def test_old_names_still_open(window: MainWindow, examples_dir: Path, tmp_path: 
 def test_open_dialog_lists_new_and_old_names(window: MainWindow, monkeypatch, examples_dir: Path) -> None:  # noqa: ANN001
     asked: list[str] = []
     monkeypatch.setattr(
-        QFileDialog, "getOpenFileName", lambda *a: (asked.append(a[3]), (str(examples_dir / "budget-1-gpu.rigplan"), ""))[1]
+        QFileDialog,
+        "getOpenFileName",
+        lambda *a: (asked.append(a[3]), (str(examples_dir / "budget-1-gpu.rigplan"), ""))[1],
     )
     window.open_dialog()
     assert asked[0].startswith("RigPlan builds (*.rigplan *.rigplan.yaml *.yaml *.yml)")

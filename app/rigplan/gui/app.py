@@ -164,4 +164,3 @@ def after_first_paint(window: QWidget, fn: Callable[[], None], fallback_ms: int 
     watcher = Watcher(window)
     app.installEventFilter(watcher)
     QTimer.singleShot(fallback_ms, fire)
-

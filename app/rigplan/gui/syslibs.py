@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+from pathlib import Path
 
 # soname -> Debian/Ubuntu package (Debian 12 and Ubuntu 22.04 use the same names).
 ALWAYS = {"libGL.so.1": "libgl1", "libEGL.so.1": "libegl1"}  # QtGui links both, even offscreen
@@ -24,14 +25,24 @@ def wants_x11(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:
     return platform.startswith("xcb") or (not platform and bool(env.get("DISPLAY")) and not env.get("WAYLAND_DISPLAY"))
 
 
+# Qt draws text through fontconfig and bundles no fonts: without a configuration and one font every label is empty
+# (Qt only says "Fontconfig error: Cannot load default config file").
+FONT_CONFIG = Path("/etc/fonts/fonts.conf")
+FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".local/share/fonts")
+
+
 def missing(x11: bool) -> dict[str, str]:
-    """{soname: package} of the libraries that cannot be loaded."""
+    """{what is missing: Debian package} for the libraries that cannot be loaded, and fonts."""
     out = {}
     for soname, package in {**ALWAYS, **(X11 if x11 else {})}.items():
         try:
             ctypes.CDLL(soname)
         except OSError:
             out[soname] = package
+    if not FONT_CONFIG.is_file():
+        out["a fontconfig configuration"] = "fontconfig-config"
+    if not any(f.is_file() for d in FONT_DIRS if d.is_dir() for f in d.rglob("*")):
+        out["any font"] = "fonts-dejavu-core"
     return out
 
 
