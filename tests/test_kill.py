@@ -49,7 +49,7 @@ while True:
 
 def _first_file(mode: str, target: Path, pid: int) -> Path:
     if mode == "autosave":
-        return next((target.parent / "autosave").glob(f"autosave-{pid}-*.rigplan.yaml"), target.parent / "none")
+        return next((target.parent / "autosave").glob(f"autosave-{pid}-*.rigplan"), target.parent / "none")
     return target
 
 

@@ -5,7 +5,7 @@
 #  2. the .deb: apt-get install, smoke test, the GUI on X11 (Xvfb), desktop entry, MIME type and icons; a build
 #     file (.rigplan, and an old .rigplan.yaml) is a RigPlan build to GIO, and `gio open x.rigplan` starts RigPlan
 #     with it (screenshot in build/screenshots/); then apt-get remove and nothing is left.
-# Needs root and Debian's mirror; the chroot is kept in build/ and reset to its debootstrap package set each run.
+# Needs root, Debian's mirror, and Xvfb for the X11 steps; the chroot is kept in build/ and reset to its debootstrap package set each run.
 #   bash packaging/linux/chroot_test.sh [dist/rigplan_<version>_amd64.deb] [dist/rigplan-<version>-linux-x86_64.tar.gz]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -153,6 +153,7 @@ if [ -n "$X11" ]; then
   rm -rf "$ROOTFS/tmp/home" && mkdir -p "$ROOTFS/tmp/home"
   in_root env -u QT_QPA_PLATFORM DISPLAY="$X11" HOME=/tmp/home gio open /tmp/examples/2x-rtx-4090.rigplan
   pid=""
+  trap 'cleanup; [ -n "$pid" ] && kill "$pid" 2>/dev/null' EXIT
   for _ in $(seq 30); do  # the process gio started, found by its command line
     for f in /proc/[0-9]*/cmdline; do
       if tr '\0' ' ' < "$f" 2>/dev/null | grep -q '^/opt/rigplan/rigplan /tmp/examples/2x-rtx-4090.rigplan'; then
@@ -166,9 +167,10 @@ if [ -n "$X11" ]; then
   echo "gio open started pid $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline")"
   sleep 10  # the window's first paint and the second stage (catalog, build, costs)
   mkdir -p "$SHOTS"
-  if command -v xwd >/dev/null && command -v convert >/dev/null; then
-    xwd -root -silent -display "$X11" | convert xwd:- "$SHOTS/chroot-gio-open.png"
+  if DISPLAY=$X11 QT_QPA_PLATFORM=xcb "$PY" packaging/linux/grab_screen.py "$SHOTS/chroot-gio-open.png"; then
     echo "screenshot: $SHOTS/chroot-gio-open.png"
+  else
+    echo "no screenshot (the host's Qt could not connect to $X11)"
   fi
   kill "$pid"
 fi

@@ -58,7 +58,7 @@ def test_edit_kill_restart_recover(qtbot, catalog, tmp_path: Path, examples_dir:
     assert "autosaved" in line
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert list((data / "autosave").glob("autosave-*.rigplan.yaml"))
+    assert list((data / "autosave").glob("autosave-*.rigplan"))
 
     shown: list[list[str]] = []
 
