@@ -29,7 +29,7 @@ if [ ! -f "$ROOTFS/var/lib/rigplan-test/base.txt" ]; then
 fi
 xvfb=""
 cleanup() {
-  [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+  [ -z "$xvfb" ] || kill "$xvfb" 2>/dev/null || true
   umount "$ROOTFS/tmp/.X11-unix" 2>/dev/null || true
   umount "$ROOTFS/dev/pts" 2>/dev/null || true
   umount "$ROOTFS/proc" 2>/dev/null || true
@@ -153,10 +153,10 @@ if [ -n "$X11" ]; then
   rm -rf "$ROOTFS/tmp/home" && mkdir -p "$ROOTFS/tmp/home"
   in_root env -u QT_QPA_PLATFORM DISPLAY="$X11" HOME=/tmp/home gio open /tmp/examples/2x-rtx-4090.rigplan
   pid=""
-  trap 'cleanup; [ -n "$pid" ] && kill "$pid" 2>/dev/null' EXIT
+  trap 'cleanup; [ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT
   for _ in $(seq 30); do  # the process gio started, found by its command line
     for f in /proc/[0-9]*/cmdline; do
-      if tr '\0' ' ' < "$f" 2>/dev/null | grep -q '^/opt/rigplan/rigplan /tmp/examples/2x-rtx-4090.rigplan'; then
+      if { tr '\0' ' ' < "$f"; } 2>/dev/null | grep -q '^/opt/rigplan/rigplan /tmp/examples/2x-rtx-4090.rigplan'; then
         pid=$(basename "$(dirname "$f")")
       fi
     done
@@ -172,7 +172,7 @@ if [ -n "$X11" ]; then
   else
     echo "no screenshot (the host's Qt could not connect to $X11)"
   fi
-  kill "$pid"
+  kill "$pid" && pid=""
 fi
 
 echo "== apt-get remove rigplan"
