@@ -265,3 +265,23 @@ def test_portable_app_names_the_missing_system_libraries(monkeypatch) -> None:  
         "RigPlan cannot start: this system lacks a fontconfig configuration, any font. "
         "On Debian or Ubuntu: sudo apt install fontconfig-config fonts-dejavu-core"
     )
+
+
+def test_ci_size_step_fails_without_the_installer_or_over_the_limit(tmp_path: Path) -> None:
+    bundle, dist = tmp_path / "rigplan", tmp_path / "dist"
+    bundle.mkdir()
+    dist.mkdir()
+    (bundle / "lib.so").write_bytes(b"\0" * 3 * 2**20)
+    (dist / "RigPlan-0.1.0-windows-x64-setup.exe").write_bytes(b"\0" * 2**20)
+
+    def sizes(*args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, str(ROOT / "packaging" / "sizes.py"), str(bundle), str(dist), *args]
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+    ok = sizes("--expect=-setup.exe", "--max-mb=150")
+    assert ok.returncode == 0 and "- bundle rigplan: 3 MB unpacked (limit 150 MB)" in ok.stdout
+    assert "- RigPlan-0.1.0-windows-x64-setup.exe: 1 MB" in ok.stdout
+    missing = sizes("--expect=.deb,.tar.gz")
+    assert missing.returncode == 1 and "FAIL no installer ending in .deb, .tar.gz" in missing.stdout
+    over = sizes("--max-mb=2")
+    assert over.returncode == 1 and "FAIL the bundle is 3 MB, over 2 MB" in over.stdout
