@@ -60,7 +60,6 @@ def info_plist(app_id: str, version: str) -> dict[str, object]:
         "CFBundleShortVersionString": version,
         "CFBundleVersion": version,
         "NSHighResolutionCapable": True,
-        "LSMinimumSystemVersion": "11.0",  # PySide6 6.8+ wheels need macOS 11 or later
         "CFBundleDocumentTypes": [
             {
                 "CFBundleTypeName": "RigPlan build",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build RigPlan.app and a .dmg for this Mac's architecture:   bash packaging/macos/build.sh
 # Output: dist/RigPlan.app and dist/RigPlan-<version>-macos-<arm64|x86_64>.dmg. CI builds on macos-14 (Apple Silicon)
-# and macos-13 (Intel), one .dmg each, named by architecture. Run only on those runners: there is no Mac here.
+# and macos-15-intel (Intel), one .dmg each, named by architecture. Run only on those runners: there is no Mac here.
 #
 # Signing and notarization run when their secrets are set (.github/workflows/installers.yml passes them):
 #   MACOS_SIGN_IDENTITY   "Developer ID Application: NAME (TEAMID)", in a keychain the workflow imported
@@ -41,7 +41,7 @@ rm -rf "$staging" && mkdir -p "$staging"
 cp -R "$APP" "$staging/"
 ln -s /Applications "$staging/Applications"
 # hdiutil fails now and then on the hosted runners with "hdiutil: create failed - Resource busy" (XProtect scans the
-# new image: actions/runner-images issue 7522; most often on macos-13): retry a few times with a pause.
+# new image: actions/runner-images issue 7522): retry a few times with a pause.
 for attempt in 1 2 3 4 5; do
   if hdiutil create -volname "RigPlan $VERSION" -srcfolder "$staging" -ov -format UDZO "$DMG"; then
     break
