@@ -1,6 +1,6 @@
 """Save a screenshot of an X display as PNG, with Qt (no ImageMagick needed):
 
-    DISPLAY=:118 QT_QPA_PLATFORM=xcb python packaging/linux/grab_screen.py OUT.png
+DISPLAY=:118 QT_QPA_PLATFORM=xcb python packaging/linux/grab_screen.py OUT.png
 """
 
 import sys
