@@ -1,5 +1,5 @@
 # Convenience targets. The README's two commands are `bash scripts/dev run` and `bash scripts/dev test`.
-.PHONY: run test package smoke chroot-test icons
+.PHONY: run test package smoke chroot-test lintian icons
 
 run:
 	bash scripts/dev run
@@ -20,3 +20,7 @@ smoke:
 # Install the .deb into a fresh Debian 12 chroot, smoke-test it there and remove it (root; Debian mirror).
 chroot-test:
 	PYTHON=.venv/bin/python bash packaging/linux/chroot_test.sh
+
+# lintian on the .deb; fails on errors beyond the three any /opt bundle gets (docs/packaging.md).
+lintian:
+	bash packaging/linux/lintian.sh

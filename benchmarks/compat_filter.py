@@ -1,6 +1,6 @@
 """ "Compatible only" filter: vectorised compatible() vs the naive approach (check() per candidate), per kind.
 
-    python benchmarks/compat_filter.py [--build examples/2x-rtx-4090.rigplan.yaml] [--quick]
+    python benchmarks/compat_filter.py [--build examples/2x-rtx-4090.rigplan] [--quick]
 
 "first" includes building the per-table numpy columns (once per process, per kind); "warm" is every later call,
 which is what the GUI pays on each build change. The naive time is measured on a sample and scaled to the kind.
@@ -29,7 +29,7 @@ TARGET_MS = 10.0
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--build", default=str(ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"))
+    ap.add_argument("--build", default=str(ROOT / "examples" / "2x-rtx-4090.rigplan"))
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--naive-sample", type=int, default=150)
     ap.add_argument("--quick", action="store_true", help="few repeats and a small naive sample (the test suite)")

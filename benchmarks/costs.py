@@ -45,7 +45,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="20 repeats (the test suite)")
     a_ = ap.parse_args()
     repeat = 20 if a_.quick else a_.repeat
-    build = load(ROOT / "examples" / "2x-rtx-4090.rigplan.yaml")
+    build = load(ROOT / "examples" / "2x-rtx-4090.rigplan")
     a = build.assumptions.model_copy(update={"horizon_years": 5.0})
     perf = load_perf()
     costing = cost_build(build, perf)

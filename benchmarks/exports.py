@@ -53,9 +53,9 @@ def main() -> int:
 
     app = QApplication.instance() or QApplication([])  # noqa: F841 - must outlive the drawing
     catalog = load_offers()
-    build = load(EX / "2x-rtx-4090.rigplan.yaml")
+    build = load(EX / "2x-rtx-4090.rigplan")
     files = [EX / n for n in ("2x-rtx-4090", "budget-1-gpu", "4-gpu-threadripper", "2x-rtx-4090")]
-    builds = [load(f"{f}.rigplan.yaml") for f in files]
+    builds = [load(f"{f}.rigplan") for f in files]
     plan = make_plan(build, catalog=catalog)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)

@@ -100,7 +100,7 @@ def part_changes(n: int, tab: int) -> list[float]:
         w = create_window(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
         w.resize(1400, 880)  # the default size (the offscreen screen is smaller, so set it: same figure as before)
         w.show()
-        w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan.yaml", ask=False)
+        w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
         w.costs.ensure_charts()
         w.tabs.setCurrentIndex(tab)
         for _ in range(5):

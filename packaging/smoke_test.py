@@ -48,7 +48,10 @@ def main() -> int:
     ap.add_argument("--wrap", default="", help='command prefix, e.g. "chroot /srv/bookworm"')
     a = ap.parse_args()
     WRAP[:] = shlex.split(a.wrap)
-    build = str(Path(a.examples) / "2x-rtx-4090.rigplan.yaml")
+    if not WRAP:
+        # Commands run from / (so nothing depends on the caller's folder): relative paths are made absolute here.
+        a.app, a.cli, a.examples = (str(Path(p).absolute()) for p in (a.app, a.cli, a.examples))
+    build = str(Path(a.examples) / "2x-rtx-4090.rigplan")
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "RIGPLAN_SMOKE_TEST": "1"}
     times = []
     for _ in range(a.runs):
@@ -80,7 +83,7 @@ def main() -> int:
     check(out.returncode == 0 and out.stdout.startswith("RigPlan "), "rigplan --version", out.stderr)
     out = run([a.cli, "check", build, "--json"], plain)
     check(out.returncode == 0 and json.loads(out.stdout)["ok"] is True, "rigplan check on a valid build", out.stderr)
-    broken = str(Path(a.examples) / "broken" / "gpu-length.rigplan.yaml")
+    broken = str(Path(a.examples) / "broken" / "gpu-length.rigplan")
     out = run([a.cli, "check", broken], plain)
     check(out.returncode == 1 and "[gpu-length]" in out.stdout, "rigplan check names the broken rule", out.stderr)
     out = run(
@@ -97,6 +100,8 @@ def main() -> int:
             "0",
             "--hours-per-day",
             "24",
+            "--speedup",  # the 127-day example assumes equal speed; without a build the speed ratio is unknown
+            "1",
             "--json",
         ],
         plain,

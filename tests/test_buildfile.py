@@ -40,9 +40,9 @@ def test_round_trip_is_exact(tmp_path: Path, catalog: Catalog) -> None:
 
 
 def test_examples_open_and_use_catalog_parts(examples_dir: Path, catalog: Catalog) -> None:
-    files = sorted(examples_dir.glob("*.rigplan.yaml"))
+    files = sorted(examples_dir.glob("*.rigplan"))
     names = {f.name for f in files}
-    assert {"budget-1-gpu.rigplan.yaml", "2x-rtx-4090.rigplan.yaml", "4-gpu-threadripper.rigplan.yaml"} <= names
+    assert {"budget-1-gpu.rigplan", "2x-rtx-4090.rigplan", "4-gpu-threadripper.rigplan"} <= names
     for f in files:
         if f.parent.name == "broken":
             continue
@@ -51,9 +51,9 @@ def test_examples_open_and_use_catalog_parts(examples_dir: Path, catalog: Catalo
         assert missing_from_catalog(build, catalog) == []
         for item in build.items:
             assert catalog.get(item.part.id) == item.part, f"{f.name}: snapshot differs from catalog"
-    two = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    two = load(examples_dir / "2x-rtx-4090.rigplan")
     assert two.count(Kind.GPU) == 2
-    four = load(examples_dir / "4-gpu-threadripper.rigplan.yaml")
+    four = load(examples_dir / "4-gpu-threadripper.rigplan")
     assert four.count(Kind.GPU) == 4
 
 

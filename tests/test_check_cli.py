@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BROKEN = sorted((ROOT / "examples" / "broken").glob("*.rigplan.yaml"))
+BROKEN = sorted((ROOT / "examples" / "broken").glob("*.rigplan"))
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -18,7 +18,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_valid_examples_exit_0_with_the_json_keys() -> None:
-    out = run("check", "examples/2x-rtx-4090.rigplan.yaml", "--json")
+    out = run("check", "examples/2x-rtx-4090.rigplan", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["ok"] is True
@@ -53,14 +53,14 @@ def test_every_broken_example_exits_1_and_names_its_rule() -> None:
     out = subprocess.run([sys.executable, "-c", code, *map(str, BROKEN)], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     for path, (rc, data) in json.loads(out.stdout).items():
-        rule = Path(path).name.removesuffix(".rigplan.yaml")
+        rule = Path(path).name.removesuffix(".rigplan")
         assert rc == 1, path
         assert data["ok"] is False
         assert rule in {f["rule"] for f in data["findings"] if f["severity"] == "error"}, path
 
 
 def test_plain_report_is_readable() -> None:
-    out = run("check", "examples/broken/gpu-length.rigplan.yaml")
+    out = run("check", "examples/broken/gpu-length.rigplan")
     assert out.returncode == 1
     assert "ERROR" in out.stdout and "[gpu-length] GPU is 304 mm long; the case takes at most 241 mm." in out.stdout
     assert "-> Choose a case with >= 304 mm of GPU clearance or a shorter card." in out.stdout

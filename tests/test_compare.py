@@ -19,7 +19,7 @@ from rigplan.rules import Severity, check
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
-FILES = [EX / "2x-rtx-4090.rigplan.yaml", EX / "budget-1-gpu.rigplan.yaml", EX / "4-gpu-threadripper.rigplan.yaml"]
+FILES = [EX / "2x-rtx-4090.rigplan", EX / "budget-1-gpu.rigplan", EX / "4-gpu-threadripper.rigplan"]
 
 
 def test_cli_compare_json_equals_each_builds_model(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,7 +22,7 @@ def _sample(n: int, step: int) -> list[int]:
 @pytest.mark.parametrize("name", BUILDS)
 @pytest.mark.parametrize("kind", list(Kind))
 def test_agrees_with_check_on_a_sample(name: str, kind: Kind, catalog: Catalog, examples_dir: Path) -> None:
-    b = load(examples_dir / f"{name}.rigplan.yaml")
+    b = load(examples_dir / f"{name}.rigplan")
     fast = set(compatible(b, kind, catalog))
     rows = _sample(len(catalog.table(kind)), max(1, len(catalog.table(kind)) // 60))
     slow = set(naive_compatible(b, kind, catalog, rows))
@@ -30,7 +30,7 @@ def test_agrees_with_check_on_a_sample(name: str, kind: Kind, catalog: Catalog, 
 
 
 def test_partial_builds_agree(catalog: Catalog, examples_dir: Path) -> None:
-    full = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    full = load(examples_dir / "2x-rtx-4090.rigplan")
     for keep in ([Kind.GPU], [Kind.CPU, Kind.MEMORY], [Kind.CASE, Kind.COOLER], []):
         b = Build(name="p", items=tuple(i for i in full.items if i.part.kind in keep))
         for kind in Kind:
@@ -39,7 +39,7 @@ def test_partial_builds_agree(catalog: Catalog, examples_dir: Path) -> None:
 
 
 def test_filter_really_filters(catalog: Catalog, examples_dir: Path) -> None:
-    b = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    b = load(examples_dir / "2x-rtx-4090.rigplan")
     cpus = compatible(b, Kind.CPU, catalog)
     table = catalog.table(Kind.CPU)
     assert 0 < len(cpus) < len(table)

@@ -81,7 +81,7 @@ def test_unknown_speed_is_unknown() -> None:
 
 
 def test_a_build_without_gpu_speed_gets_no_day(examples_dir: Path) -> None:
-    b = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    b = load(examples_dir / "2x-rtx-4090.rigplan")
     dl1 = load_offers().find(instance="dl1.24xlarge")[0]  # Gaudi: no GPU speed applies
     report = analyse(b, [dl1])
     assert report.offers == [] and report.speed_unknown[0].id == dl1.id
@@ -108,7 +108,7 @@ def test_job_mode() -> None:
 
 
 def test_scaling_per_side(examples_dir: Path) -> None:
-    b = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    b = load(examples_dir / "2x-rtx-4090.rigplan")
     base = cost_build(b).own.throughput
     loader = b.model_copy(update={"assumptions": b.assumptions.model_copy(update={"scaling_desktop": 0.18})})
     assert cost_build(loader).own.throughput == pytest.approx(base / (1 + cost_pcie()) * 1.18)
@@ -130,7 +130,7 @@ def test_cost_help_lists_every_assumption() -> None:
 
 
 def test_cost_cli_load_watts_keeps_idle_and_reports_statuses(examples_dir: Path) -> None:
-    build = str(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    build = str(examples_dir / "2x-rtx-4090.rigplan")
     base = json.loads(rigplan("cost", build, "--instance", "p3.2xlarge", "--json").stdout)["assumptions"]
     out = json.loads(rigplan("cost", build, "--instance", "p3.2xlarge", "--load-watts", "900", "--json").stdout)
     assert (
@@ -170,7 +170,7 @@ def test_cost_json_is_always_finite(examples_dir: Path) -> None:
         ("--build-cost", "0", "--instance", "p2.xlarge", "--instance", "dl1.24xlarge", "--hourly", "0.01"),
         ("--build-cost", "1e9", "--instance", "p5.48xlarge", "--pricing", "spot", "--spot-overhead", "0.999"),
         (
-            str(examples_dir / "4-gpu-threadripper.rigplan.yaml"),
+            str(examples_dir / "4-gpu-threadripper.rigplan"),
             "--instance",
             "p3.16xlarge",
             "--job-hours",
@@ -222,7 +222,7 @@ def test_snapshot_quirks_are_flagged() -> None:
 def test_a_desktop_gpu_without_figures_makes_the_ratio_unknown(examples_dir: Path) -> None:
     from rigplan.model import BuildItem, Gpu, Kind, Price
 
-    b = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    b = load(examples_dir / "2x-rtx-4090.rigplan")
     mystery = Gpu(id="m", name="Mystery GPU", custom=True, price=Price(amount=1000))
     items = tuple(i for i in b.items if i.part.kind is not Kind.GPU) + (BuildItem(part=mystery, quantity=4),)
     report = analyse(b.model_copy(update={"items": items}), [load_offers().get("aws:p3.8xlarge:us-east-1")])

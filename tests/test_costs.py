@@ -223,7 +223,7 @@ def test_gpu_speeds_measured_and_estimated(catalog) -> None:  # noqa: ANN001
 def test_build_analysis_and_sensitivity(examples_dir: Path) -> None:
     perf = load_perf()
     cat = load_offers()
-    b = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    b = load(examples_dir / "2x-rtx-4090.rigplan")
     offers = [cat.get("aws:p3.2xlarge:us-east-1"), cat.get("lambda:gpu_1x_a100:us-east-1")]
     report = analyse(b, offers, perf)
     assert len(report.offers) == 2 and report.upfront > 5000

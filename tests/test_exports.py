@@ -23,8 +23,8 @@ from rigplan.model.common import Price
 from rigplan.rules import check
 
 ROOT = Path(__file__).resolve().parents[1]
-TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"
-BROKEN_PSU = ROOT / "examples" / "broken" / "psu-wattage.rigplan.yaml"
+TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"
+BROKEN_PSU = ROOT / "examples" / "broken" / "psu-wattage.rigplan"
 DAY = dt.date(2026, 11, 23)
 
 
@@ -189,7 +189,7 @@ def test_docs_markdown_sample_is_the_real_output() -> None:
 
 
 def test_power_line_says_two_psus_as_the_check_does(capsys: pytest.CaptureFixture[str]) -> None:
-    path = ROOT / "examples" / "broken" / "wall-circuit.rigplan.yaml"
+    path = ROOT / "examples" / "broken" / "wall-circuit.rigplan"
     power = check(load(path)).power
     assert power.recommended_psu_w > 2800  # more than any PSU sold: the check says two PSUs
     run_cli(["check", str(path)])

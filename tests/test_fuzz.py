@@ -17,7 +17,7 @@ from rigplan.files import BuildFileError, load, loads
 from rigplan.model import Build
 
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = [p.read_text("utf-8") for p in sorted((ROOT / "examples").glob("*.rigplan.yaml"))]
+SEEDS = [p.read_text("utf-8") for p in sorted((ROOT / "examples").glob("*.rigplan"))]
 
 
 def fuzz(n: int) -> settings:

@@ -49,14 +49,14 @@ while True:
 
 def _first_file(mode: str, target: Path, pid: int) -> Path:
     if mode == "autosave":
-        return next((target.parent / "autosave").glob(f"autosave-{pid}-*.rigplan.yaml"), target.parent / "none")
+        return next((target.parent / "autosave").glob(f"autosave-{pid}-*.rigplan"), target.parent / "none")
     return target
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
 @pytest.mark.parametrize("mode", ["save", "backup-copy", "autosave"])
 def test_sigkill_during_saves_never_corrupts(mode: str, tmp_path: Path, examples_dir: Path) -> None:
-    source = examples_dir / "budget-1-gpu.rigplan.yaml"
+    source = examples_dir / "budget-1-gpu.rigplan"
     target = tmp_path / "build.rigplan.yaml"
     bak = target.with_name(target.name + ".bak")
     names = {load(source).name, "Version B"}

@@ -17,4 +17,4 @@ def test_runtime_data_files_are_in_the_pyinstaller_spec() -> None:
     assert {"platforms.yaml", "gpu_perf.yaml"} <= read
     missing = sorted(name for name in read if f'PARTS / "{name}"' not in spec)
     assert missing == []
-    assert '(PARTS.parent / "examples").glob("*.rigplan.yaml")' in spec
+    assert '(PARTS.parent / "examples").glob("*.rigplan")' in spec

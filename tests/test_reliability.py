@@ -131,7 +131,7 @@ def test_v1_file_still_opens() -> None:
 
 
 def test_save_keeps_permissions_and_writes_through_symlinks(tmp_path: Path, examples_dir: Path) -> None:
-    build = load(examples_dir / "budget-1-gpu.rigplan.yaml")
+    build = load(examples_dir / "budget-1-gpu.rigplan")
     real = tmp_path / "real" / "mine.rigplan.yaml"
     real.parent.mkdir()
     save(build, real)
@@ -146,7 +146,7 @@ def test_save_keeps_permissions_and_writes_through_symlinks(tmp_path: Path, exam
 
 
 def test_failed_save_leaves_the_old_file(tmp_path: Path, examples_dir: Path) -> None:
-    build = load(examples_dir / "budget-1-gpu.rigplan.yaml")
+    build = load(examples_dir / "budget-1-gpu.rigplan")
     target = tmp_path / "ro" / "b.rigplan.yaml"
     target.parent.mkdir()
     save(build, target)

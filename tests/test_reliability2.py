@@ -25,7 +25,7 @@ POSIX = os.name == "posix"
 
 @pytest.fixture
 def build(examples_dir: Path) -> Build:
-    return load(examples_dir / "budget-1-gpu.rigplan.yaml")
+    return load(examples_dir / "budget-1-gpu.rigplan")
 
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

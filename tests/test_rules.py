@@ -49,12 +49,12 @@ def not_checked(b: Build) -> set[str]:
 
 @pytest.fixture(scope="module")
 def two_4090(examples_dir: Path) -> Build:
-    return load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    return load(examples_dir / "2x-rtx-4090.rigplan")
 
 
 def test_valid_examples_have_no_errors(examples_dir: Path) -> None:
     for name in ("budget-1-gpu", "2x-rtx-4090", "4-gpu-threadripper"):
-        report = check(load(examples_dir / f"{name}.rigplan.yaml"))
+        report = check(load(examples_dir / f"{name}.rigplan"))
         assert report.ok, (name, [f.message for f in report.errors()])
         assert report.counts()[Severity.WARNING] == 0, name
 

@@ -26,7 +26,7 @@ from rigplan.files.tracked import TrackedFile
 from rigplan.model import Build
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted((ROOT / "examples").glob("*.rigplan.yaml"))
+EXAMPLES = sorted((ROOT / "examples").glob("*.rigplan"))
 
 
 def make_machine(folder: Path) -> type[RuleBasedStateMachine]:

@@ -1,4 +1,4 @@
-"""Write examples/*.rigplan.yaml from real catalog parts (ids below), so the examples stay reproducible.
+"""Write examples/*.rigplan from real catalog parts (ids below), so the examples stay reproducible.
 
 python tools/make_examples.py
 """
@@ -110,7 +110,7 @@ def main() -> int:
             items=tuple(BuildItem(part=find(catalog, pid), quantity=q) for pid, q in items),
             assumptions=Assumptions(**overrides),
         )
-        path = out / f"{stem}.rigplan.yaml"
+        path = out / f"{stem}.rigplan"
         save(build, path, keep_backup=False)
         print(f"wrote {path.relative_to(ROOT)}")
         bases[stem] = build
@@ -127,7 +127,7 @@ def main() -> int:
             items=tuple(items),
             assumptions=b.assumptions.model_copy(update=overrides),
         )
-        path = broken / f"{rule}.rigplan.yaml"
+        path = broken / f"{rule}.rigplan"
         save(build, path, keep_backup=False)
         print(f"wrote {path.relative_to(ROOT)}")
     return 0

@@ -85,7 +85,7 @@ def take(out: Path, build: Path, size: str) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    ap.add_argument("--build", type=Path, default=ROOT / "examples" / "2x-rtx-4090.rigplan.yaml")
+    ap.add_argument("--build", type=Path, default=ROOT / "examples" / "2x-rtx-4090.rigplan")
     ap.add_argument("--one", metavar="WxH", help="take the shots of one size on the current display")
     a = ap.parse_args()
     if a.one:

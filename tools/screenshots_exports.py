@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
 EX = ROOT / "examples"
-BUILDS = [EX / "2x-rtx-4090.rigplan.yaml", EX / "budget-1-gpu.rigplan.yaml", EX / "4-gpu-threadripper.rigplan.yaml"]
+BUILDS = [EX / "2x-rtx-4090.rigplan", EX / "budget-1-gpu.rigplan", EX / "4-gpu-threadripper.rigplan"]
 
 
 def main() -> int:

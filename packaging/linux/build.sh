@@ -33,6 +33,17 @@ PY=$PKG_VENV/bin/python
 # Strip debug symbols, except numpy's bundled OpenBLAS, which stops loading when stripped.
 find dist/rigplan -name '*.so*' -type f -not -path '*numpy.libs*' -exec strip --strip-unneeded {} + 2>/dev/null || true
 strip --strip-unneeded dist/rigplan/rigplan 2>/dev/null || true
+# RUNPATHs that name the build machine's Python (pyenv here, the toolcache on CI) point nowhere on the user's system:
+# dropped (lintian: custom-library-search-path); the bundle's own $ORIGIN paths stay. Libraries need no execute bit
+# (lintian: shared-library-is-executable).
+command -v patchelf >/dev/null || { echo "needs patchelf (apt-get install patchelf)" >&2; exit 2; }
+find dist/rigplan -type f -name '*.so*' -print0 | while IFS= read -r -d '' f; do
+  case "$(patchelf --print-rpath "$f" 2>/dev/null)" in
+    "" | '$ORIGIN'*) ;;
+    *) patchelf --remove-rpath "$f" ;;
+  esac
+done
+find dist/rigplan -type f -name '*.so*' -exec chmod 644 {} +
 ln -sf rigplan dist/rigplan/rigplan-cli  # one executable on Linux (see packaging/rigplan.spec)
 echo "bundle: $(du -sm dist/rigplan | cut -f1) MB unpacked"
 
@@ -46,11 +57,8 @@ mkdir -p "$root/DEBIAN" "$root/opt" "$root/usr/bin" "$root/usr/share/application
 cp -a dist/rigplan "$root/opt/rigplan"
 cat > "$root/usr/bin/rigplan" <<'SH'
 #!/bin/sh
-# With a subcommand RigPlan is a CLI; the console executable keeps its output visible.
-case "${1:-}" in
-  ""|*.yaml|*.yml) exec /opt/rigplan/rigplan "$@" ;;
-  *) exec /opt/rigplan/rigplan-cli "$@" ;;
-esac
+# The bundle's one executable is the GUI (no arguments, or a build file) and the CLI (a subcommand).
+exec /opt/rigplan/rigplan "$@"
 SH
 chmod 755 "$root/usr/bin/rigplan"
 cp resources/$APP_ID.desktop "$root/usr/share/applications/"
@@ -65,6 +73,11 @@ mkdir -p "$root/usr/share/icons/hicolor/scalable/apps"
 cp resources/icons/rigplan.svg "$root/usr/share/icons/hicolor/scalable/apps/$APP_ID.svg"
 cp LICENSE "$root/usr/share/doc/rigplan/copyright"
 cp parts/LICENSE-ODC-By-1.0.txt parts/README.md "$root/usr/share/doc/rigplan/"
+# A native package's changelog (Debian Policy 12.7), dated by the last commit so rebuilds are identical.
+when=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
+printf 'rigplan (%s) unstable; urgency=medium\n\n  * RigPlan %s: see https://github.com/rigplan/rigplan/releases\n\n -- %s  %s\n' \
+  "$VERSION" "$VERSION" "The RigPlan contributors <rigplan@users.noreply.github.com>" "$when" \
+  | gzip -9n > "$root/usr/share/doc/rigplan/changelog.gz"
 size_kb=$(du -sk "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<CTRL
 Package: rigplan
@@ -93,5 +106,8 @@ command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q /usr/sha
 SH
 cp "$root/DEBIAN/postinst" "$root/DEBIAN/postrm"
 chmod 755 "$root/DEBIAN/postinst" "$root/DEBIAN/postrm"
-dpkg-deb --root-owner-group -Zzstd --build "$root" "dist/rigplan_${VERSION}_amd64.deb" >/dev/null
+# md5sums of every installed file (dpkg --verify and debsums read it).
+(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+# xz: every dpkg reads it (zstd needs dpkg 1.21.18+, so Debian 11 and Ubuntu 20.04 cannot install a zstd .deb).
+dpkg-deb --root-owner-group -Zxz --build "$root" "dist/rigplan_${VERSION}_amd64.deb" >/dev/null
 echo "deb: dist/rigplan_${VERSION}_amd64.deb ($(du -m "dist/rigplan_${VERSION}_amd64.deb" | cut -f1) MB)"

@@ -28,7 +28,7 @@ def window(qtbot, catalog, tmp_path: Path, examples_dir: Path, monkeypatch) -> M
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     w.doc.set_comparison([ChartOffer(offer="aws:p3.2xlarge:us-east-1", pricing=Pricing.ON_DEMAND)])  # in the file
     w.tabs.setCurrentWidget(w.costs)  # the Costs tab on screen: its fields take clicks
     return w

@@ -18,7 +18,7 @@ from rigplan.gui.mainwindow import MainWindow
 
 @pytest.fixture
 def form_window(window: MainWindow, examples_dir: Path) -> MainWindow:
-    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.show_assumptions(True)
     return window

@@ -26,7 +26,7 @@ def test_each_bad_file_shows_a_message(qtbot, catalog, tmp_path: Path, examples_
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(catalog, load_offers(), load_perf(), settings)
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    w.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    w.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     good = w.doc.build
     big = tmp_path / "big.rigplan.yaml"
     big.write_bytes(b"format: rigplan-build\nnotes: '" + b"x" * (11 * 1024 * 1024) + b"'\n")

@@ -16,7 +16,7 @@ from rigplan.gui.compare_view import DIFF_BRUSH, LAST_DIR_KEY, CompareView, comp
 
 ROOT = Path(__file__).resolve().parents[2]
 EX = ROOT / "examples"
-FILES = [EX / "2x-rtx-4090.rigplan.yaml", EX / "budget-1-gpu.rigplan.yaml", EX / "4-gpu-threadripper.rigplan.yaml"]
+FILES = [EX / "2x-rtx-4090.rigplan", EX / "budget-1-gpu.rigplan", EX / "4-gpu-threadripper.rigplan"]
 
 
 def cells(table) -> list[list[str]]:  # noqa: ANN001

@@ -23,7 +23,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 @pytest.fixture
 def costs_window(window: MainWindow, examples_dir: Path, qtbot) -> MainWindow:  # noqa: ANN001
     window.resize(1280, 720)
-    window.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.ensure_charts()
     qtbot.wait(20)

@@ -19,7 +19,7 @@ from rigplan.gui.export_actions import FORMATS, LAST_DIR_KEY, ImageOptions, inst
 from rigplan.model.assumptions import Pricing
 
 ROOT = Path(__file__).resolve().parents[2]
-TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"
+TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def test_compare_action_opens_with_the_current_build(setup) -> None:  # noqa: AN
     dlg = win.findChild(QDialog)
     assert dlg is not None and dlg.isVisible()
     assert [p.build.name for p in dlg.view.plans] == ["2x RTX 4090 workstation"]
-    assert dlg.view.add_file(ROOT / "examples" / "budget-1-gpu.rigplan.yaml")
+    assert dlg.view.add_file(ROOT / "examples" / "budget-1-gpu.rigplan")
     assert dlg.view.figures.columnCount() == 3
     dlg.close()
 

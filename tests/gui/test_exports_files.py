@@ -20,8 +20,8 @@ from rigplan.gui.export_images import OFFER_COLORS, OWN_COLOR, write_chart
 from rigplan.gui.export_pdf import write_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
-TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"
-BROKEN_PSU = ROOT / "examples" / "broken" / "psu-wattage.rigplan.yaml"
+TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"
+BROKEN_PSU = ROOT / "examples" / "broken" / "psu-wattage.rigplan"
 needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) not installed")
 
 

@@ -28,7 +28,7 @@ def window(qtbot, catalog, tmp_path: Path, examples_dir: Path, monkeypatch) -> M
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     w.doc.set_comparison(
         [ChartOffer(offer="aws:p3.2xlarge:us-east-1"), ChartOffer(offer="lambda:gpu_1x_a100:us-east-1")]
     )
@@ -61,7 +61,7 @@ def test_export_menu_writes_the_windows_build_and_chart_offers(
 def test_compare_builds_starts_with_the_open_build(window: MainWindow, examples_dir: Path) -> None:
     dlg = window.exporter.compare()
     assert [p.build.name for p in dlg.view.plans] == [window.doc.build.name]
-    assert dlg.view.add_file(examples_dir / "budget-1-gpu.rigplan.yaml")
+    assert dlg.view.add_file(examples_dir / "budget-1-gpu.rigplan")
     assert dlg.view.comparison is not None and dlg.view.comparison.names[1] == "Budget single-GPU learner"
     # The added file is costed against the window's chart offers too: one break-even row per offer, both filled.
     rows = [r for r in dlg.view.comparison.figures[1]["breakeven"]]

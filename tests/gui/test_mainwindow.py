@@ -81,7 +81,7 @@ def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> Non
 
 
 def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
-    window.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.ensure_charts()
     before_curve = window.costs.curve_data()["own"][1]
@@ -115,7 +115,7 @@ def test_undo_redo_restore_the_build(qtbot, window: MainWindow) -> None:  # noqa
 def test_save_then_reopen_gives_the_same_build(
     qtbot, window: MainWindow, tmp_path: Path, monkeypatch, examples_dir: Path
 ) -> None:  # noqa: ANN001, E501
-    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     window.doc.set_quantity(window.doc.index_of_kind(Kind.STORAGE), 2)
     target = tmp_path / "mine.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
@@ -155,18 +155,18 @@ def test_close_with_unsaved_changes_prompts(qtbot, window: MainWindow, monkeypat
 def test_settings_persist_recent_and_assumptions(
     qtbot, window: MainWindow, examples_dir: Path, catalog, offers, perf
 ) -> None:  # noqa: ANN001, E501
-    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     window.costs.form.spins["hours_per_day"].setValue(10)
     window.doc.undo_stack.setClean()
     window.save_settings()
     again = MainWindow(catalog, offers, perf, window.settings)
     qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    assert again._recent()[0].endswith("budget-1-gpu.rigplan.yaml")
+    assert again._recent()[0].endswith("budget-1-gpu.rigplan")
     assert again.doc.build.assumptions.hours_per_day == 10
 
 
 def test_quantity_and_remove_from_the_build_table(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
-    window.open_path(examples_dir / "2x-rtx-4090.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     table = window.build_panel.table
     row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "GPU")
     assert table.item(row, 2).data(Qt.ItemDataRole.EditRole) == 2

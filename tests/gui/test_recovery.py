@@ -44,7 +44,7 @@ def test_edit_kill_restart_recover(qtbot, catalog, tmp_path: Path, examples_dir:
     data = tmp_path / "data"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.Popen(
-        [sys.executable, "-c", EDITOR, str(data), str(examples_dir / "budget-1-gpu.rigplan.yaml")],
+        [sys.executable, "-c", EDITOR, str(data), str(examples_dir / "budget-1-gpu.rigplan")],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
@@ -58,7 +58,7 @@ def test_edit_kill_restart_recover(qtbot, catalog, tmp_path: Path, examples_dir:
     assert "autosaved" in line
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert list((data / "autosave").glob("autosave-*.rigplan.yaml"))
+    assert list((data / "autosave").glob("autosave-*.rigplan"))
 
     shown: list[list[str]] = []
 
@@ -86,7 +86,7 @@ def test_normal_close_removes_the_autosave(qtbot, catalog, tmp_path: Path, examp
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(catalog, load_offers(), load_perf(), settings, None, tmp_path / "data")
     qtbot.addWidget(w)
-    w.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    w.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     w.doc.rename("Changed")
     w.autosave_now()
     assert w.autosave is not None and w.autosave.file.exists()

@@ -28,7 +28,7 @@ Button = QMessageBox.StandardButton
 @pytest.fixture
 def build_file(tmp_path: Path, examples_dir: Path) -> Path:
     path = tmp_path / "shared.rigplan.yaml"
-    save(load(examples_dir / "budget-1-gpu.rigplan.yaml"), path)
+    save(load(examples_dir / "budget-1-gpu.rigplan"), path)
     return path
 
 
@@ -218,7 +218,7 @@ def test_opening_or_saving_onto_a_fifo_is_refused_without_blocking(
     warnings = record(monkeypatch, "warning")
     assert _within(20, lambda: window.open_path(fifo, ask=False)) is False
     assert warnings[-1][0] == "Cannot open build" and "named pipe (FIFO)" in warnings[-1][1]
-    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(fifo), ""))
     assert _within(20, window.save_as) is False
     assert warnings[-1][0] == "Cannot save" and "named pipe (FIFO)" in warnings[-1][1]
@@ -238,7 +238,7 @@ def test_huge_figures_are_refused_and_the_largest_allowed_keep_the_chart_finite(
     assert not window.open_path(DATA / "bad" / "huge-storage.rigplan.yaml", ask=False)  # an infinite range before
     assert not window.open_path(DATA / "bad" / "huge-price.rigplan.yaml", ask=False)  # "Total: $inf" before
     assert "storage_gb" in warnings[0][1] and "less than or equal to" in warnings[1][1]
-    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     a = window.doc.build.assumptions.model_copy(update={"storage_gb": 1e8, "storage_per_gb_month": 1e4})
     window.doc.set_assumptions(a)
     window.tabs.setCurrentIndex(1)
@@ -251,7 +251,7 @@ def test_huge_figures_are_refused_and_the_largest_allowed_keep_the_chart_finite(
 def test_a_typed_price_beyond_the_limit_is_refused(
     window: MainWindow, examples_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window.open_path(examples_dir / "budget-1-gpu.rigplan.yaml", ask=False)
+    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     before = window.doc.build
     warnings = record(monkeypatch, "warning")
     window._price_edited(0, 1e308)  # what the build table sends for a typed "1e308"

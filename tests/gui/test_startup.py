@@ -114,7 +114,7 @@ def test_run_gui_paints_first_then_opens_the_file_it_was_given(tmp_path: Path) -
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "XDG_DATA_HOME": str(tmp_path / "data"),
     }
-    build = ROOT / "examples" / "2x-rtx-4090.rigplan.yaml"
+    build = ROOT / "examples" / "2x-rtx-4090.rigplan"
     out = subprocess.run(
         [sys.executable, "-c", RUN_GUI, str(build)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
     )
@@ -122,5 +122,5 @@ def test_run_gui_paints_first_then_opens_the_file_it_was_given(tmp_path: Path) -
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["seen"] == ["first stage shown"]
     assert got["name"] == "2x RTX 4090 workstation" and got["items"] == 8
-    assert got["title"].startswith("2x RTX 4090 workstation (2x-rtx-4090.rigplan.yaml)")
+    assert got["title"].startswith("2x RTX 4090 workstation (2x-rtx-4090.rigplan)")
     assert got["findings"] >= 1

@@ -65,6 +65,6 @@ def cmd_check(ns: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="check a build for compatibility and power problems")
-    p.add_argument("build", help="a .rigplan.yaml build file")
+    p.add_argument("build", help="a .rigplan build file")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)

@@ -75,7 +75,7 @@ def cmd_compare(ns: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare two to four builds side by side")
-    p.add_argument("builds", nargs="+", metavar="BUILD", help="two to four .rigplan.yaml build files")
+    p.add_argument("builds", nargs="+", metavar="BUILD", help="two to four .rigplan build files")
     p.add_argument("--instance", action="append", metavar="TYPE", help="cloud offer to compare with; repeatable")
     p.add_argument("--region", help="region of the --instance offers")
     p.add_argument("--pricing", choices=("on-demand", "spot", "reserved-1y", "reserved-3y"), help="for --instance")

@@ -268,7 +268,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="when does owning beat renting the same work?",
         description="Owning a build vs renting the same work, by the day or by the job (docs/cost-model.md).",
     )
-    p.add_argument("build", nargs="?", help="a .rigplan.yaml build (parts cost, watts, GPUs)")
+    p.add_argument("build", nargs="?", help="a .rigplan build (parts cost, watts, GPUs)")
     p.add_argument("--build-cost", type=_positive("--build-cost"), help="parts cost, in the chosen currency")
     p.add_argument(
         "--instance",

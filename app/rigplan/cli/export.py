@@ -53,6 +53,10 @@ def text_export(plan: Any, fmt: str) -> str:
 
 def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> None:
     """PDF and images are drawn by Qt: the CLI hands them to the GUI layer (the core stays free of Qt)."""
+    from rigplan.gui.syslibs import check_frozen_linux
+
+    if problem := check_frozen_linux(x11=False):  # the portable tarball without libGL (issue 18)
+        raise UsageError(problem)
     from rigplan.gui.export_files import write_drawn
 
     write_drawn(plan, fmt, out, chart=ns.chart, width=ns.width, height=ns.height, dpi=ns.dpi)
@@ -95,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="share a build: Markdown parts list, CSV, PDF report, chart images",
         description="Export a build (docs/exports.md). Text formats print to stdout without -o.",
     )
-    p.add_argument("build", help="a .rigplan.yaml build file")
+    p.add_argument("build", help="a .rigplan build file")
     p.add_argument("--format", "-f", required=True, choices=TEXT_FORMATS + QT_FORMATS)
     p.add_argument("--output", "-o", help="file to write (required for pdf, png and svg)")
     p.add_argument(

@@ -90,7 +90,7 @@ def _own_prices(path: str | None, mine: bool) -> tuple[tuple[str, Any], ...]:
 def cmd_suggest(ns: argparse.Namespace) -> int:
     from rigplan.catalog import load_catalog
     from rigplan.cli.main import UsageError
-    from rigplan.files import save
+    from rigplan.files import save, with_build_suffix
     from rigplan.files.buildfile import build_to_dict
     from rigplan.model.assumptions import Assumptions
     from rigplan.suggest import Goal, Question, SuggestError, suggest
@@ -122,6 +122,7 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     rate = sug.total / sug.found.total_usd if sug.found.total_usd else 1.0
     if ns.output:
+        ns.output = str(with_build_suffix(ns.output))  # `-o mybuild` writes mybuild.rigplan (issue 18)
         try:
             save(sug.build, ns.output)
         except OSError as exc:

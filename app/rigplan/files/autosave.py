@@ -1,10 +1,12 @@
 """Autosave and crash recovery, without Qt: the GUI calls save() on a timer and remove() on a normal close.
 
-Each running instance writes its own file, `autosave-<pid>-<token>.rigplan.yaml`, a small JSON sidecar (original
+Each running instance writes its own file, `autosave-<pid>-<token>.rigplan`, a small JSON sidecar (original
 path, time) and a `.lock` file that it keeps locked while it runs (files.oslock). The OS drops that lock when the
 process ends, however it ends, so at the next start `orphans()` offers exactly the autosaves whose lock is free:
 a crashed or killed instance, even when its process id now belongs to another process (after a reboot, or in
 another PID namespace). Autosaves written before locks existed have no lock file and fall back to the pid check.
+Autosaves of earlier versions are named `autosave-<pid>-<token>.rigplan.yaml` (sidecars `.rigplan.json`,
+`.rigplan.lock`) and are still found; each file's sidecars are its own name with the last suffix swapped.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from rigplan import BUILD_SUFFIX, OLD_BUILD_SUFFIX
 from rigplan.files.buildfile import load, save
 from rigplan.files.errors import BuildFileError
 from rigplan.files.oslock import InstanceLock, owner_alive
@@ -64,7 +67,7 @@ class AutosaveStore:
         self.folder = folder
         self.pid = os.getpid() if pid is None else pid
         self.token = secrets.token_hex(4)
-        self.file = folder / f"{PREFIX}{self.pid}-{self.token}.rigplan.yaml"
+        self.file = folder / f"{PREFIX}{self.pid}-{self.token}{BUILD_SUFFIX}"
         self.meta = self.file.with_suffix(".json")
         self.lock = InstanceLock(self.file.with_suffix(".lock"))
 
@@ -106,7 +109,8 @@ class AutosaveStore:
         out: list[Autosaved] = []
         if not self.folder.is_dir():
             return out
-        for build_file in self.folder.glob(f"{PREFIX}*.rigplan.yaml"):
+        found = [*self.folder.glob(f"{PREFIX}*{BUILD_SUFFIX}"), *self.folder.glob(f"{PREFIX}*{OLD_BUILD_SUFFIX}")]
+        for build_file in found:
             lock = build_file.with_suffix(".lock")
             info = _read_meta(build_file.with_suffix(".json"))
             if lock.exists():
@@ -120,8 +124,10 @@ class AutosaveStore:
 
     def _sweep_locks(self) -> None:
         # A lock without its autosave whose owner is gone: a normal end that could not delete it.
-        for lock in self.folder.glob(f"{PREFIX}*.rigplan.lock"):
-            if lock != self.lock.path and not lock.with_suffix(".yaml").exists() and not owner_alive(lock):
+        for lock in self.folder.glob(f"{PREFIX}*.lock"):
+            # autosave-1-ab.lock belongs to autosave-1-ab.rigplan, an older autosave-1-ab.rigplan.lock to .rigplan.yaml
+            build_file = lock.with_suffix(".yaml" if lock.name.endswith(".rigplan.lock") else BUILD_SUFFIX)
+            if lock != self.lock.path and not build_file.exists() and not owner_alive(lock):
                 lock.unlink(missing_ok=True)
 
     @staticmethod

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from rigplan import BUILD_SUFFIX
+from rigplan import BUILD_SUFFIX, OPEN_SUFFIXES
 from rigplan.files import yamlsafe
 from rigplan.files.errors import BuildFileError
 from rigplan.files.safeio import Fingerprint, SaveResult, read_regular, write_atomic
@@ -30,6 +30,18 @@ except ImportError:  # pragma: no cover
 MAGIC = "rigplan-build"
 MAX_BYTES = 10 * 1024 * 1024
 SUFFIX = BUILD_SUFFIX
+
+
+def with_build_suffix(path: str | Path) -> Path:
+    """Where a build given the name `path` is saved: NAME.rigplan, unless the name already ends in a suffix RigPlan
+    opens (.rigplan, or an explicit .rigplan.yaml/.yaml/.yml, which the user chose and keeps)."""
+    p = Path(path)
+    return p if p.name.lower().endswith(OPEN_SUFFIXES) else p.with_name(p.name + SUFFIX)
+
+
+def is_build_name(path: str | Path) -> bool:
+    """True for the names RigPlan opens as builds (the Open dialog's filter, drops, the macOS open event)."""
+    return Path(path).name.lower().endswith(OPEN_SUFFIXES)
 
 
 def _clean(value: Any) -> Any:

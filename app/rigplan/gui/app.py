@@ -58,6 +58,12 @@ def create_window(settings: object | None = None, data: Path | None = None, stag
 
 
 def run_gui(args: Sequence[str]) -> int:
+    from rigplan.gui.syslibs import check_frozen_linux
+
+    problem = check_frozen_linux()  # before Qt loads: the portable tarball on a system without libGL or libxcb
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -116,6 +122,11 @@ def run_gui(args: Sequence[str]) -> int:
         return app.exec()
     if args:
         window.statusBar().showMessage(f"Opening {Path(args[0]).name}...")
+    # macOS hands a double-clicked build to the running RigPlan as a file-open event, both at launch and later;
+    # Linux and Windows start a new process with the file as its argument instead.
+    from rigplan.gui.file_open import FileOpenHandler
+
+    window._file_opener = FileOpenHandler(window)  # type: ignore[attr-defined]
     window.show()  # paints the first stage; the rest follows on the first turn of the event loop
 
     def second_stage() -> None:

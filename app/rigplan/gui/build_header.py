@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget
 
+from rigplan import BUILD_SUFFIX
+
 if TYPE_CHECKING:
     from rigplan.model import Build
 
@@ -18,8 +20,8 @@ def example_builds() -> list[tuple[str, Path]]:
 
     folder = parts_dir().parent / "examples"
     out = []
-    for path in sorted(folder.glob("*.rigplan.yaml")) if folder.is_dir() else []:
-        name = path.name.removesuffix(".rigplan.yaml")
+    for path in sorted(folder.glob(f"*{BUILD_SUFFIX}")) if folder.is_dir() else []:
+        name = path.name.removesuffix(BUILD_SUFFIX)
         try:  # the name line, read without pydantic (this runs before the second stage)
             for line in path.read_text("utf-8").splitlines()[:10]:
                 if line.startswith("name:"):

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare, figure_rows
 from rigplan.exports.plan import ExportError, Plan, make_plan
 from rigplan.files import BuildFileError, load
+from rigplan.gui.files_controller import OPEN_FILTER
 
 DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
 LAST_DIR_KEY = "compare/last_dir"
@@ -117,7 +118,7 @@ class CompareView(QWidget):
 
     def _choose_file(self) -> None:
         folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Add a build to compare", folder, "RigPlan builds (*.yaml *.yml)")
+        path, _ = QFileDialog.getOpenFileName(self, "Add a build to compare", folder, OPEN_FILTER)
         if path:
             if self.settings:
                 self.settings.setValue(LAST_DIR_KEY, str(Path(path).parent))

@@ -11,6 +11,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from rigplan import BUILD_SUFFIX as SUFFIX
+from rigplan import OPEN_SUFFIXES
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -20,7 +21,9 @@ if TYPE_CHECKING:
     from rigplan.gui.filewatch import FileGuard
     from rigplan.model import Assumptions
 
-FILE_FILTER = f"RigPlan builds (*{SUFFIX} *.yaml *.yml);;All files (*)"
+# Open lists the new and the old names; Save offers NAME.rigplan first (the OS associations key on it).
+OPEN_FILTER = f"RigPlan builds ({' '.join('*' + s for s in OPEN_SUFFIXES)});;All files (*)"
+SAVE_FILTER = f"RigPlan build (*{SUFFIX});;YAML (*.yaml *.yml)"
 MAX_RECENT = 8
 
 
@@ -87,7 +90,7 @@ class FilesMixin(_Base):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Open build", self._last_dir(), FILE_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open build", self._last_dir(), OPEN_FILTER)
         if path:
             self.open_path(Path(path), ask=False)
 
@@ -139,13 +142,13 @@ class FilesMixin(_Base):
 
     def save_as(self) -> bool:
         suggested = str(Path(self._last_dir()) / (self.doc.build.name.replace("/", "-") + SUFFIX))
-        path, _ = QFileDialog.getSaveFileName(self, "Save build", suggested, FILE_FILTER)
+        path, _ = QFileDialog.getSaveFileName(self, "Save build", suggested, SAVE_FILTER)
         if not path:
             return False
-        p = Path(path)
-        if not p.name.endswith((".yaml", ".yml")):
-            p = p.with_name(p.name + SUFFIX)
-        return self._write(p, as_new=True)
+        from rigplan.files import with_build_suffix
+
+        # "My build" becomes "My build.rigplan"; a name the user ended in .yaml or .rigplan.yaml stays as typed.
+        return self._write(with_build_suffix(path), as_new=True)
 
     def _write(self, path: Path, as_new: bool = False) -> bool:
         # Changed on disk, write-protected, special files, failed backups: the guard asks or tells the user.
