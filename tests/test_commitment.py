@@ -51,7 +51,7 @@ def test_upfront_is_paid_at_each_term_start_and_more_work_needs_more_instances()
 
 
 def test_reserved_offer_of_the_catalog_goes_through_the_model(examples_dir) -> None:  # noqa: ANN001
-    build = load(examples_dir / "2x-rtx-4090.rigplan.yaml")
+    build = load(examples_dir / "2x-rtx-4090.rigplan")
     offer = load_offers().get("aws:p2.xlarge:us-east-1@2017-10")
     assert offer is not None and offer.reserved_3y_usd_h == 0.459 and offer.snapshot == "2017-10"
     inp = offer_input(offer, build.assumptions, None, 2.0, pricing=Pricing.RESERVED_3Y)

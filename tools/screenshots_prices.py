@@ -37,7 +37,7 @@ def main() -> int:
         os.environ["XDG_DATA_HOME"] = tmp  # the prices folder: a scratch one, not the user's
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
         w = create_window(settings, data=Path(tmp) / "data")
-        w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan.yaml", ask=False)
+        w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
         w.showMaximized()
         w.setGeometry(app.primaryScreen().availableGeometry())
         w.tabs.setCurrentIndex(1)
