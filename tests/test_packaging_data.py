@@ -18,3 +18,19 @@ def test_runtime_data_files_are_in_the_pyinstaller_spec() -> None:
     missing = sorted(name for name in read if f'PARTS / "{name}"' not in spec)
     assert missing == []
     assert '(PARTS.parent / "examples").glob("*.rigplan")' in spec
+
+
+def test_every_cli_command_module_is_a_hidden_import() -> None:
+    """The CLI imports its command modules by name (rigplan.cli.main.COMMAND_MODULES), which PyInstaller cannot
+    follow: each must be listed, or the frozen `rigplan-cli` lacks that command."""
+    from rigplan.cli.main import COMMAND_MODULES
+
+    spec = (ROOT / "packaging" / "rigplan.spec").read_text()
+    missing = [m for m in COMMAND_MODULES if f'"rigplan.cli.{m}"' not in spec]
+    assert missing == []
+
+
+def test_gpuhunt_licence_ships() -> None:
+    """gpuhunt is MPL-2.0: its licence travels with the bundle (its dist-info, licence file included)."""
+    spec = (ROOT / "packaging" / "rigplan.spec").read_text()
+    assert 'copy_metadata("gpuhunt")' in spec

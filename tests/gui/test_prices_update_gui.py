@@ -134,3 +134,24 @@ def test_unreadable_cache_is_said_and_bundled_prices_used(qtbot, catalog, perf, 
     text = w.costs.offers_panel.as_of.text()
     assert "bundled snapshot" in text and "unreadable" in text
     assert _row(w, "g4dn.xlarge", "us-east-1")[COL_DATE] == "after 2025-06"
+
+
+def test_a_job_that_fails_while_its_progress_is_shown_does_not_crash(qtbot, pwindow: MainWindow) -> None:  # noqa: ANN001
+    """The modal progress dialog's setValue runs queued events; a job that fails right after a progress report
+    used to have its dialog closed and deleted inside that setValue (a segmentation fault in the suite). Many
+    quick failing jobs, each reporting progress to the end: the window survives and warns once per job."""
+    from rigplan.cloudprices.fetch import PriceUpdateError
+
+    w = pwindow
+
+    def work(progress, cancelled):  # noqa: ANN001, ANN202
+        for i in range(200):
+            progress(i / 200, f"step {i}")
+        raise PriceUpdateError("the server went away")
+
+    for n in range(15):
+        with qtbot.waitSignal(w.prices.done, timeout=30000):
+            w.prices._start("Stress", work)  # noqa: SLF001 - the path both menu actions take
+        assert len(w.warnings) == n + 1 and w.warnings[-1] == "the server went away"
+        assert w.prices.dialog is None and w.prices.act_update.isEnabled()
+    qtbot.waitUntil(lambda: not prices_update._RUNNING, timeout=30000)

@@ -76,6 +76,8 @@ class PricesController(QObject):
         self.thread: QThread | None = None
         self.job: PriceJob | None = None
         self.dialog: QProgressDialog | None = None
+        self._in_set_value = 0  # how deep inside the dialog's setValue (see _progress; reports can nest)
+        self._closing: QProgressDialog | None = None
         self.act_update = QAction("&Update prices from the internet...", parent)
         self.act_update.setToolTip("Fetch current prices (gpuhunt's published catalog: AWS, Azure, GCP, Lambda)")
         self.act_import = QAction("&Import a price file...", parent)
@@ -160,15 +162,32 @@ class PricesController(QObject):
             return  # a report still queued when the job ended, or the user cancelled
         dialog = self.dialog
         dialog.setLabelText(text)
-        dialog.setValue(per_mille)  # a modal dialog's setValue runs queued events: the job may end inside it
+        # A modal dialog's setValue runs queued events: the job may end inside it, and closing and deleting the
+        # dialog there crashed the process (seen in the test suite: its setValue went on with a deleted dialog).
+        # _finish leaves the dialog to us while we are inside; we close it once setValue has returned.
+        self._in_set_value += 1
+        try:
+            dialog.setValue(per_mille)
+        finally:
+            self._in_set_value -= 1
+        if self._closing is not None and not self._in_set_value:
+            closing, self._closing = self._closing, None
+            self._close(closing)
+
+    def _close(self, dialog: QProgressDialog) -> None:
+        dialog.canceled.disconnect(self.cancel)  # closing a progress dialog emits canceled
+        dialog.close()
+        dialog.deleteLater()
 
     def _finish(self, message: str) -> None:
         dialog, self.dialog = self.dialog, None
         self.thread = self.job = None
         if dialog is not None:
-            dialog.canceled.disconnect(self.cancel)  # closing a progress dialog emits canceled
-            dialog.close()
-            dialog.deleteLater()
+            if self._in_set_value:
+                dialog.hide()  # the user sees it go now; _progress closes and deletes it after its setValue
+                self._closing = dialog
+            else:
+                self._close(dialog)
         self.act_update.setEnabled(True)
         self.act_import.setEnabled(True)
         self._sync_revert()
