@@ -167,3 +167,10 @@ def test_my_prices_from_the_user_price_layer(tmp_path: Path) -> None:
     q = Question(budget=3000, max_gpus=1)
     found = Search(fresh, Assumptions(), q).best()
     assert found is not None and abs(found.total_usd - plain["total"]) < 0.01
+
+
+def test_beat_with_a_commitment_pricing_says_why_not() -> None:
+    """Reserved pricing is paid for whole terms (a stepped curve): the break-even goal says it does not search it."""
+    out = run("suggest", "--budget", "3000", "--beat", "aws:p2.xlarge", "--pricing", "reserved-1y")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "on-demand or spot prices, not reserved-1y commitments" in out.stderr, out.stderr

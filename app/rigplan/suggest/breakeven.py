@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from rigplan.costs.analysis import cost_build, offer_input
+from rigplan.costs.commitment import term_days
 from rigplan.costs.fx import rate_for
 from rigplan.costs.model import breakeven, cloud_slope, horizon_days, own_terms
 from rigplan.costs.offers import Offer
@@ -54,6 +55,13 @@ class Breakeven:
     def __init__(self, offer: Offer, a: Assumptions, perf: PerfTable) -> None:
         if offer.hourly(a.pricing) is None:
             raise ValueError(f"{offer.id} has no {a.pricing.value} price; choose another pricing")
+        if term_days(a.pricing) is not None:
+            # A commitment is paid for whole terms, whatever is used (rigplan.costs.commitment): a stepped curve
+            # the day formula below does not describe. Said, not approximated.
+            raise ValueError(
+                f"the earliest break-even is searched against on-demand or spot prices, not {a.pricing.value} "
+                "commitments; compare a suggested build with a commitment in the Costs tab"
+            )
         self.offer, self.a, self.perf = offer, a, perf
         self.horizon = float(horizon_days(a))
         k = rate_for(a).per_usd
