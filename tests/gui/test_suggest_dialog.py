@@ -120,7 +120,7 @@ def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
     current = Build(items=(BuildItem(part=gpu, price_override=mine),))
     dlg = SuggestDialog(catalog, Assumptions(), offers=offers, own_prices=own_prices_of(current))
     qtbot.addWidget(dlg)
-    assert dlg.mine.isEnabled() and dlg.mine.isChecked() and "(1 in this build)" in dlg.mine.text()
+    assert dlg.mine.isEnabled() and dlg.mine.isChecked() and "(0 your prices, 1 in this build)" in dlg.mine.text()
     dlg.goal.setCurrentIndex(dlg.goal.findText("The earliest break-even against a cloud offer"))
     dlg.budget.setValue(3000)
     dlg.max_gpus.setValue(1)
