@@ -229,3 +229,17 @@ def test_a_desktop_gpu_without_figures_makes_the_ratio_unknown(examples_dir: Pat
     # was: ratio 1.0 against a whole 4x V100 instance, break-even in days; now unknown, instance hours only
     assert report.offers == [] and report.speed_unknown[0].breakeven_instance_hours > 0
     assert "unknown" in report.speed_unknown[0].speedup_basis
+
+
+def test_azure_gpu_slices_are_fractions() -> None:
+    """Azure NVv4 sizes rent 1/8, 1/4 or 1/2 of one Radeon Instinct MI25 (Microsoft Learn, NVv4-series); the SkyPilot
+    catalog says "1 GPU, 16 GB" for each, which priced a slice as a whole card."""
+    from rigplan.costs.offers import load_offers
+
+    offers = load_offers()
+    nv4 = offers.get("azure:Standard_NV4as_v4:eastus")
+    nv32 = offers.get("azure:Standard_NV32as_v4:eastus")
+    assert nv4 is not None and nv32 is not None
+    assert nv4.gpu_fraction == 0.125 and nv4.vram_gb_each == 2.0 and "0.125 of 1 Radeon MI25" in nv4.label
+    assert any("slice of one Radeon MI25" in q for q in nv4.quirks)
+    assert nv32.gpu_fraction is None and nv32.vram_gb_each == 16.0

@@ -65,6 +65,19 @@ V9_NOTE = "SkyPilot catalog v9 @2c3d7ea: taken after AWS's June 2025 GPU price c
 V6_NOTE = "SkyPilot catalog v6 @098741e (Azure): date unknown, older schema than v9"
 
 
+# Azure sizes that rent a slice of one GPU though the catalog says "1" (Microsoft Learn, "NVv4-series": NV4as_v4
+# 1/8 of a Radeon Instinct MI25 with 2 GiB, NV8as_v4 1/4 with 4 GiB, NV16as_v4 1/2 with 8 GiB, NV32as_v4 the whole
+# GPU; "NVadsA10 v5-series": NV6ads 1/6 of an A10 with 4 GiB, NV12ads 1/3 with 8 GiB, NV18ads 1/2 with 12 GiB).
+AZURE_SLICES: dict[str, tuple[float, float]] = {
+    "Standard_NV4as_v4": (1 / 8, 2.0),
+    "Standard_NV8as_v4": (1 / 4, 4.0),
+    "Standard_NV16as_v4": (1 / 2, 8.0),
+    "Standard_NV6ads_A10_v5": (1 / 6, 4.0),
+    "Standard_NV12ads_A10_v5": (1 / 3, 8.0),
+    "Standard_NV18ads_A10_v5": (1 / 2, 12.0),
+}
+
+
 def skypilot_rows(path: Path, skip_provider: str | None = None) -> tuple[list[dict[str, Any]], int]:
     out, fractional = [], 0
     with path.open(newline="", encoding="utf-8") as fh:
@@ -78,9 +91,16 @@ def skypilot_rows(path: Path, skip_provider: str | None = None) -> tuple[list[di
             if "AcceleratorCount=12" in note:
                 count = 8  # the catalog's 12 is wrong; the quirk below says so
             extra: dict[str, Any] = {}
+            vram = num(r["gpu_mem_gib_each"])
+            sliced = []
+            if r["provider"] == "azure" and r["instance_type"] in AZURE_SLICES:
+                share, vram = AZURE_SLICES[r["instance_type"]]
+                sliced = [
+                    f"a {share:.3g} slice of one {r['gpu_model']} (Microsoft Learn: the catalog's 1 GPU is a share)"
+                ]
             if share < 1:
                 fractional += 1
-                count, extra["gpu_fraction"] = 1, share
+                count, extra["gpu_fraction"] = 1, round(share, 6)
             if "Arm64" in note:
                 extra["cpu_arch"] = "arm64"
             bound = r["data_date_lower_bound"]
@@ -91,7 +111,7 @@ def skypilot_rows(path: Path, skip_provider: str | None = None) -> tuple[list[di
                     "region": r["region"],
                     "gpu_model": r["gpu_model"] or None,
                     "gpu_count": count,
-                    "vram_gb_each": num(r["gpu_mem_gib_each"]),
+                    "vram_gb_each": vram,
                     "vcpus": intval(r["vcpus"]),
                     "ram_gb": num(r["memory_gib"]),
                     "ondemand_usd_h": od,
@@ -101,7 +121,9 @@ def skypilot_rows(path: Path, skip_provider: str | None = None) -> tuple[list[di
                     "data_date_earliest": f"{bound}-01" if bound else None,
                     "data_date_note": V9_NOTE if bound else V6_NOTE,
                     "snapshot": "current",
-                    "quirks": quirks_for(od, spot, note) + ([] if r["gpu_model"] else ["GPU model not in the catalog"]),
+                    "quirks": quirks_for(od, spot, note)
+                    + sliced
+                    + ([] if r["gpu_model"] else ["GPU model not in the catalog"]),
                     **extra,
                 }
             )

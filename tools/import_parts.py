@@ -32,6 +32,7 @@ from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
 from price_attributes import single_out  # noqa: E402
 from price_report import coverage_section, write_matches  # noqa: E402
 
+HAND_WRITTEN = "<!-- Written by hand from here on: tools/import_parts.py keeps it when it rewrites the report. -->"
 OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
 PRICE_SOURCE = "pc-part-dataset (PCPartPicker), lowest listed US retailer price"
 PRICE_DATE = "2025-07-23"
@@ -636,7 +637,10 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     text_out = "\n".join(lines) + "\n"
     if report:
         report.parent.mkdir(parents=True, exist_ok=True)
-        report.write_text(text_out, encoding="utf-8")
+        # Sections written by hand after the generated report (the cloud prices) are kept as they are.
+        old = report.read_text(encoding="utf-8") if report.exists() else ""
+        kept = old[old.index(HAND_WRITTEN) :] if HAND_WRITTEN in old else ""
+        report.write_text(text_out + ("\n" + kept if kept else ""), encoding="utf-8")
     print(text_out)
     return 0
 
