@@ -44,3 +44,20 @@ def test_names_and_dates() -> None:
     assert gpu_name("A100", 40) == "A100" and gpu_name("V100", 32) == "V100-32GB" and gpu_name("T4G", 16) == "T4g"
     assert version_date("20261101-7") == dt.date(2026, 11, 1)
     assert version_date("latest") is None and version_date("20261399-1") is None
+
+
+def test_a_share_of_one_gpu_is_a_fraction_not_zero_gpus() -> None:
+    """A slice of one GPU (Azure's NV4as_v4 is 1/8 of a Radeon MI25, Microsoft Learn) becomes one GPU's fraction
+    with no speed, never 0 GPUs (int(0.125)), which the offer model would reject and so fail the whole update."""
+    from rigplan.costs.offers import Offer
+
+    sliced = CatalogItem(
+        provider="azure", instance_name="Standard_NV4as_v4", location="eastus", price=0.233, cpu=4, memory=14.0,
+        gpu_count=0.125, gpu_name="MI25", gpu_memory=2.0, spot=False, disk_size=None,
+        gpu_vendor=AcceleratorVendor.AMD,
+    )  # fmt: skip
+    (o,) = to_offers([sliced], "azure", "20261101-1", "test", dt.date(2026, 11, 1))
+    assert o["gpu_count"] == 1 and o["gpu_fraction"] == 0.125
+    assert any("0.125 slice of one" in q for q in o["quirks"])
+    offer = Offer.model_validate(o)
+    assert "0.125 of 1" in offer.label

@@ -132,6 +132,10 @@ def to_offers(
             quirks.append(f"NOT A GPU: {gpu} accelerator; no GPU speed figure applies")
         if g["vendor"] == "amd":
             quirks.append("AMD accelerator: ROCm, not CUDA")
+        # A share of one GPU (Azure NVv4, NVadsA10 v5; AWS g6f): one GPU's slice, no GPU speed, never 0 GPUs.
+        fraction = float(count) if 0 < float(count) < 1 else None
+        if fraction is not None:
+            quirks.append(f"a {fraction:.3g} slice of one {gpu}: no GPU speed figure applies")
         out.append(
             {
                 "id": f"{prov}:{itype}:{region}",
@@ -139,7 +143,8 @@ def to_offers(
                 "instance_type": itype,
                 "region": region,
                 "gpu_model": gpu,
-                "gpu_count": int(count),
+                "gpu_count": 1 if fraction is not None else int(count),
+                "gpu_fraction": fraction,
                 "vram_gb_each": float(it.gpu_memory) if it.gpu_memory else None,
                 "vcpus": int(it.cpu) if it.cpu else None,
                 "ram_gb": float(it.memory) if it.memory else None,
