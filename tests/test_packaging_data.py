@@ -31,6 +31,13 @@ def test_every_cli_command_module_is_a_hidden_import() -> None:
 
 
 def test_gpuhunt_licence_ships() -> None:
-    """gpuhunt is MPL-2.0: its licence travels with the bundle (its dist-info, licence file included)."""
+    """gpuhunt is MPL-2.0: its licence travels with the bundle. The spec copies gpuhunt's metadata folder
+    (PyInstaller's copy_metadata collects the whole .dist-info), and that folder holds the MPL-2.0 text."""
+    from importlib.metadata import distribution
+
     spec = (ROOT / "packaging" / "rigplan.spec").read_text()
     assert 'copy_metadata("gpuhunt")' in spec
+    dist = distribution("gpuhunt")
+    licences = [f for f in dist.files or () if ".dist-info/" in str(f) and "LICENSE" in f.name.upper()]
+    assert licences, "gpuhunt's metadata no longer carries its licence: ship it another way"
+    assert "Mozilla Public License" in licences[0].read_text(encoding="utf-8")

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "app"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from shots import pump, screen_window  # noqa: E402
+
 CASES = {
     "tr2950x-on-x399": "findings-threadripper-tr4",
     "rtx-4090-on-three-8-pin": "findings-4090-adapter",
@@ -29,24 +31,13 @@ def main() -> int:
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     a = ap.parse_args()
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
     from rigplan.catalog import load_catalog
     from rigplan.files import save
-    from rigplan.gui.app import create_window
     from rigplan.model import Build, BuildItem, Kind
 
-    app = QApplication(sys.argv[:1])
-    app.setStyle("Fusion")
     catalog = load_catalog()
     cases = {c["id"]: c for c in yaml.safe_load((ROOT / "tests/data/expert/cases.yaml").read_text())}
-    w_px, h_px = (int(x) for x in a.size.split("x"))
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
-        w = create_window(settings)
-        w.resize(w_px, h_px)
-        w.show()
+    with screen_window() as (app, w, tmp):
         for case_id, name in CASES.items():
             case = cases[case_id]
             items = []
@@ -54,15 +45,13 @@ def main() -> int:
                 t = catalog.table(Kind(kind))
                 row = next(i for i, pid in enumerate(t.ids) if pid.startswith(prefix))
                 items.append(BuildItem(part=t.part(row)))
-            path = Path(tmp) / f"{case_id}.rigplan.yaml"
+            path = tmp / f"{case_id}.rigplan"
             save(Build(name=case_id, items=tuple(items)), path)
             w.open_path(path, ask=False)
             w.tabs.setCurrentIndex(0)
-            for _ in range(20):
-                app.processEvents()
+            pump(app, turns=20)
             w.grab().save(str(a.out / f"{name}-{a.size}.png"))
             print("saved", a.out / f"{name}-{a.size}.png")
-        w.doc.undo_stack.setClean()
     return 0
 
 

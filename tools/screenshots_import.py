@@ -10,40 +10,27 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "app"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from shots import grab, screen_window  # noqa: E402
+
 SIZES = ("1280x720", "1920x1080")
 LIST = ROOT / "tests" / "data" / "pcpartpicker" / "budget.txt"
 
 
 def take(out: Path, size: str) -> int:
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from rigplan.gui.app import create_window
     from rigplan.gui.import_dialog import PasteListDialog, ReviewMatchesDialog
     from rigplan.imports.list_import import apply_picks, to_build
     from rigplan.model import Build
 
-    app = QApplication(sys.argv[:1])
-    app.setStyle("Fusion")
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
-        w = create_window(settings)
-        w.showMaximized()
+    with screen_window() as (app, w, _):
         screen = app.primaryScreen().availableGeometry()
-        w.setGeometry(screen)  # no window manager under Xvfb: fill the screen ourselves
 
         def shot(name: str) -> None:
-            for _ in range(40):
-                app.processEvents()
-            pix = app.primaryScreen().grabWindow(0)
-            pix.save(str(out / name))
-            print(f"wrote {out / name} ({pix.width()}x{pix.height()})")
+            grab(app, w, out / name)
 
         paste = PasteListDialog(w.catalog, w)
         paste.load_file(LIST)
@@ -65,8 +52,6 @@ def take(out: Path, size: str) -> int:
         w.doc.reset(Build(assumptions=build.assumptions), None)
         w.doc.edit(build, "Import PCPartPicker list")
         shot(f"import-build-{size}.png")
-        w.doc.undo_stack.setClean()
-        w.close()
     return 0
 
 

@@ -12,12 +12,14 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "app"))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from shots import grab, pump, screen_window  # noqa: E402
 
 
 def main() -> int:
@@ -25,54 +27,42 @@ def main() -> int:
     ap.add_argument("--size", required=True)
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     a = ap.parse_args()
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication, QProgressDialog
-
     from prices_server import serve
-    from rigplan.gui.app import create_window
 
-    app = QApplication(sys.argv[:1])
-    app.setStyle("Fusion")
-    with tempfile.TemporaryDirectory() as tmp, serve("slow") as (url, _):
-        os.environ["XDG_DATA_HOME"] = tmp  # the prices folder: a scratch one, not the user's
-        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
-        w = create_window(settings, data=Path(tmp) / "data")
-        w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
-        w.showMaximized()
-        w.setGeometry(app.primaryScreen().availableGeometry())
-        w.tabs.setCurrentIndex(1)
-        w.costs.ensure_charts()
-
-        def pump(seconds: float) -> None:
-            end = time.monotonic() + seconds
-            while time.monotonic() < end:
-                app.processEvents()
-                time.sleep(0.01)
-
-        def shot(name: str) -> None:
-            pump(0.4)
-            pix = app.primaryScreen().grabWindow(0) if app.platformName() == "xcb" else w.grab()
-            pix.save(str(a.out / name))
-            print(f"wrote {a.out / name} ({pix.width()}x{pix.height()})")
-
-        pump(0.5)
-        w.prices.url, w.prices.providers = url, ("aws", "lambdalabs")
-        finished: list[str] = []
-        w.prices.done.connect(finished.append)
-        w.prices.act_update.trigger()
-        dialog = w.findChild(QProgressDialog)
-        while dialog.value() < 150 and not finished:
-            pump(0.05)
-        shot(f"prices-update-progress-{a.size}.png")
-        while not finished:
-            pump(0.1)
-        print(finished[0])
-        panel = w.costs.offers_panel
-        panel.words.setText("g4dn.xlarge")
-        pump(0.2)
-        panel.view.scrollToBottom()  # the charted offers stay listed above whatever the filter; show the new rows
-        shot(f"prices-updated-{a.size}.png")
+    with tempfile.TemporaryDirectory() as xdg, serve("slow") as (url, _):
+        os.environ["XDG_DATA_HOME"] = xdg  # the prices folder: a scratch one, not the user's
+        with screen_window() as (app, w, _):
+            take(app, w, url, a.out, a.size)
     return 0
+
+
+def take(app: Any, w: Any, url: str, out: Path, size: str) -> None:
+    from PySide6.QtWidgets import QProgressDialog
+
+    def shot(name: str) -> None:
+        pump(app, 0.4, turns=0)
+        grab(app, w, out / name)
+
+    w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
+    w.tabs.setCurrentIndex(1)
+    w.costs.ensure_charts()
+    pump(app, 0.5, turns=0)
+    w.prices.url, w.prices.providers = url, ("aws", "lambdalabs")
+    finished: list[str] = []
+    w.prices.done.connect(finished.append)
+    w.prices.act_update.trigger()
+    dialog = w.findChild(QProgressDialog)
+    while dialog.value() < 150 and not finished:
+        pump(app, 0.05, turns=0)
+    shot(f"prices-update-progress-{size}.png")
+    while not finished:
+        pump(app, 0.1, turns=0)
+    print(finished[0])
+    panel = w.costs.offers_panel
+    panel.words.setText("g4dn.xlarge")
+    pump(app, 0.2, turns=0)
+    panel.view.scrollToBottom()  # the charted offers stay listed above whatever the filter; show the new rows
+    shot(f"prices-updated-{size}.png")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Screenshots of "Suggest a build" (docs/suggest.md uses them): the dialog after a break-even question, over the
-main window, and the answer opened as a new build.
+main window, and the answer opened as a new build on the Costs tab.
 
     xvfb-run -s "-screen 0 1920x1080x24" python tools/screenshots_suggest.py --size 1920x1080
     xvfb-run -s "-screen 0 1280x720x24" python tools/screenshots_suggest.py --size 1280x720
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "app"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from shots import pump, screen_window  # noqa: E402
 
 
 def main() -> int:
@@ -24,23 +25,11 @@ def main() -> int:
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     a = ap.parse_args()
-    from PySide6.QtCore import QSettings
     from PySide6.QtGui import QColor, QPainter, QPixmap
-    from PySide6.QtWidgets import QApplication
 
-    from rigplan.gui.app import create_window
     from rigplan.gui.suggest_dialog import SuggestDialog
 
-    app = QApplication(sys.argv[:1])
-    app.setStyle("Fusion")
-    w_px, h_px = (int(x) for x in a.size.split("x"))
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
-        w = create_window(settings)
-        w.resize(w_px, h_px)
-        w.show()
-        for _ in range(20):
-            app.processEvents()
+    with screen_window() as (app, w, _):
 
         def answer(dlg: SuggestDialog) -> int:  # what a user does in the dialog, then the screen as it shows
             dlg.show()
@@ -49,10 +38,8 @@ def main() -> int:
             dlg.min_ram.setValue(32)
             dlg.max_gpus.setValue(2)
             dlg.run()
-            for _ in range(20):
-                app.processEvents()
-            # Xvfb without a compositor returns black from QScreen.grabWindow: compose the two windows as placed.
-            shot = QPixmap(w_px, h_px)
+            pump(app, turns=20)
+            shot = QPixmap(w.size())
             shot.fill(QColor("black"))
             painter = QPainter(shot)
             painter.drawPixmap(w.geometry().topLeft(), w.grab())
@@ -65,13 +52,10 @@ def main() -> int:
         SuggestDialog.exec = answer  # type: ignore[method-assign]
         w.act_suggest.trigger()  # exec() above stands in for the modal loop, so no event loop is needed
         w.tabs.setCurrentIndex(1)  # the Costs workspace: the break-even the dialog promised
-        from PySide6.QtTest import QTest
-
-        QTest.qWait(1500)  # the chart redraws on a short timer after the build changes
+        pump(app, seconds=1.5)  # the chart redraws on a short timer after the build changes
         print("curves on the chart:", ", ".join(w.costs.curve_data()))
         w.grab().save(str(a.out / f"suggest-build-{a.size}.png"))
         print("saved", a.out / f"suggest-build-{a.size}.png")
-        w.doc.undo_stack.setClean()
     return 0
 
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
-from PySide6.QtWidgets import QMessageBox, QScrollArea
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QScrollArea
 
 from rigplan.costs.fx import load_fx
-from rigplan.costs.offers import load_offers
 from rigplan.costs.perf import load_perf
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Pricing
@@ -20,14 +19,9 @@ from rigplan.model.build import ChartOffer
 
 
 @pytest.fixture
-def window(qtbot, catalog, tmp_path: Path, examples_dir: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
-    for name in ("warning", "information", "critical", "question"):
-        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"unexpected QMessageBox: {a[1:3]}"))
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(catalog, load_offers(), load_perf(), settings)
-    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    w.show()
-    qtbot.waitExposed(w)
+def window(window: MainWindow, examples_dir: Path) -> MainWindow:
+    """The conftest window (no dialog may block) with the 2-GPU example open."""
+    w = window
     assert w.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     w.doc.set_comparison([ChartOffer(offer="aws:p3.2xlarge:us-east-1", pricing=Pricing.ON_DEMAND)])  # in the file
     w.tabs.setCurrentWidget(w.costs)  # the Costs tab on screen: its fields take clicks

@@ -11,12 +11,17 @@ from rigplan.model.parts import Kind
 from rigplan.rules import check
 
 
-def test_suggest_shows_the_answer_and_returns_a_valid_build(qtbot, catalog: Catalog) -> None:
+def dialog(qtbot, catalog: Catalog, **values: float) -> SuggestDialog:  # noqa: ANN001
+    """The dialog over the real catalog with its spin boxes set as a user would (budget=..., gpus=..., ...)."""
     dlg = SuggestDialog(catalog, Assumptions())
     qtbot.addWidget(dlg)
-    dlg.budget.setValue(5000)
-    dlg.gpus.setValue(2)
-    dlg.min_vram.setValue(24)
+    for name, value in values.items():
+        getattr(dlg, name).setValue(value)
+    return dlg
+
+
+def test_suggest_shows_the_answer_and_returns_a_valid_build(qtbot, catalog: Catalog) -> None:
+    dlg = dialog(qtbot, catalog, budget=5000, gpus=2, min_vram=24)
     assert not dlg.open_button.isEnabled()
     qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
     text = dlg.result_view.toPlainText()
@@ -33,11 +38,7 @@ def test_suggest_shows_the_answer_and_returns_a_valid_build(qtbot, catalog: Cata
 
 
 def test_impossible_question_says_why_and_offers_nothing(qtbot, catalog: Catalog) -> None:
-    dlg = SuggestDialog(catalog, Assumptions())
-    qtbot.addWidget(dlg)
-    dlg.budget.setValue(1500)
-    dlg.gpus.setValue(2)
-    dlg.min_vram.setValue(24)
+    dlg = dialog(qtbot, catalog, budget=1500, gpus=2, min_vram=24)
     qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
     text = dlg.result_view.toPlainText()
     assert "No answer: no priced 2-GPU build with 24 GB per GPU fits $1,500: the cheapest is $" in text
@@ -45,9 +46,7 @@ def test_impossible_question_says_why_and_offers_nothing(qtbot, catalog: Catalog
 
 
 def test_runners_up_and_cancel(qtbot, catalog: Catalog) -> None:
-    dlg = SuggestDialog(catalog, Assumptions())
-    qtbot.addWidget(dlg)
-    dlg.budget.setValue(3000)
+    dlg = dialog(qtbot, catalog, budget=3000)
     qtbot.mouseClick(dlg.run_button, Qt.MouseButton.LeftButton)
     assert "Runners-up" in dlg.result_view.toPlainText() and "2 GPUs:" in dlg.result_view.toPlainText()
     # Cancel during a search: the click is delivered while the search runs (it processes events), and stops it.

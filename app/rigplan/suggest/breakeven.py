@@ -30,7 +30,7 @@ from rigplan.costs.perf import PerfTable
 from rigplan.costs.resale import resale_share
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
-from rigplan.model.parts import Cooler, Gpu, Kind, Memory, Psu, Storage
+from rigplan.model.parts import Gpu, Kind, Memory, Psu, Storage
 from rigplan.rules.power import EIGHTY_PLUS, UNKNOWN_EFFICIENCY, estimate_power, gpu_watts
 
 NEVER = math.inf
@@ -118,7 +118,6 @@ class Breakeven:
         if isinstance(psu, Psu):
             points = EIGHTY_PLUS.get(psu.efficiency or "")
             best = max(points.values()) if points else UNKNOWN_EFFICIENCY
-        assert cooler_chosen or not isinstance(partial.first(Kind.COOLER), Cooler)
         return self._own_day(load, idle, best)
 
     def _terms(self, gpu: Gpu, count: int, throughput: float, own: float | None = None) -> tuple[float, float, float]:

@@ -122,7 +122,7 @@ def suggest(
 
 def _improves(s: Search, a: Found, b: Found) -> bool:
     if s.q.goal is Goal.BREAKEVEN:
-        return a.score is not None and s.better(a.score, b.score) and (b.score is None or a.score.days < b.score.days)
+        return a.score is not None and (b.score is None or a.score.days < b.score.days)  # strictly sooner
     return s.value(a.option) > s.value(b.option)
 
 

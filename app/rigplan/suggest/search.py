@@ -44,11 +44,10 @@ USD = Rate("USD", 1.0, "catalog prices are in USD")
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
 
 
-class _NoVendor:
-    vendor = ""
-
-
-_NO_VENDOR = _NoVendor()
+def vendor_of(socket: str | None) -> str:
+    """The CPU platform's maker ("AMD", "Intel") of a socket as the catalog spells it; "" when unknown."""
+    sock = platforms().socket(socket)
+    return sock.vendor if sock else ""
 
 
 class Cancelled(Exception):
@@ -91,8 +90,7 @@ class Found:
     def vendor(self) -> str:
         """The CPU platform's maker ("AMD", "Intel"), from the board's socket; "" when unknown."""
         board = self.parts[0][0] if self.parts else None
-        sock = platforms().socket(getattr(board, "socket", None))
-        return sock.vendor if sock else ""
+        return vendor_of(getattr(board, "socket", None))
 
 
 @dataclass
@@ -204,7 +202,7 @@ class Search(PowerPruning, EarliestBreakeven):
         if kind is Kind.MOTHERBOARD and self.q.platform_not:
             socks = table.column("socket")
             drop = ("", self.q.platform_not)
-            keep = [i for i in keep if (platforms().socket(socks[i]) or _NO_VENDOR).vendor not in drop]
+            keep = [i for i in keep if vendor_of(socks[i]) not in drop]
         forced = self._included(kind)
         if forced is not None:
             keep = [i for i in keep if i in forced]
