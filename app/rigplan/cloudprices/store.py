@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,8 @@ from pydantic import ValidationError
 from rigplan.cloudprices.cachepath import cache_file
 from rigplan.cloudprices.fetch import PriceUpdateError
 from rigplan.costs.offers import Offer, OfferCatalog, load_offers
+from rigplan.files.errors import BuildFileError
+from rigplan.files.safeio import write_atomic
 
 __all__ = ["BUNDLED", "PriceSet", "cache_file", "load_cache", "load_prices", "merge", "revert", "save", "status"]
 CACHE_FORMAT = 1
@@ -39,20 +40,7 @@ class PriceSet:
         return "; ".join(f"{d} ({', '.join(ps)})" for d, ps in sorted(dates.items()))
 
 
-def _atomic_write(target: Path, text: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".prices-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if target.exists():
-            os.replace(target, target.with_suffix(".json.bak"))
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+MAX_CACHE_BYTES = 200_000_000  # far above any real catalog (the whole gpuhunt set is a few MB of JSON)
 
 
 def load_cache(user_dir: Path | None) -> tuple[PriceSet | None, str | None]:
@@ -101,7 +89,13 @@ def save(user_dir: Path, raw: list[dict[str, Any]], origin: str, providers: dict
         "providers": providers,
         "offers": [o.model_dump(mode="json", exclude_none=True) for o in unique],
     }
-    _atomic_write(cache_file(user_dir), json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+    target = cache_file(user_dir)
+    try:  # the project's atomic write: a complete file or the old one, the previous kept as cloud-prices.json.bak
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        write_atomic(target, data, keep_backup=True, limit=MAX_CACHE_BYTES)
+    except (OSError, BuildFileError) as exc:
+        raise PriceUpdateError(f"cannot store the prices: {exc}") from None
     return ps
 
 
