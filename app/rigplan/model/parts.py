@@ -60,6 +60,8 @@ class Cpu(PartBase):
     # CPU PCIe lanes are not in OpenDB; the importer fills them from a platform table and says so here.
     pcie_lanes: PosInt | None = None
     pcie_lanes_source: str | None = None
+    # Registered DIMM support of the CPU's memory controller (Xeon E5: yes; Core i7 on X99: no); None: unknown.
+    rdimm_support: bool | None = None
 
 
 class Cooler(PartBase):
@@ -76,8 +78,12 @@ class Cooler(PartBase):
 
 class PcieSlot(Frozen):
     gen: str | None = None
-    lanes: PosInt
+    lanes: PosInt  # electrical lanes
     count: PosInt = 1
+    # Physical slot size in lanes (a x16-size slot wired x4: physical 16, lanes 4); None: not stated.
+    physical: PosInt | None = None
+    # Which side wires the slot: "cpu" or "chipset"; None: not stated.
+    wired_to: Literal["cpu", "chipset"] | None = None
 
 
 class M2Slot(Frozen):
@@ -145,15 +151,24 @@ class Storage(PartBase):
 
 
 class GpuPower(Frozen):
-    """PCIe power inputs on the card. 12VHPWR and 12V-2x6 take the same 16-pin cable."""
+    """Power inputs on the card. 12VHPWR and 12V-2x6 take the same 16-pin cable. `eps8` is an 8-pin CPU/EPS socket
+    (RTX A6000, A40, A100 PCIe): fed by an EPS cable or a 2x PCIe 8-pin adapter, never by one PCIe 8-pin cable."""
 
     pin6: Count = 0
     pin8: Count = 0
     pin16: Count = 0
+    eps8: Count = 0
 
     def describe(self) -> str:
         bits = [
-            f"{n}x {label}" for n, label in ((self.pin16, "16-pin"), (self.pin8, "8-pin"), (self.pin6, "6-pin")) if n
+            f"{n}x {label}"
+            for n, label in (
+                (self.pin16, "16-pin"),
+                (self.eps8, "8-pin EPS"),
+                (self.pin8, "8-pin"),
+                (self.pin6, "6-pin"),
+            )
+            if n
         ]
         return " + ".join(bits) if bits else "none"
 
@@ -197,6 +212,8 @@ class Psu(PartBase):
     length_mm: PosFloat | None = None
     connectors: PsuConnectors | None = None
     fanless: bool | None = None
+    # ATX 3.x (transient-rated) unit: True / False when the maker or the data says, None when unknown.
+    atx3: bool | None = None
 
 
 class Case(PartBase):
@@ -210,6 +227,9 @@ class Case(PartBase):
     max_psu_length_mm: PosFloat | None = None
     bundled_psu_w: Watts | None = None
     max_radiator_mm: PosInt | None = None
+    # Largest radiator per position, when the maker states it (a front radiator costs GPU clearance).
+    max_radiator_front_mm: PosInt | None = None
+    max_radiator_top_mm: PosInt | None = None
     dimensions_mm: tuple[PosFloat, PosFloat, PosFloat] | None = None  # width, height, depth
     volume_l: PosFloat | None = None
 
