@@ -247,7 +247,7 @@ def test_bundle_trimming_applies_on_every_os(name: str, platform: str, kept: boo
 def test_portable_app_names_the_missing_system_libraries(monkeypatch) -> None:  # noqa: ANN001
     """The frozen Linux app checks the libraries the bundle leaves to the system before Qt loads (a bare Debian 12
     has none); here a library that exists nowhere stands in for libGL on such a system."""
-    from rigplan.gui import syslibs
+    from rigplan.render import syslibs
 
     assert syslibs.check_frozen_linux() is None  # not frozen: a source checkout has them from scripts/dev
     monkeypatch.setattr(sys, "frozen", True, raising=False)
