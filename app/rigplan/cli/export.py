@@ -53,14 +53,14 @@ def text_export(plan: Any, fmt: str) -> str:
 
 
 def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> bytes:
-    """PDF and images are drawn by Qt: the CLI hands them to the GUI layer (the core stays free of Qt). They are
+    """PDF and images are drawn by Qt: the CLI hands them to rigplan.render (the core stays free of Qt). They are
     drawn into a private temporary folder and returned as bytes, so the target is written only by write_user_file
     (atomic, fsynced: a full disk fails with one line and leaves the old file whole)."""
-    from rigplan.gui.syslibs import check_frozen_linux
+    from rigplan.render.syslibs import check_frozen_linux
 
     if problem := check_frozen_linux(x11=False):  # the portable tarball without libGL (issue 18)
         raise UsageError(problem)
-    from rigplan.gui.export_files import write_drawn
+    from rigplan.render.drawn import write_drawn
 
     with tempfile.TemporaryDirectory(prefix="rigplan-export-") as tmp:
         drawn = Path(tmp) / f"export.{fmt}"
