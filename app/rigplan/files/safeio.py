@@ -295,3 +295,16 @@ def write_user_file(
     target; keeps the previous version as `<name>.bak`. Errors are one BuildFileError line."""
     refuse_inputs(path, inputs, what)
     return write_atomic(Path(path), data, keep_backup=True, limit=limit, what=what)
+
+
+def move_aside(path: str | Path) -> Path | None:
+    """Rename a data file that cannot be read to `<name>.corrupt-<date>` (never deleted: the user may want it back),
+    so start-up carries on with defaults. Returns the new name, or None when it could not be moved."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    try:
+        os.replace(path, target)
+    except OSError:
+        return None
+    return target

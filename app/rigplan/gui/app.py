@@ -71,6 +71,12 @@ def run_gui(args: Sequence[str]) -> int:
 
     smoke_mode = os.environ.get("RIGPLAN_SMOKE_TEST", "")
     smoke = smoke_mode in ("1", "charts")
+    data = data_dir()
+    holder: list[object] = []
+    if not smoke:  # before anything else can fail: the crash hook and its log (a fallback folder if need be)
+        from rigplan.gui.crash import install_exception_hook
+
+        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
     app = QApplication.instance() or QApplication([sys.argv[0], *args])
     app.setApplicationName("RigPlan")
     app.setOrganizationName("RigPlan")
@@ -83,10 +89,6 @@ def run_gui(args: Sequence[str]) -> int:
         except BuildFileError as exc:
             print(f"RIGPLAN ERROR {exc}", flush=True)
             return 2
-    from rigplan.gui.crash import install_exception_hook
-
-    data = data_dir()
-    holder: list[object] = []
     settings = None
     if smoke:
         import tempfile
@@ -98,8 +100,6 @@ def run_gui(args: Sequence[str]) -> int:
         # Throwaway settings: a smoke run must not leave its window size or recent files in the user's.
         scratch = tempfile.TemporaryDirectory(prefix="rigplan-smoke-")  # removed when run_gui returns
         settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
-    else:
-        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
     window = create_window(settings, data=None if smoke else data, staged=not smoke)
     holder.append(window)
     if smoke:
@@ -132,11 +132,13 @@ def run_gui(args: Sequence[str]) -> int:
     def second_stage() -> None:
         from rigplan.gui.mainwindow import warm_up
 
-        window.finish()
+        # Each step on its own: a bad data file or setting in one never stops the command-line file from opening,
+        # autosave from starting or recovery from being offered (window._degrade logs it and says it in one line).
+        window._degrade("start-up", window.finish)
         if args:
-            window.open_path(Path(args[0]), ask=False)
-        window._warm = warm_up(window)  # type: ignore[attr-defined]
-        window.offer_recovery()
+            window._degrade(f"opening {args[0]}", lambda: window.open_path(Path(args[0]), ask=False))
+        window._warm = window._degrade("warm-up", lambda: warm_up(window))  # type: ignore[attr-defined]
+        window._degrade("recovery", window.offer_recovery)
 
     after_first_paint(window, second_stage)
     return app.exec()

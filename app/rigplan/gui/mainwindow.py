@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import logging
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QLocale, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import (
@@ -46,6 +48,7 @@ from rigplan.gui.parts.build_header import BuildHeader
 from rigplan.gui.parts.build_panel import BuildPanel
 from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
+from rigplan.gui.widgets.plain import plain_label
 from rigplan.gui.window_settings import SettingsMixin
 from rigplan.kinds import Kind
 
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
     from rigplan.model import Build
     from rigplan.rules import Report
 
+T = TypeVar("T")
 DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
 
 
@@ -79,6 +83,8 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.catalog, self.settings, self.docs_dir = catalog, settings, docs_dir
         self._offers, self._perf, self._data_dir = offers, perf, data_dir
         self.ready = False
+        self.startup_problems: list[str] = []  # one line each, shown in the status bar (see note_problem)
+        self.problem_label: QLabel | None = None
         loc = QLocale()
         # The "C" locale formats money as "449.96$"; fall back to US English there.
         self.locale = (
@@ -146,7 +152,9 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         from rigplan.gui.files.document import BuildDocument
         from rigplan.model import Build
 
-        offers = self._offers if self._offers is not None else load_prices(prices_home())  # bundled or updated
+        offers = self._offers
+        if offers is None:  # bundled or updated; a cache that breaks the loader leaves the bundled prices
+            offers = self._degrade("cloud prices", lambda: load_prices(prices_home())) or load_prices(None)
         if self._perf is None:
             self._perf = load_perf()
             self.picker.set_perf(self._perf)
@@ -179,11 +187,31 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         for a in self.doc_actions:
             a.setEnabled(True)
         self._update_title()
+        # Autosave first: unsaved edits are written every N seconds, one file per instance, whatever fails below.
+        self._degrade("autosave", self.start_autosave)
         from rigplan.gui.imports.import_actions import apply_saved_prices
 
-        apply_saved_prices(self)  # issue 19: your own prices over the catalog's
-        # Autosave: unsaved edits are written every N seconds to the data folder, one file per instance.
-        self.start_autosave()
+        self._degrade("your prices", lambda: apply_saved_prices(self))  # issue 19: your prices over the catalog's
+
+    def _degrade(self, what: str, step: Callable[[], T]) -> T | None:
+        """Run one start-up step that may fail on a bad data file or setting: on failure, one line in the status
+        bar and the log, and the app carries on without it (start-up degrades, never dies)."""
+        try:
+            return step()
+        except Exception as exc:  # noqa: BLE001 - any failure here must leave a working window
+            logging.getLogger("rigplan.startup").exception("%s failed at start-up", what)
+            self.note_problem(f"{what}: {' '.join(str(exc).split()) or type(exc).__name__}")
+            return None
+
+    def note_problem(self, line: str) -> None:
+        """A start-up problem (a bad data file or setting and what was done about it): one line, kept in the status
+        bar (a permanent label, so the next status message does not hide it) and in the log."""
+        logging.getLogger("rigplan.startup").warning("%s", line)
+        self.startup_problems.append(line)
+        if self.problem_label is None:
+            self.problem_label = plain_label(QLabel())
+            self.statusBar().addPermanentWidget(self.problem_label)
+        self.problem_label.setText("; ".join(self.startup_problems))
 
     # --- formatting ------------------------------------------------------------------------------------------------
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 if TYPE_CHECKING:
@@ -30,6 +32,8 @@ class SettingsMixin(_Base):
         doc: BuildDocument
         costs: CostsView
 
+        def note_problem(self, line: str) -> None: ...
+
     def _saved_currency(self) -> str:
         """The currency of the last assumptions, read without pydantic (before finish())."""
         raw = self.settings.value("costs/assumptions")
@@ -43,26 +47,52 @@ class SettingsMixin(_Base):
         from rigplan.model import Assumptions
 
         raw = self.settings.value("costs/assumptions")
-        if isinstance(raw, str):
-            try:
-                return Assumptions.model_validate_json(raw)
-            except ValueError:
-                pass
+        if raw is None:
+            return Assumptions()
+        try:
+            if not isinstance(raw, str):
+                raise TypeError("not a JSON text")
+            return Assumptions.model_validate_json(raw)
+        except (ValueError, TypeError):  # pydantic's ValidationError is a ValueError
+            self.bad_setting("costs/assumptions", raw)
         return Assumptions()
 
+    def bad_setting(self, key: str, value: object) -> None:
+        """A stored setting of the wrong type or out of range: removed (its default applies), and said in one
+        line. Start-up never dies on a setting."""
+        shown = " ".join(repr(value)[:40].split())
+        try:
+            self.settings.remove(key)
+        except RuntimeError:  # a settings file that cannot be written: the default applies this run anyway
+            pass
+        self.note_problem(f"setting {key} = {shown} is not valid; using its default")
+
+    def whole_setting(self, key: str, default: int, lo: int, hi: int) -> int:
+        """An integer setting within [lo, hi], whatever is stored (QSettings gives INI values back as text)."""
+        raw = self.settings.value(key)
+        if raw is None:
+            return default
+        text = str(raw).strip()
+        if isinstance(raw, (int, str)) and not isinstance(raw, bool) and text.isdigit() and lo <= int(text) <= hi:
+            return int(text)
+        self.bad_setting(key, raw)
+        return default
+
+    def _restore(self, key: str, restore: Callable[[QByteArray], bool]) -> bool:
+        raw = self.settings.value(key)
+        if raw is None:
+            return False
+        if isinstance(raw, QByteArray) and restore(raw):
+            return True
+        self.bad_setting(key, raw)  # garbage from another version or an edited file: Qt refuses it, we reset it
+        return False
+
     def _restore_geometry(self) -> None:
-        geo = self.settings.value("window/geometry")
-        if geo is not None:
-            self.restoreGeometry(geo)
-        else:
+        if not self._restore("window/geometry", self.restoreGeometry):
             self.resize(*DEFAULT_SIZE)
         self.fit_to_screen()
-        state = self.settings.value("window/state")
-        if state is not None:
-            self.restoreState(state)
-        sizes = self.settings.value("window/splitter")
-        if sizes is not None:
-            self.splitter.restoreState(sizes)
+        self._restore("window/state", self.restoreState)
+        self._restore("window/splitter", self.splitter.restoreState)
 
     def fit_to_screen(self) -> None:
         """Never larger than the screen's free area (a size saved on a big monitor, or the default on a laptop)."""

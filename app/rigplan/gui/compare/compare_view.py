@@ -29,6 +29,7 @@ from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare,
 from rigplan.exports.plan import ExportError, Plan, make_plan
 from rigplan.files import BuildFileError, load
 from rigplan.gui.files.files_controller import OPEN_FILTER
+from rigplan.gui.widgets.plain import plain_label, tip
 
 DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
 LAST_DIR_KEY = "compare/last_dir"
@@ -51,7 +52,7 @@ class CompareView(QWidget):
         self.save_chart_button = QPushButton("Save chart…")
         self.save_chart_button.setToolTip("The comparison chart as PNG or SVG")
         self.save_chart_button.clicked.connect(self._choose_chart_file)
-        self.message = QLabel()
+        self.message = plain_label(QLabel())
         self.message.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.add_button)
@@ -199,7 +200,7 @@ class CompareView(QWidget):
         for i, row in enumerate(rows):
             for j, text in enumerate(row):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(tip(text))
                 if marked and marked[i]:
                     item.setBackground(DIFF_BRUSH)
                     if j == 0:

@@ -11,7 +11,6 @@ costs ~300 ms, which the user should not wait for before seeing the window.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +44,7 @@ from rigplan.gui.costs.costs_text import (
     offer_inputs,
     short_names,
     summary_html,
+    summary_tip,
     totals_at,
 )
 from rigplan.gui.costs.offers_model import default_comparison
@@ -261,7 +261,7 @@ class CostsView(QWidget):
             self._refresh_rows()
         lines, more = model_lines(self.report, costing, inputs, a, self.money)
         self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines))
-        self.summary.setToolTip(re.sub("<[^>]+>", "", "\n".join([*lines, *more, *self.report.notes])))
+        self.summary.setToolTip(summary_tip(lines, more, self.report.notes))
         self._update_table()
         if self._charts_ready:
             self._update_charts()

@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rigplan.gui.widgets.plain import tip as plain
+
 if TYPE_CHECKING:  # the menu is built in the window's first stage, before numpy and pydantic are imported
     from rigplan.exports.plan import Plan
     from rigplan.model.assumptions import Pricing
@@ -148,7 +150,7 @@ class Exporter:
         try:
             self.write(fmt, path, options)
         except (OSError, ExportError) as exc:
-            QMessageBox.warning(self.parent, "Export failed", f"Could not export to {path}:\n{exc}")
+            QMessageBox.warning(self.parent, "Export failed", plain(f"Could not export to {path}:\n{exc}"))
             return None
         self.last_written = path
         return path
@@ -173,7 +175,7 @@ class Exporter:
         try:
             return self.plan()
         except ExportError as exc:
-            QMessageBox.warning(self.parent, "Cannot export", str(exc))
+            QMessageBox.warning(self.parent, "Cannot export", plain(str(exc)))
             return None
 
     def copy_markdown(self) -> str:

@@ -3,6 +3,8 @@ at start the builds a crashed or killed RigPlan left unsaved are offered back.""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +22,24 @@ if TYPE_CHECKING:
 _Base = QMainWindow if TYPE_CHECKING else object
 
 
+def usable_folder(folder: Path, report: Callable[[str], None]) -> Path:
+    """`folder`, created if needed; when the data folder is a file, read-only or full, a private fallback in the
+    temporary folder, said in one line: autosave happens whatever the data folder's state."""
+    from rigplan.logs import fallback_folder
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return folder
+    except OSError as exc:
+        fallback = fallback_folder("autosave")
+        fallback.mkdir(parents=True, exist_ok=True)
+        report(f"cannot autosave in {folder} ({exc.strerror or exc}); autosaving in {fallback}")
+        return fallback
+
+
 class AutosaveMixin(_Base):
     if TYPE_CHECKING:
         doc: BuildDocument
@@ -30,14 +50,19 @@ class AutosaveMixin(_Base):
 
         def _update_title(self) -> None: ...
 
+        def note_problem(self, line: str) -> None: ...
+
+        def whole_setting(self, key: str, default: int, lo: int, hi: int) -> int: ...
+
         @property
         def file_guard(self) -> FileGuard: ...
 
     def start_autosave(self) -> None:
         from rigplan.files.autosave import AutosaveStore
 
-        self.autosave = AutosaveStore(self._data_dir / "autosave") if self._data_dir else None
-        self.autosave_timer.setInterval(max(5, int(self.settings.value("autosave/seconds", 60))) * 1000)
+        folder = usable_folder(self._data_dir / "autosave", self.note_problem) if self._data_dir else None
+        self.autosave = AutosaveStore(folder) if folder else None
+        self.autosave_timer.setInterval(self.whole_setting("autosave/seconds", 60, 5, 86_400) * 1000)
         self.autosave_timer.timeout.connect(self.autosave_now)
         if self.autosave:
             self.autosave_timer.start()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from rigplan import BUILD_SUFFIX as SUFFIX
 from rigplan import OPEN_SUFFIXES
+from rigplan.gui.widgets.plain import tip as plain
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -40,6 +41,8 @@ class FilesMixin(_Base):
         catalog: Catalog
         ready: bool
         recent_menu: QMenu
+
+        def bad_setting(self, key: str, value: object) -> None: ...
 
         def finish(self) -> None: ...
         def _last_assumptions(self) -> Assumptions: ...
@@ -104,13 +107,13 @@ class FilesMixin(_Base):
         try:
             build = self.file_guard.open(path)  # remembers what the file held (gui/files/filewatch.py)
         except BuildFileError as exc:
-            QMessageBox.warning(self, "Cannot open build", exc.message + f"\n\n{path}")
+            QMessageBox.warning(self, "Cannot open build", plain(exc.message + f"\n\n{path}"))
             return False
         self.doc.reset(build, path)
         self._add_recent(path)
         gone = missing_from_catalog(build, self.catalog)
         if gone:
-            QMessageBox.information(self, "Parts no longer in the catalog", "\n".join(gone))
+            QMessageBox.information(self, "Parts no longer in the catalog", plain("\n".join(gone)))
         return True
 
     def open_example(self, path: Path) -> bool:
@@ -123,7 +126,7 @@ class FilesMixin(_Base):
         try:
             build = load(path)
         except BuildFileError as exc:
-            QMessageBox.warning(self, "Cannot open the example", exc.message)
+            QMessageBox.warning(self, "Cannot open the example", plain(exc.message))
             return False
         self.doc.reset(build, None)
         return True
@@ -167,12 +170,32 @@ class FilesMixin(_Base):
 
     def _recent(self) -> list[str]:
         v = self.settings.value("files/recent")
-        return [str(x) for x in v] if isinstance(v, list) else ([str(v)] if v else [])
+        if v is None or v == "":
+            return []
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            self.bad_setting("files/recent", v)
+            return []
+        return [x for x in v if x][:MAX_RECENT]
 
     def _add_recent(self, path: Path) -> None:
-        recent = [str(path)] + [r for r in self._recent() if r != str(path)]
-        self.settings.setValue("files/recent", recent[:MAX_RECENT])
-        self.settings.setValue("files/last_dir", str(path.parent))
+        """Locked read-merge-write: another RigPlan window may have added a file since this one read the list."""
+        from rigplan.files.oslock import locked
+
+        def merge() -> None:
+            self.settings.sync()  # re-read what is on disk now
+            recent = [str(path)] + [r for r in self._recent() if r != str(path)]
+            self.settings.setValue("files/recent", recent[:MAX_RECENT])
+            self.settings.setValue("files/last_dir", str(path.parent))
+            self.settings.sync()
+
+        name = self.settings.fileName() + "-recent"  # not <file>.lock: that name is QSettings' own QLockFile
+        try:
+            with locked(Path(name), seconds=5):
+                merge()
+        except OSError:  # no lock possible (read-only folder, a registry on Windows): merge without it
+            merge()
         self._fill_recent()
 
     def _fill_recent(self) -> None:

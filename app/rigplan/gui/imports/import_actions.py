@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from rigplan.gui.widgets.plain import tip as plain
+
 if TYPE_CHECKING:
     from rigplan.gui.mainwindow import MainWindow
 
@@ -45,7 +47,7 @@ def import_price_path(w: MainWindow, path: Path, target: str | None = None) -> s
     try:
         pf = parse_price_file(path.read_text(encoding="utf-8-sig", errors="replace"), f"price file {path.name}")
     except (OSError, PriceFileError) as exc:
-        QMessageBox.warning(w, "Import prices", f"{path.name}: {getattr(exc, 'strerror', None) or exc}")
+        QMessageBox.warning(w, "Import prices", plain(f"{path.name}: {getattr(exc, 'strerror', None) or exc}"))
         return ""
     if target is None:
         box = QMessageBox(
@@ -71,7 +73,7 @@ def import_price_path(w: MainWindow, path: Path, target: str | None = None) -> s
     else:
         lines = _into_catalog(w, pf) + skipped
     text = "\n".join(lines)
-    QMessageBox.information(w, "Import prices", text)
+    QMessageBox.information(w, "Import prices", plain(text))
     return text
 
 
@@ -108,7 +110,7 @@ def remove_your_prices(w: MainWindow, ask: bool = True) -> int:
             return 0
         gone = remove_user_prices(None, w._data_dir)  # noqa: SLF001
     except UserPricesError as exc:
-        QMessageBox.warning(w, "Your prices", str(exc))
+        QMessageBox.warning(w, "Your prices", plain(str(exc)))
         return 0
     restore_in_catalog(w.catalog, gone)
     refresh_picker(w)
@@ -122,15 +124,20 @@ def refresh_picker(w: MainWindow) -> None:
 
 
 def apply_saved_prices(w: MainWindow) -> None:
-    """At start: your saved prices over the catalog's. A broken file is reported once and left as it is."""
+    """At start: your saved prices over the catalog's. A broken file is moved aside (`.corrupt-<date>`) and reported
+    in one line; the catalog's prices are used."""
     if w._data_dir is None:  # noqa: SLF001
         return
     from rigplan.catalog.user_prices import UserPricesError, apply_to_catalog, load_user_prices
 
     try:
         prices = load_user_prices(w._data_dir)  # noqa: SLF001
-    except UserPricesError as exc:
-        w.statusBar().showMessage(str(exc), 15000)
+    except UserPricesError as exc:  # moved aside, so the next import starts a good file and nothing is lost
+        from rigplan.catalog.user_prices import prices_path
+        from rigplan.files.safeio import move_aside
+
+        moved = move_aside(prices_path(w._data_dir))  # noqa: SLF001
+        w.note_problem(f"{exc}" + (f"; moved aside to {moved.name}" if moved else ""))
         return
     if prices and apply_to_catalog(w.catalog, prices):
         refresh_picker(w)

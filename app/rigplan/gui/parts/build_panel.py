@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 from rigplan.exports.wording import unpriced_text
 from rigplan.gui.parts.slots import SLOT_ORDER
 from rigplan.gui.widgets.livetext import LiveText
+from rigplan.gui.widgets.plain import esc
+from rigplan.gui.widgets.plain import tip as plain_tip
 from rigplan.kinds import KIND_LABELS, Kind
 
 if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
@@ -159,14 +161,14 @@ class BuildPanel(QWidget):
             else:
                 item = items[n]
                 cells[1].setText(item.part.name + ("  (custom)" if item.part.custom else ""))
-                cells[1].setToolTip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}")
+                cells[1].setToolTip(plain_tip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}"))
                 if kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE):
                     cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
                     cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
                 cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
                 cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
-                cells[4].setToolTip(f"Remove {item.part.name}")
+                cells[4].setToolTip(plain_tip(f"Remove {item.part.name}"))
                 cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 for c in cells[2:]:
                     c.setData(Qt.ItemDataRole.UserRole, n)
@@ -203,9 +205,11 @@ class BuildPanel(QWidget):
             cell.setText(self.money(price.amount, price.currency) if price else "no price")  # its own currency
             tip = price.describe() if price else "No price known: type one to use your own quote"
             cell.setToolTip(
-                ("Your price: " if item.price_override else "Catalog price: ")
-                + tip
-                + "\nEdit to override; clear to go back to the catalog price."
+                plain_tip(
+                    ("Your price: " if item.price_override else "Catalog price: ")
+                    + tip
+                    + "\nEdit to override; clear to go back to the catalog price."
+                )
             )
             converted = fx_convert(price.amount, price.currency, rate) if price and rate else None
             if converted is not None:
@@ -215,7 +219,7 @@ class BuildPanel(QWidget):
         # Issue 19: with parts that have no price the total is a lower bound, and says so as everywhere else.
         least = "at least " if unpriced else ""
         missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced)})</span>" if unpriced else ""
-        basis = f" <span style='color:gray'>({rate.basis})</span>" if rate and rate.currency != "USD" else ""
+        basis = f" <span style='color:gray'>({esc(rate.basis)})</span>" if rate and rate.currency != "USD" else ""
         self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
     def _show_power(self, report: Report | None) -> None:

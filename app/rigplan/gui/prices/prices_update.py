@@ -16,6 +16,8 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
 
+from rigplan.gui.widgets.plain import tip as plain
+
 # Threads whose job has not returned yet, kept here rather than as children of a window: a cancelled download may
 # still wait for its server's answer (up to the timeout) after its window is gone, and a QThread deleted while
 # running aborts the process.
@@ -201,7 +203,7 @@ class PricesController(QObject):
 
     def _failed(self, message: str) -> None:
         self._finish(message)
-        QMessageBox.warning(self.parent_widget, "Cloud prices not updated", message)
+        QMessageBox.warning(self.parent_widget, "Cloud prices not updated", plain(message))
 
     def revert(self) -> None:
         from rigplan.cloudprices.store import load_prices, revert
