@@ -61,11 +61,15 @@ def load_user_prices(data_dir: Path | None = None) -> dict[str, Price]:
             raise ValueError(f"expected format {FORMAT_VERSION}")
         if not isinstance(doc.get("prices"), dict):
             raise ValueError("no 'prices' table")
-        return {str(pid): Price.model_validate(p) for pid, p in doc["prices"].items()}
+        out: dict[str, Price] = {}
+        for pid, p in doc["prices"].items():
+            try:
+                out[str(pid)] = Price.model_validate(p)
+            except ValidationError as exc:  # the part and the field, with its limit, in one line
+                raise ValueError(f"prices.{str(pid)[:80]}.{one_line_validation(exc)}") from None
+        return out
     except RecursionError:  # json recurses once per nesting level
         reason = "nested too deeply"
-    except ValidationError as exc:
-        reason = one_line_validation(exc)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         reason = str(exc).splitlines()[0]
     raise UserPricesError(f"{path} is not a RigPlan price file ({reason}); it was left as it is")

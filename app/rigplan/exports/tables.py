@@ -13,8 +13,10 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def text_cell(value: str) -> str:
-    """A text cell a spreadsheet shows as typed, never runs: '=HYPERLINK(...)' -> "'=HYPERLINK(...)"."""
-    return "'" + value if value.startswith(FORMULA_START) else value
+    """A text cell a spreadsheet shows as typed, never runs: '=HYPERLINK(...)' -> "'=HYPERLINK(...)". A carriage
+    return inside becomes a line feed, which the writer quotes (with "\n" rows it would leave a lone CR bare)."""
+    value = "'" + value if value.startswith(FORMULA_START) else value
+    return value.replace("\r\n", "\n").replace("\r", "\n")
 
 
 PARTS_HEADER = ["kind", "name", "quantity", "unit_price", "currency", "price_date", "source"]
