@@ -126,7 +126,7 @@ def test_compare_action_opens_with_the_current_build(setup) -> None:  # noqa: AN
 def test_chart_offers_read_from_either_costs_view_shape() -> None:
     from types import SimpleNamespace
 
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
     from rigplan.gui.exports.export_actions import window_chart_offers
 
     # The redesigned Costs view (issue 13) keeps ChartOffer(offer id, pricing); the older one Chosen(Offer, pricing).

@@ -65,7 +65,7 @@ def _r(v: float | None, nd: int = 2) -> float | None:
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
-    from rigplan.cloudprices.store import load_prices
+    from rigplan.cloud.store import load_prices
     from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
     from rigplan.costs.fx import NoRate, rate_for
     from rigplan.costs.jobs import job_defined, jobs

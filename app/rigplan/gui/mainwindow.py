@@ -53,7 +53,7 @@ from rigplan.gui.window_settings import SettingsMixin
 from rigplan.kinds import Kind
 
 if TYPE_CHECKING:
-    from rigplan.costs.offers import OfferCatalog
+    from rigplan.cloud.offers import OfferCatalog
     from rigplan.costs.perf import PerfTable
     from rigplan.files.autosave import AutosaveStore
     from rigplan.gui.costs.costs_view import CostsView
@@ -145,8 +145,8 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         """Second stage: the document, checks, costs and autosave. Idempotent."""
         if self.ready:
             return
-        from rigplan.cloudprices.cachepath import prices_home
-        from rigplan.cloudprices.store import load_prices
+        from rigplan.cloud.cachepath import prices_home
+        from rigplan.cloud.store import load_prices
         from rigplan.costs.perf import load_perf
         from rigplan.gui.costs.costs_view import CostsView
         from rigplan.gui.files.document import BuildDocument

@@ -76,7 +76,7 @@ class FilesMixin(_Base):
         current = self.doc.build
         costs = getattr(self, "costs", None)  # the offers in use (bundled or updated), once the Costs tab is built
         offers = getattr(costs, "offers", None)
-        from rigplan.catalog.user_prices import UserPricesError, load_user_prices
+        from rigplan.imports.user_prices import UserPricesError, load_user_prices
 
         try:
             yours = load_user_prices(getattr(self, "_data_dir", None))
