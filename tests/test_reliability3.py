@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from rigplan.catalog import Catalog
-from rigplan.catalog.user_prices import UserPricesError, add_user_prices, load_user_prices, prices_path
+from rigplan.imports.user_prices import UserPricesError, add_user_prices, load_user_prices, prices_path
 from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import make_plan
 from rigplan.exports.tables import parts_csv
@@ -458,3 +458,151 @@ def test_a_validation_error_is_one_line_with_the_field_and_the_limit(tmp_path: P
     path.write_text(text)
     line = one_line_refusal(rigplan("check", str(path), data=tmp_path))
     assert "amount: Input should be less than or equal to 1000000000" in line
+
+
+# --- cloud prices: whole-download deadline, inflate cap, safe reads, locked merge, bounded values ------------------
+
+SKYPILOT = ROOT / "tests" / "data" / "skypilot" / "aws" / "vms.csv"
+LAMBDA = ROOT / "tests" / "data" / "gpuhunt" / "lambdalabs.csv"
+
+
+def _cache(data: Path) -> Path:
+    return data / "RigPlan" / "prices" / "cloud-prices.json"
+
+
+def test_a_server_that_drips_is_stopped_by_the_whole_download_deadline(tmp_path: Path) -> None:
+    from prices_server import serve
+
+    with serve("drip", providers=("aws",)) as (base, _):
+        start = time.monotonic()
+        out = rigplan(
+            "prices", "update", "--url", base, "--providers", "aws", "--timeout", "3", "--json", data=tmp_path
+        )
+        took = time.monotonic() - start
+    line = one_line_refusal(out)
+    assert "took over 3 s" in line and "prices in use are unchanged" in line
+    assert took < 20  # was minutes: the timeout bounded one read, not the download
+    assert not _cache(tmp_path).exists()
+
+
+def test_a_zip_bomb_is_refused_before_it_fills_the_memory(tmp_path: Path) -> None:
+    """A 1 MB zip that inflates to 1 GiB: inflating stops at 64 MB; the process stays far below the 3.2 GB it took."""
+    from prices_server import bomb, serve
+
+    assert len(bomb("aws")) < 5 * 2**20
+    code = (
+        "import resource, sys\n"
+        "from rigplan.cli.main import run_cli\n"
+        "rc = run_cli(sys.argv[1:])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)\n"
+        "sys.exit(rc)\n"
+    )
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    with serve("bomb", providers=("aws",)) as (base, _):
+        args = ["prices", "update", "--url", base, "--providers", "aws", "--timeout", "60", "--json"]
+        out = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=300, cwd=ROOT
+        )
+    assert out.returncode == 2, out.stderr
+    assert "inflates to over 64 MB" in out.stderr and out.stderr.count("\n") == 1
+    max_rss_mb = int(out.stdout.strip()) / 1024  # Linux: kilobytes
+    assert max_rss_mb < 600, f"{max_rss_mb:.0f} MB"
+    assert not _cache(tmp_path).exists()
+
+
+@pytest.mark.skipif(not POSIX, reason="FIFOs are POSIX")
+def test_a_fifo_as_a_cloud_price_file_or_cache_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "vms.csv"
+    os.mkfifo(fifo)
+    assert "named pipe" in one_line_refusal(rigplan("prices", "import", str(fifo), "--provider", "aws", data=tmp_path))
+    _cache(tmp_path).parent.mkdir(parents=True)
+    os.mkfifo(_cache(tmp_path))
+    out = rigplan("prices", "status", data=tmp_path, timeout=60)
+    assert out.returncode == 0 and "named pipe" in out.stdout and "using the bundled prices" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["[]", "[" * 100_000 + "]" * 100_000, '{"format": 1, "offers": {}, "providers": []}', '"text"', "\x00\x01"],
+    ids=["list", "deep", "wrong-types", "string", "binary"],
+)
+def test_a_corrupt_cloud_cache_never_stops_a_command(tmp_path: Path, content: str) -> None:
+    from rigplan.cloud import store
+
+    _cache(tmp_path).parent.mkdir(parents=True)
+    _cache(tmp_path).write_text(content)
+    cached, problem = store.load_cache(tmp_path / "RigPlan")
+    assert cached is None and problem and "using the bundled prices" in problem and "\n" not in problem
+    out = rigplan("instances", "list", "--provider", "aws", "--json", data=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert rigplan("cost", str(EXAMPLE), "--instance", "g4dn.xlarge", data=tmp_path).returncode == 0
+    store.load_cache(tmp_path / "RigPlan", move_bad=True)  # the window's start-up moves it aside
+    assert not _cache(tmp_path).exists()
+    assert [p.name.split(".corrupt-")[0] for p in _cache(tmp_path).parent.iterdir()] == ["cloud-prices.json"]
+
+
+def test_a_price_file_without_a_usable_price_never_replaces_a_providers_offers(tmp_path: Path) -> None:
+    assert rigplan("prices", "import", str(SKYPILOT), "--provider", "aws", data=tmp_path).returncode == 0
+    before = _cache(tmp_path).read_bytes()
+    head, *rows = SKYPILOT.read_text().splitlines()
+    cols = head.split(",")
+    unpriced = tmp_path / "aws" / "vms.csv"
+    unpriced.parent.mkdir()
+    out_rows = []
+    for row in csv.reader(rows):
+        row[cols.index("Price")], row[cols.index("SpotPrice")] = "", "nan"
+        out_rows.append(row)
+    buf = io.StringIO()
+    csv.writer(buf).writerows([cols, *out_rows])
+    unpriced.write_text(buf.getvalue())
+    line = one_line_refusal(rigplan("prices", "import", str(unpriced), data=tmp_path))
+    assert "no row has a usable price" in line
+    assert _cache(tmp_path).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "field"),
+    [("Price", "1e308", "ondemand_usd_h"), ("AcceleratorCount", "1e308", "gpu_count"), ("Price", "inf", None)],
+)
+def test_a_price_file_beyond_the_models_bounds_is_refused_in_one_line(
+    tmp_path: Path, column: str, value: str, field: str | None
+) -> None:
+    head, *rows = SKYPILOT.read_text().splitlines()
+    cols = head.split(",")
+    parsed = list(csv.reader(rows))
+    for row in parsed:
+        row[cols.index(column)] = value
+    bad = tmp_path / "aws" / "vms.csv"
+    bad.parent.mkdir()
+    buf = io.StringIO()
+    csv.writer(buf).writerows([cols, *parsed])
+    bad.write_text(buf.getvalue())
+    out = rigplan("prices", "import", str(bad), data=tmp_path)
+    if field is None:  # an infinite price is no price: the offers keep their spot price only
+        assert out.returncode == 0, out.stderr
+        offers = json.loads(_cache(tmp_path).read_text())["offers"]
+        assert offers and all("ondemand_usd_h" not in o and o["spot_usd_h"] > 0 for o in offers)
+    else:
+        line = one_line_refusal(out)
+        assert f"{field}: Input should be less than or equal to" in line  # the field and its limit
+        assert not _cache(tmp_path).exists()
+    cost = rigplan("cost", str(EXAMPLE), "--instance", "g4dn.xlarge", "--pricing", "spot", data=tmp_path)
+    assert cost.returncode == 0, cost.stderr  # a cost never fails afterwards
+
+
+def test_twenty_pairs_of_cloud_price_imports_at_once_keep_both_providers(tmp_path: Path) -> None:
+    """In each of 20 data folders, an AWS and a Lambda import start together (40 processes): every cache ends with
+    both providers (without the lock, the later writer dropped the earlier one's provider)."""
+    procs = []
+    for n in range(20):
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / f"d{n}")}
+        for path, provider in ((SKYPILOT, "aws"), (LAMBDA, "lambda")):
+            cmd = [sys.executable, "-m", "rigplan", "prices", "import", str(path), "--provider", provider]
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env))
+    for p in procs:
+        _, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+    for n in range(20):
+        doc = json.loads(_cache(tmp_path / f"d{n}").read_text())
+        assert sorted(doc["providers"]) == ["aws", "lambda"]
+        assert {o["provider"] for o in doc["offers"]} == {"aws", "lambda"}

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 
 from rigplan.model.numbers import NumberError, parse_number
@@ -14,11 +15,12 @@ def number(flag: str, lo: float, hi: float, *, above_lo: bool = False) -> Callab
 
     def parse(text: str) -> float:
         try:
-            value = parse_number(text, lo, hi, flag)
+            value = parse_number(text, -sys.float_info.max, hi, flag)  # finite and not too large; then the floor
         except NumberError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
-        if above_lo and value <= lo:
-            raise argparse.ArgumentTypeError(f"{flag} must be above {lo:g}, not {text.strip()}")
+        if value < lo or (above_lo and value <= lo):
+            floor = "positive" if lo == 0 and above_lo else f"above {lo:g}" if above_lo else f"at least {lo:g}"
+            raise argparse.ArgumentTypeError(f"{flag} must be {floor}, not {text.strip()}")
         return value
 
     return parse

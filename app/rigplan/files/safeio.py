@@ -116,6 +116,8 @@ def read_regular(
 
 
 def _mb(n: int) -> str:
+    if n >= 2**20 and n % 2**20 == 0:  # limits are whole MiB: "10 MB", as before
+        return f"{n // 2**20} MB"
     return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
 
 

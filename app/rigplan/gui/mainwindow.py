@@ -154,7 +154,10 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
 
         offers = self._offers
         if offers is None:  # bundled or updated; a cache that breaks the loader leaves the bundled prices
-            offers = self._degrade("cloud prices", lambda: load_prices(prices_home())) or load_prices(None)
+            offers = self._degrade("cloud prices", lambda: load_prices(prices_home(), move_bad=True))
+            offers = offers or load_prices(None)
+            if offers.problem:  # an unreadable cache (moved aside) or bundled data missing: one line
+                self.note_problem(f"cloud prices: {offers.problem}")
         if self._perf is None:
             self._perf = load_perf()
             self.picker.set_perf(self._perf)
