@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from rigplan.catalog import Catalog
-from rigplan.imports.user_prices import UserPricesError, add_user_prices, load_user_prices, prices_path
 from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import make_plan
 from rigplan.exports.tables import parts_csv
@@ -29,6 +28,7 @@ from rigplan.files.safeio import read_user_text, write_user_file
 from rigplan.imports.money import parse_amount, parse_price
 from rigplan.imports.pcpartpicker import MAX_TEXT, parse_list
 from rigplan.imports.price_file import parse_price_file
+from rigplan.imports.user_prices import UserPricesError, add_user_prices, load_user_prices, prices_path
 from rigplan.kinds import Kind
 from rigplan.model import Build, BuildItem, Price
 from rigplan.model.numbers import NumberError, parse_number
