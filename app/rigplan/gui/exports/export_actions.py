@@ -7,6 +7,7 @@ module only gains a line.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,6 +115,7 @@ class Exporter:
     ) -> None:
         self.parent, self.build, self.chosen, self.settings = parent, build, chosen, settings
         self.last_written: Path | None = None
+        self.source: Callable[[], Path | None] = lambda: None  # the open build's file: never exported over
 
     def plan(self) -> Plan:
         from rigplan.exports.plan import make_plan
@@ -146,28 +148,40 @@ class Exporter:
         if path is None:
             return None
         from rigplan.exports.plan import ExportError
+        from rigplan.files.errors import BuildFileError
 
         try:
             self.write(fmt, path, options)
-        except (OSError, ExportError) as exc:
+        except (OSError, ExportError, BuildFileError) as exc:
             QMessageBox.warning(self.parent, "Export failed", plain(f"Could not export to {path}:\n{exc}"))
             return None
         self.last_written = path
         return path
 
     def write(self, fmt: str, path: Path, options: dict[str, Any] | None = None) -> None:
+        """Draw or format into memory, then the one safe write (files.safeio): never over the open build, a
+        special file or half-written; the file it replaces is kept as `<name>.bak`."""
+        from rigplan.files.safeio import write_user_file
+
         plan = self.plan()
         if fmt in ("md", "csv", "costs-csv"):
-            path.write_text(text_export(plan, fmt), encoding="utf-8", newline="")
-        elif fmt == "pdf":
-            from rigplan.render.pdf import write_pdf
-
-            write_pdf(plan, path)
+            data = text_export(plan, fmt).encode("utf-8")
         else:
-            from rigplan.render.images import write_chart
+            with tempfile.TemporaryDirectory(prefix="rigplan-export-") as tmp:
+                drawn = Path(tmp) / f"export.{fmt}"
+                if fmt == "pdf":
+                    from rigplan.render.pdf import write_pdf
 
-            o = {"which": "breakeven", "width": 1200, "height": 700, "dpi": 96, **(options or {})}
-            write_chart(plan, o["which"], path, fmt, width=o["width"], height=o["height"], dpi=o["dpi"])
+                    write_pdf(plan, drawn)
+                else:
+                    from rigplan.render.images import write_chart
+
+                    o = {"which": "breakeven", "width": 1200, "height": 700, "dpi": 96, **(options or {})}
+                    write_chart(plan, o["which"], drawn, fmt, width=o["width"], height=o["height"], dpi=o["dpi"])
+                data = drawn.read_bytes() if drawn.exists() else b""
+            if not data:
+                raise OSError(f"the {fmt.upper()} could not be drawn")
+        write_user_file(path, data, inputs=(self.source(),), what="export")
 
     def _plan_or_message(self) -> Plan | None:
         from rigplan.exports.plan import ExportError
@@ -249,5 +263,6 @@ def install_in_window(w: Any) -> Exporter:
     setattr(w, name, tuple(getattr(w, name, ())) + added)
     for a in added:
         a.setEnabled(False)  # as the other document actions: enabled by finish(), once the build document exists
+    ex.source = lambda: w.doc.path if getattr(w, "ready", False) else None
     w.exporter = ex
     return ex

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from rigplan.gui.mainwindow import MainWindow
 
 
+MAX_PRICE_FILE = 5_000_000  # as the CLI's `import prices`
+
+
 def import_pcpartpicker(w: MainWindow) -> None:
     from rigplan.gui.imports.import_dialog import PasteListDialog, ReviewMatchesDialog
     from rigplan.imports.list_import import apply_picks, to_build
@@ -42,12 +45,17 @@ def import_price_file(w: MainWindow) -> None:
 def import_price_path(w: MainWindow, path: Path, target: str | None = None) -> str:
     """Import `path` into the build ("build") or your catalog prices ("catalog"); asks when target is None.
     Returns the summary shown to the user (tests read it)."""
+    from rigplan.files.errors import BuildFileError
+    from rigplan.files.safeio import read_user_text
     from rigplan.imports.price_file import PriceFileError, apply_to_build, parse_price_file
 
-    try:
-        pf = parse_price_file(path.read_text(encoding="utf-8-sig", errors="replace"), f"price file {path.name}")
-    except (OSError, PriceFileError) as exc:
-        QMessageBox.warning(w, "Import prices", plain(f"{path.name}: {getattr(exc, 'strerror', None) or exc}"))
+    try:  # the one safe reader: a FIFO is refused at once, the size is capped
+        pf = parse_price_file(read_user_text(path, MAX_PRICE_FILE, what="price file"), f"price file {path.name}")
+    except BuildFileError as exc:
+        QMessageBox.warning(w, "Import prices", plain(str(exc)))
+        return ""
+    except PriceFileError as exc:
+        QMessageBox.warning(w, "Import prices", plain(f"{path.name}: {exc}"))
         return ""
     if target is None:
         box = QMessageBox(
@@ -133,7 +141,7 @@ def apply_saved_prices(w: MainWindow) -> None:
     try:
         prices = load_user_prices(w._data_dir)  # noqa: SLF001
     except UserPricesError as exc:  # moved aside, so the next import starts a good file and nothing is lost
-        from rigplan.catalog.user_prices import prices_path
+        from rigplan.imports.user_prices import prices_path
         from rigplan.files.safeio import move_aside
 
         moved = move_aside(prices_path(w._data_dir))  # noqa: SLF001
