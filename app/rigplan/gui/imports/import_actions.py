@@ -141,8 +141,8 @@ def apply_saved_prices(w: MainWindow) -> None:
     try:
         prices = load_user_prices(w._data_dir)  # noqa: SLF001
     except UserPricesError as exc:  # moved aside, so the next import starts a good file and nothing is lost
-        from rigplan.imports.user_prices import prices_path
         from rigplan.files.safeio import move_aside
+        from rigplan.imports.user_prices import prices_path
 
         moved = move_aside(prices_path(w._data_dir))  # noqa: SLF001
         w.note_problem(f"{exc}" + (f"; moved aside to {moved.name}" if moved else ""))
