@@ -266,12 +266,16 @@ class BuildPanel(QWidget):
             except (TypeError, ValueError):
                 self.quantity_changed.emit(n, 1)
             return
-        text = cell.text().strip().replace(",", "").lstrip("$€£")
+        text = cell.text().strip()
         if text in ("", "no price"):
             self.price_edited.emit(n, None)
             return
-        try:
-            value = float(text.split()[0])
-        except (ValueError, IndexError):
-            value = float("nan")
+        from rigplan.imports.money import parse_amount, parse_price
+        from rigplan.model.numbers import NumberError
+
+        try:  # the one number parser: "1,234.56", "$1,599", "549,00 €"; "1,2,3" or "-5" is refused, not misread
+            found = parse_price(text)
+            value = found[0] if found else parse_amount(text)
+        except NumberError:
+            value = float("nan")  # the window refuses it with a message
         self.price_edited.emit(n, value)
