@@ -138,7 +138,7 @@ def test_unreadable_price_file_is_one_warning(window: MainWindow, monkeypatch, t
     warned: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
     assert import_actions.import_price_path(window, tmp_path / "missing.csv", "build") == ""
-    assert warned == ["missing.csv: No such file or directory"]
+    assert warned == [f"{tmp_path / 'missing.csv'}: no such file"]  # the safe reader's one line (issue 24)
 
 
 def test_saved_prices_show_when_the_window_starts(qtbot, tmp_path: Path) -> None:

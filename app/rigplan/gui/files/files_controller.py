@@ -4,6 +4,7 @@ MainWindow, which provides `doc`, `settings`, `catalog`, `finish()` and the rece
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -182,6 +183,7 @@ class FilesMixin(_Base):
     def _add_recent(self, path: Path) -> None:
         """Locked read-merge-write: another RigPlan window may have added a file since this one read the list."""
         from rigplan.files.oslock import locked
+        from rigplan.logs import fallback_folder
 
         def merge() -> None:
             self.settings.sync()  # re-read what is on disk now
@@ -190,9 +192,11 @@ class FilesMixin(_Base):
             self.settings.setValue("files/last_dir", str(path.parent))
             self.settings.sync()
 
-        name = self.settings.fileName() + "-recent"  # not <file>.lock: that name is QSettings' own QLockFile
+        # A lock per settings file, in the user's private temporary folder: not next to the settings (<file>.lock
+        # is QSettings' own QLockFile, and a settings file may sit in any folder), shared by every RigPlan process.
+        key = hashlib.sha256(self.settings.fileName().encode()).hexdigest()[:16]
         try:
-            with locked(Path(name), seconds=5):
+            with locked(fallback_folder("locks") / f"recent-{key}", seconds=5):
                 merge()
         except OSError:  # no lock possible (read-only folder, a registry on Windows): merge without it
             merge()
