@@ -30,7 +30,7 @@ def check(result: dict) -> None:
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_every_curve_is_drawn_at(size: tuple[int, int], window: MainWindow, examples_dir: Path, qtbot) -> None:  # noqa: ANN001
     window.resize(*size)
-    window.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.ensure_charts()
     qtbot.wait(30)

@@ -23,7 +23,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 @pytest.fixture
 def costs_window(window: MainWindow, examples_dir: Path, qtbot) -> MainWindow:  # noqa: ANN001
     window.resize(1280, 720)
-    window.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.ensure_charts()
     qtbot.wait(20)
@@ -42,7 +42,7 @@ def test_the_chart_takes_most_of_the_window_and_findings_step_aside(costs_window
     assert not w.findings_dock.isVisible()  # the Costs tab has the full height
     w.tabs.setCurrentIndex(0)
     assert w.findings_dock.isVisible()
-    w.act_findings.trigger()  # View > Findings off
+    w.menus.findings.trigger()  # View > Findings off
     assert not w.findings_dock.isVisible()
     w.tabs.setCurrentIndex(1)
     w.tabs.setCurrentIndex(0)
@@ -140,7 +140,7 @@ def test_readout_on_the_hours_axis_reads_that_hour_and_follows_the_assumptions(c
     r = v.report
     day = 1000.0 / costs_window.doc.build.assumptions.hours_per_day  # 1,000 h at 8 h a day: day 125
     own = r.upfront + r.own_slope_per_day * day
-    col = v.compare.column(3)
+    col = v.compare.column_texts(3)
     assert v.compare.horizontalHeaderItem(3).text() == "At 1,000 h"
     assert col[0] == costs_window.money_short(own)
     assert col[1:] == [costs_window.money_short(o.slope_per_day * day) for o in r.offers]
@@ -149,7 +149,7 @@ def test_readout_on_the_hours_axis_reads_that_hour_and_follows_the_assumptions(c
     v.hover_at(1000.0)
     v.form.spins["electricity_per_kwh"].setValue(0.60)  # the read-out follows at once
     own = v.report.upfront + v.report.own_slope_per_day * day
-    assert v.compare.column(3)[0] == costs_window.money_short(own)
+    assert v.compare.column_texts(3)[0] == costs_window.money_short(own)
     v.axis_box.setCurrentIndex(0)
     # a real pointer over the plot sets the read-out (the chart's mouse signal is rate-limited)
     be = v.chart("breakeven")
@@ -199,19 +199,19 @@ def test_pricing_change_and_comparison_travel_with_the_file(
     assert any(c.pricing is Pricing.SPOT for c in w.doc.build.comparison)
     target = tmp_path / "shared.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    w.act_save_as.trigger()
+    w.menus.save_as.trigger()
     text = target.read_text()
     assert "format_version: 2" in text and "comparison:" in text and "pricing: spot" in text
     assert load(target).comparison == w.doc.build.comparison
     other = MainWindow(catalog, offers, perf, QSettings(str(tmp_path / "o.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(other, before_close_func=lambda x: x.doc.undo_stack.setClean())
-    other.open_path(target, ask=False)
+    other.files.open_path(target, ask=False)
     assert other.costs.comparison == v.comparison
     assert other.costs.breakeven_text() == v.breakeven_text()
 
 
 def test_a_version_1_file_opens_with_the_default_comparison(window: MainWindow) -> None:
-    assert window.open_path(DATA / "v1" / "budget-1-gpu-v1.rigplan.yaml", ask=False)
+    assert window.files.open_path(DATA / "v1" / "budget-1-gpu-v1.rigplan.yaml", ask=False)
     assert window.doc.build.comparison is None and not window.isWindowModified()
     assert len(window.costs.comparison) == 4
     assert window.doc.build.first(Kind.GPU) is not None

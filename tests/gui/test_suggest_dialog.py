@@ -78,7 +78,7 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
 
     monkeypatch.setattr(SuggestDialog, "exec", answer)
     assert "Suggest a build..." in [a.text().replace("&", "") for a in w.menuBar().actions()[0].menu().actions()]
-    w.act_suggest.trigger()
+    w.menus.suggest.trigger()
     build = w.doc.build
     assert build.count(Kind.GPU) >= 1 and check(build).ok
     assert w.doc.is_modified() and w.doc.path is None

@@ -276,7 +276,7 @@ class CostsView(QWidget):
         self.hover_at(self._hover_x)
 
     def breakeven_text(self) -> str:
-        return self.summary.text() + " " + " ".join(self.compare.column(2))
+        return self.summary.text() + " " + " ".join(self.compare.column_texts(2))
 
     def totals_at(self, x: float) -> list[float]:
         """Cumulative cost of owning, then of each drawn offer, at x on the current axis (clamped to the chart)."""
@@ -299,7 +299,7 @@ class CostsView(QWidget):
         self.compare.set_column(
             3, texts, head if x is not None else ("At the end" if self.by_months else f"{head}, end")
         )
-        vline = self._charts.get("breakeven").vline if self._charts_ready else None
+        vline = self._charts["breakeven"].vline if self._charts_ready else None
         if vline is not None:
             vline.setVisible(x is not None)
             if x is not None:

@@ -3,7 +3,7 @@ the chart"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -47,7 +47,7 @@ class OffersPanel(QWidget):
         self.proxy.setSourceModel(self.model)
         self.model.toggled.connect(self._toggled)
 
-        def combo(name: str, items: list[tuple[str, object]]) -> QComboBox:
+        def combo(name: str, items: Sequence[tuple[str, object]]) -> QComboBox:
             box = QComboBox()
             box.setAccessibleName(name)
             for text, data in items:

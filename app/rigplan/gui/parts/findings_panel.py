@@ -62,7 +62,8 @@ class FindingsPanel(QTreeWidget):
             head.setExpanded(len(report.not_checked) <= 6)
 
     def findings_shown(self) -> list[tuple[str, str]]:
-        return [(self.topLevelItem(i).text(1), self.topLevelItem(i).text(0)) for i in range(self.topLevelItemCount())]
+        items = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
+        return [(item.text(1), item.text(0)) for item in items if item is not None]
 
     def _clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
         kind = item.data(0, Qt.ItemDataRole.UserRole)

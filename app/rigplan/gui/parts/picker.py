@@ -104,12 +104,9 @@ class PickerPanel(QWidget):
         self.view.doubleClicked.connect(self._activate)
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _: self.add_button.setEnabled(cur.isValid()))
         for key in ("Return", "Enter"):
-            QShortcut(
-                QKeySequence(key),
-                self.view,
-                activated=self._activate_current,
-                context=Qt.ShortcutContext.WidgetShortcut,
-            )
+            shortcut = QShortcut(QKeySequence(key), self.view)
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
+            shortcut.activated.connect(self._activate_current)
         top = QHBoxLayout()
         top.addWidget(self.kind_box)
         top.addWidget(self.search, 1)
@@ -133,6 +130,11 @@ class PickerPanel(QWidget):
     @property
     def kind(self) -> Kind:
         return Kind(self.kind_box.currentData())  # Qt hands enum data back as plain str
+
+    def reload_prices(self) -> None:
+        """The catalog's prices changed (your own prices): the tables read them again, from the one shown."""
+        self._models.clear()  # a model is rebuilt on demand (as set_perf does for the GPUs)
+        self._show_kind()
 
     def set_perf(self, perf: PerfTable) -> None:
         """The speed table arrived (second stage): the GPU table gains its speed columns."""
