@@ -33,8 +33,8 @@ def test_every_curve_is_drawn_at(size: tuple[int, int], window: MainWindow, exam
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.ensure_charts()
-    qtbot.wait(30)
-    check(curve_pixels(window))
+    # Retried until the chart is laid out (pytest-qt re-raises the last AssertionError if it never is).
+    qtbot.waitUntil(lambda: check(curve_pixels(window)))
 
 
 def test_every_curve_is_drawn_on_a_2560x1440_screen_at_2x(tmp_path: Path) -> None:
