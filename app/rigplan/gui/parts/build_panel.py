@@ -179,7 +179,7 @@ class BuildPanel(QWidget):
         unpriced = 0
         total = 0.0
         rate = None
-        if build is not None:  # the first stage (no build yet) must not import the cost model
+        if build is not None:  # painted before the cost model loads: no build yet
             from rigplan.costs.fx import NoRate, rate_for
             from rigplan.costs.fx import convert as fx_convert
 
