@@ -52,7 +52,7 @@ def test_the_chart_takes_most_of_the_window_and_findings_step_aside(costs_window
     w.tabs.setCurrentIndex(1)
     w.costs.show_assumptions(False)
     assert not w.costs.form.isVisible()
-    qtbot.mouseClick(w.costs.side_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(w.costs.side.button, Qt.MouseButton.LeftButton)
     assert w.costs.form.isVisible()
     # folded at first on a 1280 px window, the panel opens at its full width, not squeezed to nothing by the splitter
     qtbot.waitUntil(lambda: w.costs.side.width() > 0)

@@ -45,7 +45,7 @@ from rigplan.gui.parts.build_header import BuildHeader
 from rigplan.gui.parts.build_panel import BuildPanel
 from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
-from rigplan.gui.prices.prices_update import PricesController, show_offers
+from rigplan.gui.prices.prices_update import PricesController
 from rigplan.gui.settings import ASSUMPTIONS_SHOWN, Settings
 from rigplan.kinds import Kind
 
@@ -106,7 +106,7 @@ class MainWindow(QMainWindow):
             lambda: window_chart_offers(self.costs),
             self.settings,
         )
-        self.prices = PricesController(self, prices_home(), lambda new: show_offers(self.costs, new))
+        self.prices = PricesController(self, prices_home(), lambda new: self.costs.set_offers(new))
         self.menus.add_prices_menu(self.prices)
         self.prices.done.connect(lambda text: self.statusBar().showMessage(text, 15000))
         window_state.restore(self, self.splitter, self.settings)

@@ -212,18 +212,23 @@ class CompareView(QWidget):
             t.setColumnWidth(j, min(t.columnWidth(j), 190 if j else 210))
 
 
-def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: Settings | None = None) -> QDialog:
-    """The comparison in its own window, starting with the current build (File > Compare builds…)."""
-    dlg = QDialog(parent)
-    dlg.setWindowTitle("Compare builds")
-    dlg.resize(1280, 720)
-    if current is not None:
-        # Every build against the offers on the current build's chart, so the break-even rows line up.
-        chosen = [(c.offer.id, c.pricing) for c in current.offers]
-        view = CompareView(settings, lambda build: make_plan(build, chosen))
-        view.add_plan(current)
-    else:
-        view = CompareView(settings)
-    QVBoxLayout(dlg).addWidget(view)
-    dlg.view = view  # type: ignore[attr-defined]
-    return dlg
+class CompareDialog(QDialog):
+    """The comparison in its own window (File > Compare builds…); `view` is its CompareView."""
+
+    def __init__(self, parent: QWidget | None, view: CompareView) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Compare builds")
+        self.resize(1280, 720)
+        self.view = view
+        QVBoxLayout(self).addWidget(view)
+
+
+def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: Settings | None = None) -> CompareDialog:
+    """The comparison, starting with the current build."""
+    if current is None:
+        return CompareDialog(parent, CompareView(settings))
+    # Every build against the offers on the current build's chart, so the break-even rows line up.
+    chosen = [(c.offer.id, c.pricing) for c in current.offers]
+    view = CompareView(settings, lambda build: make_plan(build, chosen))
+    view.add_plan(current)
+    return CompareDialog(parent, view)

@@ -28,6 +28,7 @@ from rigplan.gui.settings import EXPORT_DPI, EXPORT_HEIGHT, EXPORT_LAST_DIR, EXP
 
 if TYPE_CHECKING:  # the menu is made before the window paints, before numpy and pydantic are imported
     from rigplan.exports.plan import Plan
+    from rigplan.gui.compare.compare_view import CompareDialog
     from rigplan.gui.costs.costs_view import CostsView
     from rigplan.model.assumptions import Pricing
     from rigplan.model.build import Build
@@ -192,7 +193,7 @@ class Exporter:
         QGuiApplication.clipboard().setText(text)
         return text
 
-    def compare(self) -> QDialog | None:
+    def compare(self) -> CompareDialog | None:
         from rigplan.gui.compare.compare_view import comparison_dialog
 
         plan = self._plan_or_message()

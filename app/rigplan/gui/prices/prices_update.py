@@ -222,14 +222,3 @@ class PricesController(QObject):
             self.cancel()
         for t in list(_RUNNING):
             t.wait(3000)
-
-
-def show_offers(view: Any, catalog: Any) -> None:
-    """New prices in the Costs tab (a CostsView): its table, then the default comparison and the chart afresh. The
-    view's caches of the old offers (default comparisons, side-table rows) are dropped first."""
-    view.offers = catalog
-    view._defaults.clear()
-    view._rows_key = ()
-    view.comparison = []
-    view.offers_panel.set_catalog(catalog)
-    view.set_build(view.build)
