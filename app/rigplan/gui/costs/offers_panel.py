@@ -122,7 +122,7 @@ class OffersPanel(QWidget):
         self._apply()
 
     def _show_origin(self) -> None:
-        origin = getattr(self.catalog, "origin", "bundled snapshot")
+        origin = self.catalog.origin
         if self.catalog.problem:  # e.g. an unreadable price cache: said here, the bundled prices in use
             origin += f" ({self.catalog.problem})"
         self.as_of.setText(f"Cloud prices: {origin}.  Cloud prices > Update to refresh; each row's date: 'Prices of'.")

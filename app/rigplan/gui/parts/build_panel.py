@@ -82,6 +82,7 @@ class BuildPanel(QWidget):
     def __init__(self, money: Callable[..., str]) -> None:  # (amount, currency=None): the window's money()
         super().__init__()
         self.money = money
+        self._keys: list[tuple[Kind, str | None]] | None = None  # the rows shown (slot, part id), to update in place
         self.table = QTableWidget(0, len(self.COLS))
         self.table.setAccessibleName("Build parts")
         self.table.setHorizontalHeaderLabels(self.COLS)
@@ -135,7 +136,7 @@ class BuildPanel(QWidget):
             idx = [n for n, i in enumerate(items) if i.part.kind == kind]
             rows += [(kind, n) for n in idx] or [(kind, None)]
         keys = [(k, None if n is None else items[n].part.id) for k, n in rows]
-        same_rows = keys == getattr(self, "_keys", None)
+        same_rows = keys == self._keys
         self._rows, self._keys = rows, keys
         if same_rows:  # the common edit (quantity, price): update values in place, keep the cell widgets
             self._update_values(build)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QStyle, QTreeWidget, QTreeWidgetItem
@@ -37,10 +37,11 @@ class FindingsPanel(QTreeWidget):
         self.header().setStretchLastSection(False)
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
+        self._shown: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None  # the report on screen, to skip repeats
 
     def show_report(self, report: Report) -> None:
         key = (tuple(report.findings), tuple(report.not_checked))
-        if key == getattr(self, "_shown", None):
+        if key == self._shown:
             return  # most edits leave the findings as they were: no rebuild, no repaint
         self._shown = key
         self.clear()

@@ -55,11 +55,12 @@ class PickerPanel(QWidget):
     def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
         super().__init__()
         self.catalog, self.perf, self.money = catalog, perf, money
-        self.build: Build | None = None  # None until the window's second stage: no filter yet
+        self.build: Build | None = None  # None until the window's document exists: no filter yet
         self._models: dict[Kind, PartTableModel] = {}
         self._views: dict[Kind, SlotView] = {}
         self._shown_kind: Kind | None = None
         self._stale = False  # the build changed while the picker was hidden
+        self._problem = ""  # what the search text's filter could not read
         self.kind_box = QComboBox()
         self.kind_box.setAccessibleName("Part kind")
         for kind in SLOT_ORDER:
@@ -241,7 +242,7 @@ class PickerPanel(QWidget):
         total = len(self.catalog.table(self.kind))
         shown = self.proxy.rowCount()
         self.count.setText(f"{shown:,} of {total:,}")
-        problem = getattr(self, "_problem", "")
+        problem = self._problem
         hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words and not problem
         full = self._slots_full()
         why = f"{full[0][:1].upper()}{full[0][1:]}" if full else ""
