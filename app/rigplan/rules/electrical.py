@@ -7,19 +7,14 @@ from dataclasses import dataclass, field
 
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.context import Ctx, gpu_cables
-from rigplan.rules.power import PSU_SIZES, PowerEstimate, is_atx3
+from rigplan.rules.power import PSU_SIZES, PowerEstimate, circuit_limit_w, is_atx3
 
 K = Kind
-CONTINUOUS_SHARE = 0.8  # a breaker may carry 80 % of its rating continuously (US NEC 210.19/210.20)
 # A 6+2-pin PCIe cable carries 150 W (PCI-SIG CEM 5.0); the 16-pin (12VHPWR / 12V-2x6) adapter shipped with a card
 # takes one 8-pin per 150 W of its power: 2 up to 300 W, 3 for 450 W, 4 for 600 W (NVIDIA's adapters for the RTX
 # 4070 Ti, 4080 and 4090; the sense pins tell the card how many are connected).
 WATTS_PER_8PIN = 150
 MAX_ADAPTER_8PIN = 4
-
-
-def circuit_limit_w(volts: float, amps: float) -> float:
-    return volts * amps * CONTINUOUS_SHARE
 
 
 def adapter_cables(board_w: float | None, plugs16: int) -> tuple[int, int] | None:

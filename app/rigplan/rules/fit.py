@@ -402,55 +402,68 @@ def storage_rules(c: Ctx) -> None:
             )
 
 
-def gpu_rules(c: Ctx) -> None:
-    if not c.gpus:
+def gpu_length(c: Ctx) -> None:
+    if not (c.gpus and c.case):
         return
+    limit = c.case.max_gpu_length_mm
+    for item in c.gpu_items:
+        g = item.part
+        length = getattr(g, "length_mm", None)
+        if length is None or limit is None:
+            which = "the GPU's length" if length is None else "the case's GPU clearance"
+            c.unchecked("gpu-length", f"GPU length vs case: {which} is unknown", (K.GPU, K.CASE))
+        elif length > limit:
+            c.error(
+                "gpu-length",
+                f"GPU is {mm(length)} long; the case takes at most {mm(limit)}.",
+                f"Choose a case with >= {mm(length)} of GPU clearance or a shorter card.",
+                [g, c.case],
+                (K.GPU, K.CASE),
+            )
+
+
+def gpu_slots_rule(c: Ctx) -> None:
+    if not (c.gpus and c.board):
+        return
+    n = len(c.gpus)
+    x16 = c.board.x16_size_slots()
+    if x16 is None:
+        c.unchecked("gpu-slots", "the board's PCIe slots are not in the data", (K.GPU, K.MOTHERBOARD))
+    elif n > x16:
+        c.error(
+            "gpu-slots",
+            f"The build has {n} GPUs; the motherboard has {x16} x16-size slot{'s' if x16 != 1 else ''}.",
+            f"Choose a board with at least {n} x16 slots (a workstation board for 3+ GPUs).",
+            [*(i.part for i in c.gpu_items), c.board],
+            (K.GPU, K.MOTHERBOARD),
+        )
+
+
+def gpu_expansion_slots(c: Ctx) -> None:
+    if not (c.gpus and c.case):
+        return
+    widths = [gpu_slots(g) for g in c.gpus]
+    if None in widths or c.case.expansion_slots is None:
+        c.unchecked(
+            "gpu-expansion-slots", "a GPU's slot width or the case's expansion slots are unknown", (K.GPU, K.CASE)
+        )
+        return
+    need = sum(w for w in widths if w)
+    if need > c.case.expansion_slots:
+        c.error(
+            "gpu-expansion-slots",
+            f"The GPUs take {need} expansion slots together; the case has {c.case.expansion_slots}.",
+            "Choose thinner (2-slot or blower) cards or a case with more expansion slots.",
+            [*(i.part for i in c.gpu_items), c.case],
+            (K.GPU, K.CASE),
+        )
+
+
+def gpu_multi(c: Ctx) -> None:
+    """Several GPUs: slot spacing (not in the data), lanes per card and open-air cards packed together. Notes and
+    warnings only."""
     parts = [i.part for i in c.gpu_items]
     n = len(c.gpus)
-    if c.case:
-        limit = c.case.max_gpu_length_mm
-        for item in c.gpu_items:
-            g = item.part
-            length = getattr(g, "length_mm", None)
-            if length is None or limit is None:
-                which = "the GPU's length" if length is None else "the case's GPU clearance"
-                c.unchecked("gpu-length", f"GPU length vs case: {which} is unknown", (K.GPU, K.CASE))
-            elif length > limit:
-                c.error(
-                    "gpu-length",
-                    f"GPU is {mm(length)} long; the case takes at most {mm(limit)}.",
-                    f"Choose a case with >= {mm(length)} of GPU clearance or a shorter card.",
-                    [g, c.case],
-                    (K.GPU, K.CASE),
-                )
-    if c.board:
-        x16 = c.board.x16_size_slots()
-        if x16 is None:
-            c.unchecked("gpu-slots", "the board's PCIe slots are not in the data", (K.GPU, K.MOTHERBOARD))
-        elif n > x16:
-            c.error(
-                "gpu-slots",
-                f"The build has {n} GPUs; the motherboard has {x16} x16-size slot{'s' if x16 != 1 else ''}.",
-                f"Choose a board with at least {n} x16 slots (a workstation board for 3+ GPUs).",
-                [*parts, c.board],
-                (K.GPU, K.MOTHERBOARD),
-            )
-    widths = [gpu_slots(g) for g in c.gpus]
-    if c.case:
-        if None in widths or c.case.expansion_slots is None:
-            c.unchecked(
-                "gpu-expansion-slots", "a GPU's slot width or the case's expansion slots are unknown", (K.GPU, K.CASE)
-            )
-        else:
-            need = sum(w for w in widths if w)
-            if need > c.case.expansion_slots:
-                c.error(
-                    "gpu-expansion-slots",
-                    f"The GPUs take {need} expansion slots together; the case has {c.case.expansion_slots}.",
-                    "Choose thinner (2-slot or blower) cards or a case with more expansion slots.",
-                    [*parts, c.case],
-                    (K.GPU, K.CASE),
-                )
     if n >= 2 and c.board:
         c.unchecked(
             "gpu-slot-spacing",
@@ -536,17 +549,3 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
             [*parts, c.cpu],
             (K.GPU, K.CPU),
         )
-
-
-FIT_RULES = (
-    cpu_socket,
-    cpu_chipset,
-    cpu_igpu,
-    cpu_memory_type,
-    cooler_rules,
-    board_form_factor,
-    psu_fit,
-    memory_rules,
-    storage_rules,
-    gpu_rules,
-)

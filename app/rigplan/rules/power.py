@@ -57,6 +57,13 @@ TRAIN_CPU_SHARE = 0.50
 VRM_LOSS = 0.10  # board voltage regulators lose about 10 % of what they feed the CPU
 
 
+CONTINUOUS_SHARE = 0.8  # a breaker may carry 80 % of its rating continuously (US NEC 210.19/210.20)
+
+
+def circuit_limit_w(volts: float, amps: float) -> float:
+    return volts * amps * CONTINUOUS_SHARE
+
+
 def _curve(rating: str | None) -> tuple[np.ndarray, np.ndarray]:
     points = EIGHTY_PLUS.get(rating or "")
     if points is None:
@@ -81,6 +88,24 @@ def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None) -
     rating = psu.efficiency if psu else DEFAULT_RATING
     size = (psu.wattage if psu and psu.wattage else None) or rated_w or dc_watts
     return float(dc_watts / efficiency(dc_watts / size, rating))
+
+
+def wall_draw(
+    load: np.ndarray, gpu_w: np.ndarray, psu_w: np.ndarray, rating: np.ndarray, atx3: np.ndarray | bool
+) -> np.ndarray:
+    """wall_watts at the sizing load over arrays of candidates (the suggester's bounds): a PSU of unknown wattage
+    is taken at the recommended size, as estimate_power does."""
+    sizes = np.array(PSU_SIZES, dtype=float)
+    raw = load * RECOMMEND_MARGIN + load + np.where(atx3, 0.0, TRANSIENT_SHARE * gpu_w)
+    pos = np.searchsorted(sizes, raw)
+    rec = np.where(pos < len(sizes), sizes[np.minimum(pos, len(sizes) - 1)], np.ceil(raw / 100) * 100)
+    size = np.where(np.isnan(psu_w), rec, psu_w)
+    frac = load / np.where(size > 0, size, 1.0)
+    eff = np.full(load.shape, UNKNOWN_EFFICIENCY)
+    for r in set(rating.tolist()):
+        m = rating == r
+        eff[m] = efficiency(frac[m], r if r in EIGHTY_PLUS else None)
+    return np.where(load > 0, load / eff, 0.0)
 
 
 def round_up_psu(watts: float) -> int:
@@ -309,7 +334,7 @@ def estimate_power(build: Build) -> PowerEstimate:
     elif psu.wattage is None:
         notes.append("PSU wattage unknown: efficiency taken at the recommended size")
     a = build.assumptions
-    limit = a.wall_voltage * a.wall_amps * 0.8  # continuous share of the breaker (electrical.CONTINUOUS_SHARE)
+    limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
     wall_peak = wall_watts(load, psu, recommended)
     if wall_peak > limit:
         notes.append(

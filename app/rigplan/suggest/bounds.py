@@ -15,17 +15,17 @@ from rigplan.catalog.loader import Catalog, KindTable
 from rigplan.model.build import Build
 from rigplan.model.parts import Cooler, Cpu, Kind, Memory, Part, Psu, Storage
 from rigplan.rules.context import board_fits_case, norm_socket
-from rigplan.rules.electrical import circuit_limit_w
-from rigplan.rules.filters import wall_draw
 from rigplan.rules.power import (
     TRANSIENT_SHARE,
     VRM_LOSS,
+    circuit_limit_w,
     cooler_watts,
     cpu_watts,
     estimate_power,
     is_atx3,
     memory_watts,
     storage_watts,
+    wall_draw,
     wall_watts,
 )
 
