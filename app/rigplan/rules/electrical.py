@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.context import Ctx, gpu_cables
@@ -26,6 +27,16 @@ def adapter_cables(board_w: float | None, plugs16: int) -> tuple[int, int] | Non
     # Cards at 450 W or more ship a 4-cable adapter, so the power limit can be raised to 600 W (RTX 4090, 5090).
     shipped = MAX_ADAPTER_8PIN if per_plug >= 450 else need
     return need, shipped
+
+
+def psu_overloaded(sizing_w: Any, psu_w: Any) -> Any:
+    """The psu-wattage error: the sizing load (with the spike margin) above the rating. Floats or arrays."""
+    return sizing_w > psu_w
+
+
+def circuit_overloaded(wall_peak_w: Any, limit_w: float) -> Any:
+    """The wall-circuit error: the wall draw at the sizing load above the circuit's continuous limit."""
+    return wall_peak_w > limit_w
 
 
 def _unknown_power(c: Ctx, p: PowerEstimate, rule: str, kinds: tuple[Kind, ...]) -> bool:
@@ -56,7 +67,7 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
     circuit = circuit_conflict(c, p) or too_big(p)
     big = p.recommended_psu_w > PSU_SIZES[-1]
     rec = f"more than any single PSU ({PSU_SIZES[-1]} W)" if big else f"{p.recommended_psu_w} W"
-    if p.sizing_w > w:
+    if psu_overloaded(p.sizing_w, w):
         c.error(
             "psu-wattage",
             f"The parts draw about {p.load_w:.0f} W at full load (GPUs at board power, CPU at sustained boost; "
@@ -230,7 +241,7 @@ def wall_circuit(c: Ctx, p: PowerEstimate) -> None:
         return
     a = c.assumptions
     limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
-    if p.wall_peak_w > limit:
+    if circuit_overloaded(p.wall_peak_w, limit):
         c.error(
             "wall-circuit",
             f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall; a {a.wall_voltage:g} V / "

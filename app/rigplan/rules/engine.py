@@ -10,6 +10,7 @@ from rigplan.rules import fit
 from rigplan.rules.context import Ctx
 from rigplan.rules.findings import Report
 from rigplan.rules.power import is_atx3
+from rigplan.rules.power_mask import power_errors
 from rigplan.rules.rule import Rule, count_only, facts
 
 K = Kind
@@ -27,11 +28,9 @@ def missing(c: Ctx) -> None:
         c.note("missing-cooler", f"No CPU cooler chosen yet ({why}).", "", [], (Kind.COOLER,))
 
 
-def psu_wattage(c: Ctx) -> None:
+def power_rules(c: Ctx) -> None:
+    """PSU rating and wall circuit: one rule object, so the filter estimates each candidate's power once."""
     el.psu_wattage(c, c.power)
-
-
-def wall_circuit(c: Ctx) -> None:
     el.wall_circuit(c, c.power)
 
 
@@ -51,35 +50,56 @@ POWER_FACTS = {
     K.CASE: count_only,
 }
 
+
+def both(a: Kind, b: Kind) -> frozenset[Kind]:
+    return frozenset({a, b})
+
+
 RULES: tuple[Rule, ...] = (
-    Rule(("cpu-socket",), fit.cpu_socket, {K.CPU: facts("socket"), K.MOTHERBOARD: facts("socket")}),
+    Rule(
+        ("cpu-socket",),
+        fit.cpu_socket,
+        {K.CPU: facts("socket"), K.MOTHERBOARD: facts("socket")},
+        needs=both(K.CPU, K.MOTHERBOARD),
+    ),
     Rule(
         ("cpu-chipset",),
         fit.cpu_chipset,
         {K.CPU: facts("socket", "microarchitecture"), K.MOTHERBOARD: facts("socket", "chipset")},
+        needs=both(K.CPU, K.MOTHERBOARD),
     ),
     # No display output is about a part still missing, not about a candidate's fit: the filter leaves it out, or
     # it would hide every Threadripper until a GPU is chosen.
     Rule(("cpu-igpu",), fit.cpu_igpu),
-    Rule(("cpu-memory-type",), fit.cpu_memory_type, {K.CPU: facts("memory_types"), K.MEMORY: facts("ram_type")}),
     Rule(
-        ("cooler-socket", "cooler-height", "cooler-radiator"),
-        fit.cooler_rules,
-        {
-            K.CPU: facts("socket", "includes_cooler"),
-            K.COOLER: facts("sockets", "height_mm"),
-            K.CASE: facts("max_cooler_height_mm"),
-        },
+        ("cpu-memory-type",),
+        fit.cpu_memory_type,
+        {K.CPU: facts("memory_types"), K.MEMORY: facts("ram_type")},
+        needs=both(K.CPU, K.MEMORY),
+    ),
+    Rule(
+        ("cooler-socket",),
+        fit.cooler_fit,
+        {K.CPU: facts("socket"), K.COOLER: facts("sockets")},
+        needs=both(K.CPU, K.COOLER),
+    ),
+    Rule(
+        ("cooler-height", "cooler-radiator"),
+        fit.cooler_height,
+        {K.COOLER: facts("height_mm"), K.CASE: facts("max_cooler_height_mm")},
+        needs=both(K.COOLER, K.CASE),
     ),
     Rule(
         ("board-form-factor",),
         fit.board_form_factor,
         {K.MOTHERBOARD: facts("form_factor"), K.CASE: facts("motherboard_form_factors")},
+        needs=both(K.MOTHERBOARD, K.CASE),
     ),
     Rule(
         ("psu-form-factor", "psu-length"),
         fit.psu_fit,
         {K.PSU: facts("form_factor", "length_mm"), K.CASE: facts("psu_form_factors", "max_psu_length_mm")},
+        needs=both(K.PSU, K.CASE),
     ),
     Rule(
         ("memory-type", "memory-registered", "memory-form-factor", "memory-slots", "memory-capacity"),
@@ -89,28 +109,46 @@ RULES: tuple[Rule, ...] = (
             K.MOTHERBOARD: facts("ram_type", "socket", "memory_form_factor", "memory_slots", "max_memory_gb"),
             K.CPU: facts("socket", "max_memory_gb"),
         },
+        needs=frozenset({K.MEMORY}),
     ),
     Rule(
         ("storage-m2", "storage-sata"),
         fit.storage_rules,
         {K.STORAGE: facts("form_factor", "interface"), K.MOTHERBOARD: facts("m2_slots", "sata_ports")},
+        needs=both(K.STORAGE, K.MOTHERBOARD),
     ),
-    Rule(("gpu-length",), fit.gpu_length, {K.GPU: facts("length_mm"), K.CASE: facts("max_gpu_length_mm")}),
-    Rule(("gpu-slots",), fit.gpu_slots_rule, {K.GPU: count_only, K.MOTHERBOARD: facts("pcie_slots")}),
+    Rule(
+        ("gpu-length",),
+        fit.gpu_length,
+        {K.GPU: facts("length_mm"), K.CASE: facts("max_gpu_length_mm")},
+        needs=both(K.GPU, K.CASE),
+    ),
+    Rule(
+        ("gpu-slots",),
+        fit.gpu_slots_rule,
+        {K.GPU: count_only, K.MOTHERBOARD: facts("pcie_slots")},
+        needs=both(K.GPU, K.MOTHERBOARD),
+    ),
     Rule(
         ("gpu-expansion-slots",),
         fit.gpu_expansion_slots,
         {K.GPU: facts("slot_width"), K.CASE: facts("expansion_slots")},
+        needs=both(K.GPU, K.CASE),
     ),
     Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), fit.gpu_multi),
-    Rule(("psu-wattage",), psu_wattage, POWER_FACTS),
+    Rule(("psu-wattage", "wall-circuit"), power_rules, POWER_FACTS, assumptions=True, vector=power_errors),
     Rule(
         ("psu-pcie-connectors",),
         el.psu_pcie,
         {K.GPU: facts("power_connectors", "tdp_w"), K.PSU: facts("connectors")},
+        needs=both(K.GPU, K.PSU),
     ),
-    Rule(("psu-eps",), el.psu_eps, {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")}),
-    Rule(("wall-circuit",), wall_circuit, POWER_FACTS, assumptions=True),
+    Rule(
+        ("psu-eps",),
+        el.psu_eps,
+        {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")},
+        needs=both(K.PSU, K.MOTHERBOARD),
+    ),
 )
 
 

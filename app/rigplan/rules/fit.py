@@ -110,11 +110,12 @@ def cpu_memory_type(c: Ctx) -> None:
             )
 
 
-def cooler_rules(c: Ctx) -> None:
-    if c.cpu and not c.cooler and c.cpu.includes_cooler:
-        return  # the boxed cooler does the job; nothing to check
+def cooler_fit(c: Ctx) -> None:
     if c.cooler and c.cpu:
         cooler_socket(c)
+
+
+def cooler_height(c: Ctx) -> None:
     if c.cooler and c.case:
         h, limit = c.cooler.height_mm, c.case.max_cooler_height_mm
         if h is None or limit is None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from rigplan.model.build import Build
-from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
+from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, Psu, Storage
 from rigplan.rules.platforms import platforms
 
 # 80 PLUS efficiency requirements, 115 V internal non-redundant PSUs, at 20 % / 50 % / 100 % of rated load
@@ -64,6 +66,7 @@ def circuit_limit_w(volts: float, amps: float) -> float:
     return volts * amps * CONTINUOUS_SHARE
 
 
+@lru_cache(maxsize=16)
 def _curve(rating: str | None) -> tuple[np.ndarray, np.ndarray]:
     points = EIGHTY_PLUS.get(rating or "")
     if points is None:
@@ -78,7 +81,20 @@ def _curve(rating: str | None) -> tuple[np.ndarray, np.ndarray]:
 def efficiency(load_fraction: float | np.ndarray, rating: str | None) -> float | np.ndarray:
     """Efficiency at a fraction of rated load, interpolated between the 80 PLUS points (flat beyond them)."""
     xs, ys = _curve(rating)
+    if isinstance(load_fraction, float | int):  # one build: the same line, without numpy's per-call overhead
+        return _interp1(float(load_fraction), xs, ys)
     return np.interp(load_fraction, xs, ys)
+
+
+def _interp1(x: float, xs: np.ndarray, ys: np.ndarray) -> float:
+    """np.interp for one value (flat beyond the ends)."""
+    if x <= xs[0]:
+        return float(ys[0])
+    for k in range(1, len(xs)):
+        if x <= xs[k]:
+            x0, x1, y0, y1 = float(xs[k - 1]), float(xs[k]), float(ys[k - 1]), float(ys[k])
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return float(ys[-1])
 
 
 def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None) -> float:
@@ -96,7 +112,7 @@ def wall_draw(
     """wall_watts at the sizing load over arrays of candidates (the suggester's bounds): a PSU of unknown wattage
     is taken at the recommended size, as estimate_power does."""
     sizes = np.array(PSU_SIZES, dtype=float)
-    raw = load * RECOMMEND_MARGIN + load + np.where(atx3, 0.0, TRANSIENT_SHARE * gpu_w)
+    raw = load * RECOMMEND_MARGIN + sizing_watts(load, gpu_w, atx3)  # recommended_psu, over arrays
     pos = np.searchsorted(sizes, raw)
     rec = np.where(pos < len(sizes), sizes[np.minimum(pos, len(sizes) - 1)], np.ceil(raw / 100) * 100)
     size = np.where(np.isnan(psu_w), rec, psu_w)
@@ -123,9 +139,14 @@ def is_atx3(psu: Psu | None) -> bool:
     return bool(psu and ATX3_NAME.search(psu.name))
 
 
-def sizing_watts(peak_w: float, gpu_w: float, atx3: bool) -> float:
-    """The worst case a PSU must carry: sustained peak, plus GPU spikes unless the unit is rated for them."""
-    return peak_w + (0.0 if atx3 else TRANSIENT_SHARE * gpu_w)
+def sizing_watts(peak_w: Any, gpu_w: Any, atx3: Any) -> Any:
+    """The worst case a PSU must carry: sustained peak, plus GPU spikes unless the unit is rated for them. Floats
+    for one build, arrays for the filter."""
+    return (
+        peak_w + np.where(atx3, 0.0, TRANSIENT_SHARE * gpu_w)
+        if isinstance(peak_w, np.ndarray)
+        else (peak_w + (0.0 if atx3 else TRANSIENT_SHARE * gpu_w))
+    )
 
 
 def recommended_psu(peak_w: float, gpu_w: float, atx3: bool) -> int:
@@ -278,43 +299,60 @@ def _psu_of(build: Build) -> Psu | None:
     return psu if isinstance(psu, Psu) else None
 
 
+def power_unknown(p: Part) -> bool:
+    """A GPU or CPU without a power figure: every total is then a lower bound and the power rules are not checked."""
+    if isinstance(p, Gpu):
+        return not p.tdp_w
+    return isinstance(p, Cpu) and cpu_boost_w(p) is None
+
+
+def part_lines(p: Part, n: int) -> list[PowerLine]:
+    """The power lines one build item adds (a CPU adds its voltage regulators' losses too)."""
+    lines: list[PowerLine] = []
+    watts: tuple[float, float, float] | None = None
+    if isinstance(p, Gpu):
+        watts = gpu_watts(p)
+    elif isinstance(p, Cpu):
+        watts = cpu_watts(p)
+        if cpu_boost_w(p) is not None:
+            extra = VRM_LOSS * watts[0], VRM_LOSS * watts[1], VRM_LOSS * watts[2]
+            lines.append(PowerLine("CPU voltage regulator losses (10 %)", Kind.MOTHERBOARD, *extra))
+    elif isinstance(p, Memory):
+        watts = memory_watts(p)
+    elif isinstance(p, Storage):
+        watts = storage_watts(p)
+    elif isinstance(p, Cooler):
+        watts = cooler_watts(p)
+    if watts is not None:
+        label = f"{n}x {p.name}" if n > 1 else p.name
+        lines.append(PowerLine(label, p.kind, watts[0] * n, watts[1] * n, watts[2] * n))
+    return lines
+
+
+def fixed_lines(board: Part | None, cpu: Part | None, has_cooler: bool, has_items: bool) -> list[PowerLine]:
+    """Lines no single part owns: board and chipset, a boxed cooler's fan, case fans (none for an empty build)."""
+    if not has_items:
+        return []
+    mb = board if isinstance(board, Motherboard) else None
+    bw = board_watts(mb, cpu.socket if isinstance(cpu, Cpu) else None)
+    lines = [PowerLine("Motherboard and chipset (estimate)", Kind.MOTHERBOARD, bw[0], bw[1], bw[0])]
+    if not has_cooler and isinstance(cpu, Cpu) and cpu.includes_cooler:
+        lines.append(PowerLine("Boxed CPU cooler fan", Kind.COOLER, *cooler_watts(None)))
+    lines.append(PowerLine("Case fans (3 assumed)", Kind.CASE, *CASE_FANS))
+    return lines
+
+
 def estimate_power(build: Build) -> PowerEstimate:
     lines: list[PowerLine] = []
     cpu = build.first(Kind.CPU)
-    board = build.first(Kind.MOTHERBOARD)
     unknown: list[str] = []
     for item in build.items:
-        p, n = item.part, item.quantity
-        watts: tuple[float, float, float] | None = None
-        if isinstance(p, Gpu):
-            watts = gpu_watts(p)
-            if not p.tdp_w:
-                unknown.append(p.name)
-        elif isinstance(p, Cpu):
-            watts = cpu_watts(p)
-            if cpu_boost_w(p) is None:
-                unknown.append(p.name)
-            else:
-                extra = VRM_LOSS * watts[0], VRM_LOSS * watts[1], VRM_LOSS * watts[2]
-                lines.append(PowerLine("CPU voltage regulator losses (10 %)", Kind.MOTHERBOARD, *extra))
-        elif isinstance(p, Memory):
-            watts = memory_watts(p)
-        elif isinstance(p, Storage):
-            watts = storage_watts(p)
-        elif isinstance(p, Cooler):
-            watts = cooler_watts(p)
-        if watts is not None:
-            label = f"{n}x {p.name}" if n > 1 else p.name
-            lines.append(PowerLine(label, p.kind, watts[0] * n, watts[1] * n, watts[2] * n))
+        lines += part_lines(item.part, item.quantity)
+        if power_unknown(item.part):
+            unknown.append(item.part.name)
     notes: list[str] = []
-    if build.items:
-        bw = board_watts(
-            board if isinstance(board, Motherboard) else None, cpu.socket if isinstance(cpu, Cpu) else None
-        )
-        lines.append(PowerLine("Motherboard and chipset (estimate)", Kind.MOTHERBOARD, bw[0], bw[1], bw[0]))
-        if build.first(Kind.COOLER) is None and isinstance(cpu, Cpu) and cpu.includes_cooler:
-            lines.append(PowerLine("Boxed CPU cooler fan", Kind.COOLER, *cooler_watts(None)))
-        lines.append(PowerLine("Case fans (3 assumed)", Kind.CASE, *CASE_FANS))
+    has_cooler = build.first(Kind.COOLER) is not None
+    lines += fixed_lines(build.first(Kind.MOTHERBOARD), cpu, has_cooler, bool(build.items))
     unknown = list(dict.fromkeys(unknown))
     if unknown:
         notes.append(f"no power figure for {', '.join(unknown)}: every figure is a lower bound (at least)")
@@ -335,7 +373,15 @@ def estimate_power(build: Build) -> PowerEstimate:
         notes.append("PSU wattage unknown: efficiency taken at the recommended size")
     a = build.assumptions
     limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
-    wall_peak = wall_watts(load, psu, recommended)
+    wall_peak = float(
+        wall_draw(
+            np.array([load]),
+            np.array([gpu_w]),
+            np.array([psu.wattage if psu and psu.wattage else np.nan]),
+            np.array([(psu.efficiency if psu else DEFAULT_RATING) or "?"], dtype=object),
+            psu is None or atx3,
+        )[0]
+    )
     if wall_peak > limit:
         notes.append(
             f"no PSU fixes the wall circuit: at {wall_peak:,.0f} W from the wall the build needs more than a "

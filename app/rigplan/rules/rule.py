@@ -43,6 +43,12 @@ class Rule:
     run: Callable[[Ctx], None]
     reads: Mapping[Kind, Facts] = field(default_factory=dict)  # empty: the rule writes no errors, the filter skips it
     assumptions: bool = False  # reads the build's assumptions (wall circuit)
+    # Kinds the rule needs all of before it can write an error (a cooler and a case for cooler-height): without
+    # one of them in the build, every candidate passes at once.
+    needs: frozenset[Kind] = frozenset()
+    # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first) ->
+    # mask; None: the filter runs `run` once per distinct facts.
+    vector: Callable[[Build, KindTable, np.ndarray, list[int]], np.ndarray] | None = None
 
     @property
     def id(self) -> str:
@@ -110,7 +116,13 @@ def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.nda
     mask = results.get(memo)
     if mask is not None:
         return mask
+    present = {i.part.kind for i in base.items} | {table.kind}
+    if not rule.needs <= present:
+        return np.ones(len(table), dtype=bool)
     codes, first = keys_of(table, rule)
+    if rule.vector is not None:
+        results[memo] = mask = rule.vector(base, table, codes, first)
+        return mask
     before = rule.errors(base)
     verdicts = (_adds_none(rule, base, table.part(i), single, before) for i in first)
     ok = np.fromiter(verdicts, dtype=bool, count=len(first))
