@@ -6,7 +6,7 @@ from __future__ import annotations
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules import electrical as el
-from rigplan.rules import fit
+from rigplan.rules import fit, gpu, memory
 from rigplan.rules.context import Ctx
 from rigplan.rules.findings import Report
 from rigplan.rules.power import is_atx3
@@ -103,7 +103,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         ("memory-type", "memory-registered", "memory-form-factor", "memory-slots", "memory-capacity"),
-        fit.memory_rules,
+        memory.memory_rules,
         {
             K.MEMORY: facts("ram_type", "registered", "form_factor", "modules", "capacity_gb"),
             K.MOTHERBOARD: facts("ram_type", "socket", "memory_form_factor", "memory_slots", "max_memory_gb"),
@@ -113,29 +113,29 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         ("storage-m2", "storage-sata"),
-        fit.storage_rules,
+        memory.storage_rules,
         {K.STORAGE: facts("form_factor", "interface"), K.MOTHERBOARD: facts("m2_slots", "sata_ports")},
         needs=both(K.STORAGE, K.MOTHERBOARD),
     ),
     Rule(
         ("gpu-length",),
-        fit.gpu_length,
+        gpu.gpu_length,
         {K.GPU: facts("length_mm"), K.CASE: facts("max_gpu_length_mm")},
         needs=both(K.GPU, K.CASE),
     ),
     Rule(
         ("gpu-slots",),
-        fit.gpu_slots_rule,
+        gpu.gpu_slots_rule,
         {K.GPU: count_only, K.MOTHERBOARD: facts("pcie_slots")},
         needs=both(K.GPU, K.MOTHERBOARD),
     ),
     Rule(
         ("gpu-expansion-slots",),
-        fit.gpu_expansion_slots,
+        gpu.gpu_expansion_slots,
         {K.GPU: facts("slot_width"), K.CASE: facts("expansion_slots")},
         needs=both(K.GPU, K.CASE),
     ),
-    Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), fit.gpu_multi),
+    Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), gpu.gpu_multi),
     Rule(("psu-wattage", "wall-circuit"), power_rules, POWER_FACTS, assumptions=True, vector=power_errors),
     Rule(
         ("psu-pcie-connectors",),
