@@ -42,7 +42,7 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
     from rigplan.exports.compare import compare
     from rigplan.exports.markdown import to_markdown
     from rigplan.exports.plan import make_plan

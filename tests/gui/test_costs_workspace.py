@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
-from rigplan.costs.offers import OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.files import load
 from rigplan.gui.costs.chart_style import DAYS_PER_MONTH

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from rigplan.costs.offers import load_offers
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.perf import load_perf
 from rigplan.gui.files.recovery import RecoveryDialog
 from rigplan.gui.mainwindow import MainWindow

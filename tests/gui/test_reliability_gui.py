@@ -16,7 +16,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from rigplan.catalog import Catalog
-from rigplan.costs.offers import OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.files import load, save
 from rigplan.gui.mainwindow import MainWindow

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QByteArray, QSettings
 
 from rigplan.catalog import Catalog
-from rigplan.costs.offers import OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.gui.settings import (

@@ -11,14 +11,15 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
 from rigplan.costs.fx import NoRate
 from rigplan.costs.jobs import JobResult, job_defined, jobs
 from rigplan.costs.model import CostReport, OfferInput, compute
-from rigplan.costs.offers import Offer, OfferCatalog, load_offers
 from rigplan.costs.perf import PerfTable
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.rules import Report, check
 from rigplan.rules.power import PSU_SIZES
 

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from rigplan import __version__
 from rigplan.catalog import Catalog
-from rigplan.cloudprices.cachepath import prices_home
+from rigplan.cloud.cachepath import prices_home
 from rigplan.gui import window_state
 from rigplan.gui.exports.export_actions import install_export_menu, window_chart_offers
 from rigplan.gui.menus import WindowMenus
@@ -50,7 +50,7 @@ from rigplan.gui.settings import ASSUMPTIONS_SHOWN, Settings
 from rigplan.kinds import Kind
 
 if TYPE_CHECKING:
-    from rigplan.costs.offers import OfferCatalog
+    from rigplan.cloud.offers import OfferCatalog
     from rigplan.costs.perf import PerfTable
     from rigplan.model import Build
 
@@ -146,7 +146,7 @@ class MainWindow(QMainWindow):
 
     def _build_core(self, offers: OfferCatalog | None, perf: PerfTable | None) -> None:
         """The parts that need pydantic, the checks, numpy and the cost model (see the module's note)."""
-        from rigplan.cloudprices.store import load_prices
+        from rigplan.cloud.store import load_prices
         from rigplan.costs.perf import load_perf
         from rigplan.gui.costs.costs_view import CostsView
         from rigplan.gui.files.autosave_controller import AutosaveController

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import BuildCosting, CostInputError, offer_input, perf_for
 from rigplan.costs.jobs import jobs
 from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
-from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.exports.wording import at_least, least
 from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH

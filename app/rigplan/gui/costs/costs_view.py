@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import cost_build, sensitivity
 from rigplan.costs.fx import NoRate, rate_for
 from rigplan.costs.model import CostReport, compute
-from rigplan.costs.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.costs.assumptions_form import AssumptionsForm
 from rigplan.gui.costs.chart_style import OWN_COLOR

@@ -8,12 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import perf_for
-from rigplan.costs.offers import Offer, OfferCatalog
 from rigplan.costs.perf import PerfTable, offer_speed, scaled
 from rigplan.gui.parts.partsmodel import SORT_ROLE, refilter
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
+from rigplan.model.offers import Offer
 
 Index = QModelIndex | QPersistentModelIndex
 OFFER_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -77,8 +77,8 @@ def import_price_path(w: MainWindow, path: Path, target: str | None = None) -> s
 
 
 def _into_catalog(w: MainWindow, pf: object) -> list[str]:
-    from rigplan.catalog.user_prices import UserPricesError, add_user_prices, apply_to_catalog
     from rigplan.imports.price_file import resolve_catalog
+    from rigplan.imports.user_prices import UserPricesError, add_user_prices, apply_to_catalog
 
     resolved = resolve_catalog(pf, w.catalog)  # type: ignore[arg-type]
     if w.data_dir is None:  # no data folder (tests, --no-data): shown, not kept
@@ -94,7 +94,7 @@ def _into_catalog(w: MainWindow, pf: object) -> list[str]:
 
 def remove_your_prices(w: MainWindow, ask: bool = True) -> int:
     """File > Import > Remove your prices: every user price goes; the catalog's own prices come back."""
-    from rigplan.catalog.user_prices import UserPricesError, load_user_prices, remove_user_prices, restore_in_catalog
+    from rigplan.imports.user_prices import UserPricesError, load_user_prices, remove_user_prices, restore_in_catalog
 
     if w.data_dir is None:
         return 0
@@ -125,7 +125,7 @@ def apply_saved_prices(w: MainWindow) -> None:
     """At start: your saved prices over the catalog's. A broken file is reported once and left as it is."""
     if w.data_dir is None:
         return
-    from rigplan.catalog.user_prices import UserPricesError, apply_to_catalog, load_user_prices
+    from rigplan.imports.user_prices import UserPricesError, apply_to_catalog, load_user_prices
 
     try:
         prices = load_user_prices(w.data_dir)

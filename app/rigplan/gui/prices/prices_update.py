@@ -1,7 +1,7 @@
 """Cloud prices menu: "Update prices from the internet...", "Import a price file..." and "Revert to bundled prices".
 
 The download runs in a QThread worker (never on the GUI thread) and reports to a QProgressDialog whose Cancel stops
-it between chunks; the core (rigplan.cloudprices) does the work and raises one clear line on any failure, before
+it between chunks; the core (rigplan.cloud) does the work and raises one clear line on any failure, before
 the cache is touched, so the prices in use stay as they were. On success the Costs tab reloads its offers."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class PriceJob(QObject):
     """Runs one update or import in its thread; Qt queues the signals to the GUI thread."""
 
     progress = Signal(int, str)  # per mille done, what is happening
-    succeeded = Signal(object)  # rigplan.cloudprices.store.PriceSet
+    succeeded = Signal(object)  # rigplan.cloud.store.PriceSet
     failed = Signal(str)
     ended = Signal()  # after either of the two: the thread may stop
 
@@ -50,7 +50,7 @@ class PriceJob(QObject):
 
     @Slot()
     def run(self) -> None:
-        from rigplan.cloudprices.fetch import PriceUpdateError
+        from rigplan.cloud.fetch import PriceUpdateError
 
         try:
             result = self._work(lambda s, t: self.progress.emit(int(s * 1000), t), self.cancel_event.is_set)
@@ -94,13 +94,13 @@ class PricesController(QObject):
             app.aboutToQuit.connect(self.shutdown)
 
     def _sync_revert(self) -> None:
-        from rigplan.cloudprices.cachepath import cache_file
+        from rigplan.cloud.cachepath import cache_file
 
         self.act_revert.setEnabled(self.user_dir is not None and cache_file(self.user_dir).is_file())
 
     def start_update(self, providers: tuple[str, ...] | None = None) -> None:
-        from rigplan.cloudprices.fetch import DEFAULT_PROVIDERS
-        from rigplan.cloudprices.update import update
+        from rigplan.cloud.fetch import DEFAULT_PROVIDERS
+        from rigplan.cloud.update import update
 
         assert self.user_dir is not None
         user_dir, url, wanted = self.user_dir, self.url, providers or self.providers or DEFAULT_PROVIDERS
@@ -114,7 +114,7 @@ class PricesController(QObject):
             self.start_import(Path(path))
 
     def start_import(self, path: Path, provider: str | None = None, date: dt.date | None = None) -> None:
-        from rigplan.cloudprices.update import import_file
+        from rigplan.cloud.update import import_file
 
         assert self.user_dir is not None
         user_dir = self.user_dir
@@ -197,7 +197,7 @@ class PricesController(QObject):
         self.done.emit(message)
 
     def _succeeded(self, ps: Any) -> None:
-        from rigplan.cloudprices.store import load_prices
+        from rigplan.cloud.store import load_prices
 
         self.reload(load_prices(self.user_dir))
         self._finish(f"Cloud prices updated: {len(ps.offers):,} offers, prices as of {ps.as_of()}")
@@ -207,7 +207,7 @@ class PricesController(QObject):
         QMessageBox.warning(self.parent_widget, "Cloud prices not updated", message)
 
     def revert(self) -> None:
-        from rigplan.cloudprices.store import load_prices, revert
+        from rigplan.cloud.store import load_prices, revert
 
         if self.user_dir is None:
             return

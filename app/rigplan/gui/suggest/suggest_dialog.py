@@ -30,10 +30,11 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.catalog.loader import Catalog
-from rigplan.costs.offers import Offer, OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
 from rigplan.model.common import Price
+from rigplan.model.offers import Offer
 from rigplan.suggest import Cancelled, Goal, Question, SuggestError, Suggestion, suggest
 from rigplan.suggest.explain import money
 
@@ -88,8 +89,8 @@ class SuggestDialog(QDialog):
         self.setWindowTitle("Suggest a build")
         self.catalog, self.assumptions = catalog, assumptions
         if offers is None:  # bundled, or the user's updated prices (Cloud prices > Update)
-            from rigplan.cloudprices.cachepath import prices_home
-            from rigplan.cloudprices.store import load_prices
+            from rigplan.cloud.cachepath import prices_home
+            from rigplan.cloud.store import load_prices
 
             offers = load_prices(prices_home())
         self.offers = offers
@@ -308,7 +309,7 @@ def run_suggest(
 ) -> None:
     """Build > Suggest (issue 16): the best build for a budget opens as a new, unsaved build; Undo goes back to an
     empty one. `offers` are the cloud offers in use (bundled or updated); `data_dir` holds your own part prices."""
-    from rigplan.catalog.user_prices import UserPricesError, load_user_prices
+    from rigplan.imports.user_prices import UserPricesError, load_user_prices
 
     current = doc.build
     try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rigplan.costs.offers import Offer
 from rigplan.costs.perf import load_perf, offer_speed
+from rigplan.model.offers import Offer
 
 
 def flag_estimated_speed(rows: list[dict[str, Any]], perf_path: Path | None = None) -> int:

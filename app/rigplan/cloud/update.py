@@ -1,4 +1,4 @@
-"""`Update prices` and `Import a price file`: one path from the source to the dated cache (rigplan.cloudprices.store).
+"""`Update prices` and `Import a price file`: one path from the source to the dated cache (rigplan.cloud.store).
 Any failure raises PriceUpdateError with one line, before the cache is touched: the old prices stay in use."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
-from rigplan.cloudprices import gpuhunt_map, skypilot_file, store
-from rigplan.cloudprices.fetch import DEFAULT_PROVIDERS, Cancelled, PriceUpdateError, Progress, base_url, fetch_catalogs
-from rigplan.cloudprices.quirks import flag_estimated_speed
+from rigplan.cloud import gpuhunt_map, skypilot_file, store
+from rigplan.cloud.fetch import DEFAULT_PROVIDERS, Cancelled, PriceUpdateError, Progress, base_url, fetch_catalogs
+from rigplan.cloud.quirks import flag_estimated_speed
 
 
 def update(

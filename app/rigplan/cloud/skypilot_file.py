@@ -9,7 +9,7 @@ import io
 import re
 from typing import Any
 
-from rigplan.cloudprices.fetch import PriceUpdateError
+from rigplan.cloud.fetch import PriceUpdateError
 
 REQUIRED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region")
 

@@ -14,11 +14,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rigplan.cloudprices.cachepath import cache_file
-from rigplan.cloudprices.fetch import PriceUpdateError
-from rigplan.costs.offers import Offer, OfferCatalog, load_offers
+from rigplan.cloud.cachepath import cache_file
+from rigplan.cloud.fetch import PriceUpdateError
+from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.files.errors import BuildFileError
 from rigplan.files.safeio import write_atomic
+from rigplan.model.offers import Offer
 
 __all__ = ["BUNDLED", "PriceSet", "cache_file", "load_cache", "load_prices", "merge", "revert", "save", "status"]
 CACHE_FORMAT = 1

@@ -4,7 +4,7 @@ gpuhunt (dstack) publishes one catalog per provider under a base address (`GPUHU
 bucket): `{base}/{provider}/version` holds the latest version, `YYYYMMDD-<run>` (the day it was collected), and
 `{base}/{provider}/{version}/catalog.zip` a zip holding `{provider}.csv`. gpuhunt's own `Catalog.load()` fetches
 all nine providers at once with neither progress nor a way to stop, so the download is done here, in chunks, and
-gpuhunt reads the files (rigplan.cloudprices.gpuhunt_map).
+gpuhunt reads the files (rigplan.cloud.gpuhunt_map).
 """
 
 from __future__ import annotations

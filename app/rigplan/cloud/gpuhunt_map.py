@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rigplan.cloudprices.fetch import Fetched, PriceUpdateError
+from rigplan.cloud.fetch import Fetched, PriceUpdateError
 
 # The columns gpuhunt's reader needs (gpuhunt._internal.storage: required fields of a v2 catalog row).
 REQUIRED = ("instance_name", "location", "price", "cpu", "memory", "gpu_count", "spot")
