@@ -42,3 +42,18 @@ def test_mypy() -> None:
 def test_import_contracts() -> None:
     """Layers point down, cli never imports gui, Qt stays in gui and render, no cycles ([tool.importlinter])."""
     _run("lint-imports", "--no-cache", "--no-logo")
+
+
+def test_benchmarks_import_nothing_from_tests() -> None:
+    """A benchmark runs without pytest and without the test modules (shared reference code lives in benchmarks/)."""
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "benchmarks").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0].startswith(("test", "conftest"))]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in {"pytest", "pytestqt"}]
+    assert offenders == []
