@@ -48,8 +48,8 @@ def main() -> int:
     from rigplan.exports.plan import make_plan
     from rigplan.exports.tables import costs_csv
     from rigplan.files import load
-    from rigplan.gui.export_images import write_chart
-    from rigplan.gui.export_pdf import write_pdf
+    from rigplan.render.images import write_chart
+    from rigplan.render.pdf import write_pdf
 
     app = QApplication.instance() or QApplication([])  # noqa: F841 - must outlive the drawing
     catalog = load_offers()

@@ -9,8 +9,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from rigplan.catalog import Catalog, load_catalog
-from rigplan.gui import import_actions
-from rigplan.gui.import_dialog import CUSTOM, PasteListDialog, ReviewMatchesDialog
+from rigplan.gui.imports import import_actions
+from rigplan.gui.imports.import_dialog import CUSTOM, PasteListDialog, ReviewMatchesDialog
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.imports.list_import import match_list
 from rigplan.imports.user_prices import load_user_prices

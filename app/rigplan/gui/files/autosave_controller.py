@@ -12,8 +12,8 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings, QTimer
 
     from rigplan.files.autosave import AutosaveStore
-    from rigplan.gui.document import BuildDocument
-    from rigplan.gui.filewatch import FileGuard
+    from rigplan.gui.files.document import BuildDocument
+    from rigplan.gui.files.filewatch import FileGuard
 
 
 # A mixin of MainWindow: the type checker sees a QMainWindow, Python a plain class (one Qt base only).
@@ -59,7 +59,7 @@ class AutosaveMixin(_Base):
         if self.autosave is None:
             return False
         from rigplan.files.autosave import AutosaveStore
-        from rigplan.gui.recovery import RecoveryDialog
+        from rigplan.gui.files.recovery import RecoveryDialog
 
         entries = self.autosave.orphans()
         if not entries:

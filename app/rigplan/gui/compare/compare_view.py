@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare, figure_rows
 from rigplan.exports.plan import ExportError, Plan, make_plan
 from rigplan.files import BuildFileError, load
-from rigplan.gui.files_controller import OPEN_FILTER
+from rigplan.gui.files.files_controller import OPEN_FILTER
 
 DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
 LAST_DIR_KEY = "compare/last_dir"
@@ -126,7 +126,7 @@ class CompareView(QWidget):
 
     def save_chart(self, path: Path, width: int = 1200, height: int = 700) -> None:
         """The chart as on screen, drawn afresh at the given size: SVG for a .svg name, else PNG."""
-        from rigplan.gui.export_images import comparison_plot, write_png, write_svg
+        from rigplan.render.images import comparison_plot, write_png, write_svg
 
         assert self.comparison is not None
         w = comparison_plot(self.comparison)
@@ -180,7 +180,7 @@ class CompareView(QWidget):
         self._fill(self.figures, [""] + cmp.names, figure_rows(cmp))
         rows = [[("≠ " if r.differs else "") + r.kind.label, *(c or "—" for c in r.cells)] for r in cmp.parts]
         self._fill(self.parts, ["Part"] + cmp.names, rows, [r.differs for r in cmp.parts])
-        from rigplan.gui.export_images import comparison_plot, draw_comparison  # pyqtgraph on first use only
+        from rigplan.render.images import comparison_plot, draw_comparison  # pyqtgraph on first use only
 
         if self._plot is None:
             self._plot = comparison_plot(None, offscreen=False)

@@ -27,8 +27,8 @@ from rigplan.exports.plan import (
     total_note,
 )
 from rigplan.exports.wording import least, unpriced_text
-from rigplan.gui.export_images import breakdown_plot, breakeven_plot, lay_out, paint
 from rigplan.model.assumptions import DEFAULT_SOURCES
+from rigplan.render.images import breakdown_plot, breakeven_plot, lay_out, paint
 
 DPI = 96  # layout units: 1 px = 1/96 in, so the point sizes below print at their size
 MARGIN_MM = 15

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableWidget, QTableWidgetItem
 
-from rigplan.gui.wheel_guard import guard_wheel
+from rigplan.gui.widgets.wheel_guard import guard_wheel
 from rigplan.model import Pricing
 from rigplan.model.build import ChartOffer
 

@@ -20,10 +20,10 @@ def ensure_qt_app() -> Any:
 def write_drawn(plan: Any, fmt: str, out: Path, chart: str, width: int, height: int, dpi: int) -> None:
     _app = ensure_qt_app()  # noqa: F841 - must outlive the drawing
     if fmt == "pdf":
-        from rigplan.gui.export_pdf import write_pdf
+        from rigplan.render.pdf import write_pdf
 
         write_pdf(plan, out)
         return
-    from rigplan.gui.export_images import write_chart
+    from rigplan.render.images import write_chart
 
     write_chart(plan, chart, out, fmt, width=width, height=height, dpi=dpi)

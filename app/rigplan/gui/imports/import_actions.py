@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def import_pcpartpicker(w: MainWindow) -> None:
-    from rigplan.gui.import_dialog import PasteListDialog, ReviewMatchesDialog
+    from rigplan.gui.imports.import_dialog import PasteListDialog, ReviewMatchesDialog
     from rigplan.imports.list_import import apply_picks, to_build
     from rigplan.model import Build
 

@@ -31,10 +31,10 @@ from rigplan.costs.analysis import cost_build, sensitivity
 from rigplan.costs.fx import NoRate, rate_for
 from rigplan.costs.model import CostReport, compute
 from rigplan.costs.perf import PerfTable
-from rigplan.gui.assumptions_form import AssumptionsForm
-from rigplan.gui.chart_style import OWN_COLOR
-from rigplan.gui.compare_table import CompareTable
-from rigplan.gui.costs_text import (
+from rigplan.gui.costs.assumptions_form import AssumptionsForm
+from rigplan.gui.costs.chart_style import OWN_COLOR
+from rigplan.gui.costs.compare_table import CompareTable
+from rigplan.gui.costs.costs_text import (
     axis_x,
     breakeven_cells,
     compare_rows,
@@ -47,11 +47,11 @@ from rigplan.gui.costs_text import (
     summary_html,
     totals_at,
 )
-from rigplan.gui.livetext import LiveText
-from rigplan.gui.offers_model import default_comparison
-from rigplan.gui.offers_panel import OffersPanel
-from rigplan.gui.side_panel import SidePanel
-from rigplan.gui.wheel_guard import guard_wheel
+from rigplan.gui.costs.offers_model import default_comparison
+from rigplan.gui.costs.offers_panel import OffersPanel
+from rigplan.gui.widgets.livetext import LiveText
+from rigplan.gui.widgets.side_panel import SidePanel
+from rigplan.gui.widgets.wheel_guard import guard_wheel
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
 
@@ -310,8 +310,8 @@ class CostsView(QWidget):
             return
         import pyqtgraph as pg
 
-        from rigplan.gui.charts import BreakEvenChart
-        from rigplan.gui.side_charts import BreakdownChart, TornadoChart
+        from rigplan.gui.costs.charts import BreakEvenChart
+        from rigplan.gui.costs.side_charts import BreakdownChart, TornadoChart
 
         be = BreakEvenChart(self.money_short)
         bd = BreakdownChart(self.money_short)

@@ -13,8 +13,8 @@ from rigplan.costs.jobs import jobs
 from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
 from rigplan.costs.perf import PerfTable
 from rigplan.exports.wording import at_least, least
-from rigplan.gui.chart_style import COLORS, DAYS_PER_MONTH
-from rigplan.gui.offers_model import provider_name
+from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH
+from rigplan.gui.costs.offers_model import provider_name
 from rigplan.model import Assumptions, Build, Pricing
 from rigplan.model.build import ChartOffer
 

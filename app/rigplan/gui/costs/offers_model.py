@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import perf_for
 from rigplan.costs.perf import PerfTable, offer_speed, scaled
-from rigplan.gui.partsmodel import SORT_ROLE, refilter
+from rigplan.gui.parts.partsmodel import SORT_ROLE, refilter
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
 from rigplan.model.offers import Offer

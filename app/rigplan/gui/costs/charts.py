@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from rigplan.costs.model import CostReport
-from rigplan.gui.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR, OWN_COLOR_DARK
+from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR, OWN_COLOR_DARK
 
 # Break-even labels closer than this share of the x range go on different rows, so they never overlap.
 LABEL_GAP = 0.16

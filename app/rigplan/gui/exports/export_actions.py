@@ -158,11 +158,11 @@ class Exporter:
         if fmt in ("md", "csv", "costs-csv"):
             path.write_text(text_export(plan, fmt), encoding="utf-8", newline="")
         elif fmt == "pdf":
-            from rigplan.gui.export_pdf import write_pdf
+            from rigplan.render.pdf import write_pdf
 
             write_pdf(plan, path)
         else:
-            from rigplan.gui.export_images import write_chart
+            from rigplan.render.images import write_chart
 
             o = {"which": "breakeven", "width": 1200, "height": 700, "dpi": 96, **(options or {})}
             write_chart(plan, o["which"], path, fmt, width=o["width"], height=o["height"], dpi=o["dpi"])
@@ -185,7 +185,7 @@ class Exporter:
         return text
 
     def compare(self) -> QDialog | None:
-        from rigplan.gui.compare_view import comparison_dialog
+        from rigplan.gui.compare.compare_view import comparison_dialog
 
         plan = self._plan_or_message()
         if plan is None:

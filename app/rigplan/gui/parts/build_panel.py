@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.exports.wording import unpriced_text
-from rigplan.gui.livetext import LiveText
-from rigplan.gui.slots import SLOT_ORDER
+from rigplan.gui.parts.slots import SLOT_ORDER
+from rigplan.gui.widgets.livetext import LiveText
 from rigplan.kinds import KIND_LABELS, Kind
 
 if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)

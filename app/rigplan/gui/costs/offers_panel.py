@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
-from rigplan.gui.offers_model import (
+from rigplan.gui.costs.offers_model import (
     COL_CHART,
     COL_GPUS,
     COL_INSTANCE,
@@ -32,7 +32,7 @@ from rigplan.gui.offers_model import (
     OfferTableModel,
     provider_name,
 )
-from rigplan.gui.wheel_guard import guard_wheel
+from rigplan.gui.widgets.wheel_guard import guard_wheel
 from rigplan.model import Pricing
 
 

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from rigplan.costs.analysis import SensitivityBar
 from rigplan.costs.model import CostReport
-from rigplan.gui.chart_style import DAYS_PER_MONTH
-from rigplan.gui.charts import FormatAxis, number, plot_widget, theme
+from rigplan.gui.costs.chart_style import DAYS_PER_MONTH
+from rigplan.gui.costs.charts import FormatAxis, number, plot_widget, theme
 
 BREAKDOWN_COLORS = {
     "parts": "#4c72b0",

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
 
     from rigplan.catalog import Catalog
-    from rigplan.gui.document import BuildDocument
-    from rigplan.gui.filewatch import FileGuard
+    from rigplan.gui.files.document import BuildDocument
+    from rigplan.gui.files.filewatch import FileGuard
     from rigplan.model import Assumptions
 
 # Open lists the new and the old names; Save offers NAME.rigplan first (the OS associations key on it).
@@ -67,7 +67,7 @@ class FilesMixin(_Base):
 
     def suggest_build(self) -> None:
         """Issue 16: the best build for a budget opens as a new, unsaved build; Undo goes back to an empty one."""
-        from rigplan.gui.suggest_dialog import SuggestDialog, own_prices_of
+        from rigplan.gui.suggest.suggest_dialog import SuggestDialog, own_prices_of
         from rigplan.model import Build
 
         current = self.doc.build
@@ -102,7 +102,7 @@ class FilesMixin(_Base):
         from rigplan.files import BuildFileError, missing_from_catalog
 
         try:
-            build = self.file_guard.open(path)  # remembers what the file held (gui/filewatch.py)
+            build = self.file_guard.open(path)  # remembers what the file held (gui/files/filewatch.py)
         except BuildFileError as exc:
             QMessageBox.warning(self, "Cannot open build", exc.message + f"\n\n{path}")
             return False
@@ -129,7 +129,7 @@ class FilesMixin(_Base):
         return True
 
     def fill_examples(self, menu: QMenu) -> None:
-        from rigplan.gui.build_header import example_builds
+        from rigplan.gui.parts.build_header import example_builds
 
         for name, path in example_builds():
             menu.addAction(name, lambda p=path: self.open_example(p))
@@ -158,7 +158,7 @@ class FilesMixin(_Base):
     def file_guard(self) -> FileGuard:
         guard = getattr(self, "_file_guard", None)
         if guard is None:
-            from rigplan.gui.filewatch import FileGuard
+            from rigplan.gui.files.filewatch import FileGuard
 
             guard = self._file_guard = FileGuard(self)  # type: ignore[arg-type]
         return guard
