@@ -20,6 +20,7 @@ def test_every_benchmark_is_covered() -> None:
     assert {p.name for p in SCRIPTS} >= {"catalog_load.py", "compat_filter.py", "costs.py", "gui.py"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_benchmark_runs_in_quick_mode(script: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT / "app")}

@@ -25,6 +25,8 @@ from rigplan.suggest.search import Search
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from _suggest_reference import PERF, A, Row, brute_force, reduced  # noqa: E402
 
+pytestmark = pytest.mark.slow  # each test here takes several seconds (subprocesses, searches, fuzzing)
+
 
 def expected(rows: list[Row], q: Question, gpu_vram: dict[int, float]) -> tuple[float, float] | None:
     """(objective value, total) of the best row by the question's goal, or None."""
