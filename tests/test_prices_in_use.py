@@ -126,3 +126,12 @@ def test_a_poisoned_home_does_not_reach_the_suite(tmp_path: Path) -> None:
     )
     assert suite.returncode == 0, suite.stdout[-3000:] + suite.stderr[-2000:]
     assert " passed" in suite.stdout
+
+
+def test_export_with_no_offers_at_all_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data folder without cloud offers (a broken install): one line naming the missing file, exit 2."""
+    (tmp_path / "cloud").mkdir()
+    monkeypatch.setenv("RIGPLAN_PARTS_DIR", str(tmp_path))
+    out = rigplan("export", str(BUILD), "--format", "md", "--instance", "p3.2xlarge")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("rigplan: cloud offers not found") and "offers.yaml" in out.stderr

@@ -26,6 +26,8 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any, catalog: Any) -> list[tu
     from rigplan.cli.cost import _pick_offer
     from rigplan.model.assumptions import Pricing
 
+    if catalog.problem and not len(catalog):  # no offers at all (a broken install): say why, as `rigplan cost` does
+        raise UsageError(catalog.problem)
     p = Pricing(ns.pricing) if ns.pricing else pricing
     return [(_pick_offer(catalog, name, ns.region, p, None).id, p) for name in ns.instance]
 
