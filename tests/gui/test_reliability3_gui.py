@@ -189,16 +189,17 @@ app = QApplication([])
 from rigplan.gui.app import run_gui
 def probe():
     wins = [w for w in app.topLevelWidgets() if w.__class__.__name__ == "MainWindow"]
-    if not wins or not wins[0].ready or not wins[0].doc.path or not getattr(wins[0], "_warm", None):
+    if not wins or not hasattr(wins[0], "doc") or not wins[0].doc.path:
         QTimer.singleShot(50, probe)
         return
     w = wins[0]
     w.doc.rename("edited after a bad start")
-    w.autosave_now()
-    files = sorted(str(p) for p in Path(w.autosave.folder).glob("autosave-*")) if w.autosave else []
+    w.autosave.save_now()
+    store = w.autosave.store
+    files = sorted(str(p) for p in Path(store.folder).glob("autosave-*")) if store else []
     print(json.dumps({"name": w.doc.build.name, "path": str(w.doc.path), "problems": w.startup_problems,
                       "label": w.problem_label.text() if w.problem_label else "", "autosaves": files,
-                      "interval": w.autosave_timer.interval()}), flush=True)
+                      "interval": w.autosave.timer.interval()}), flush=True)
     w.doc.undo_stack.setClean()
     w.close()
     app.quit()
@@ -281,14 +282,14 @@ with serve("timeout") as (url, _):
     w.prices.url, w.prices.providers = url, ("aws",)
     w.prices.act_update.trigger()
     def cancel():
-        if w.prices.thread is None or not w.prices.thread.isRunning():
+        if w.prices.worker_thread is None or not w.prices.worker_thread.isRunning():
             QTimer.singleShot(20, cancel)
             return
         w.findChild(QProgressDialog).cancel()
         QTimer.singleShot(100, lambda: (w.close(), app.quit()))
     QTimer.singleShot(0, cancel)
     rc = app.exec()
-    print("quit with the download still waiting:", bool(w.prices.thread is None), flush=True)
+    print("quit with the download still waiting:", bool(w.prices.worker_thread is None), flush=True)
 sys.exit(rc)
 """
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rigplan.cloud.cachepath import cache_file
+from rigplan.cloud.cachepath import cache_file, prices_home
 from rigplan.cloud.fetch import PriceUpdateError
 from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.files.errors import BuildFileError
@@ -23,7 +23,18 @@ from rigplan.files.safeio import move_aside, read_user_bytes, write_atomic
 from rigplan.model.errors import one_line_validation
 from rigplan.model.offers import Offer
 
-__all__ = ["BUNDLED", "PriceSet", "cache_file", "load_cache", "load_prices", "merge", "revert", "save", "status"]
+__all__ = [
+    "BUNDLED",
+    "PriceSet",
+    "cache_file",
+    "load_cache",
+    "load_prices",
+    "merge",
+    "offers_in_use",
+    "revert",
+    "save",
+    "status",
+]
 CACHE_FORMAT = 1
 BUNDLED = "bundled snapshot (SkyPilot catalog v9, prices from after 2025-06)"
 
@@ -155,6 +166,12 @@ def load_prices(user_dir: Path | None, folder: Path | None = None, move_bad: boo
     """The offers the app uses: bundled, with the user's cached update applied when there is one."""
     cached, problem = load_cache(user_dir, move_bad)
     return merge(load_offers(folder), cached, problem)
+
+
+def offers_in_use() -> OfferCatalog:
+    """The one offer catalog every command and view uses: the bundled offers with the user's updated prices (in
+    prices_home(), shared by the CLI and the GUI) applied. Read afresh on each call, so an update is seen at once."""
+    return load_prices(prices_home())
 
 
 def status(user_dir: Path) -> dict[str, Any]:

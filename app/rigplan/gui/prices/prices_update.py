@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from rigplan.gui.widgets.plain import tip as plain
 
@@ -96,7 +96,7 @@ class PricesController(QObject):
         super().__init__(parent)
         self.parent_widget, self.user_dir, self.reload, self.url = parent, user_dir, reload, url
         self.providers: tuple[str, ...] | None = None  # None: gpuhunt's names of the four clouds (fetch.py)
-        self.thread: _Worker | None = None
+        self.worker_thread: _Worker | None = None
         self.job: PriceJob | None = None
         self.dialog: QProgressDialog | None = None
         self._in_set_value = 0  # how deep inside the dialog's setValue (see _progress; reports can nest)
@@ -112,6 +112,9 @@ class PricesController(QObject):
         for a in (self.act_update, self.act_import, self.act_revert):
             a.setEnabled(user_dir is not None)  # no data folder: nowhere to keep prices
         self._sync_revert()
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
 
     def _sync_revert(self) -> None:
         from rigplan.cloud.cachepath import cache_file
@@ -141,7 +144,7 @@ class PricesController(QObject):
         self._start(f"Importing {path.name}", lambda p, c: import_file(user_dir, path, provider, date))
 
     def _start(self, title: str, work: Callable[..., Any]) -> None:
-        if self.thread is not None:
+        if self.worker_thread is not None:
             return  # one job at a time; its dialog is already showing
         self.dialog = QProgressDialog(title + "...", "Cancel", 0, 1000, self.parent_widget)
         self.dialog.setWindowTitle(title)
@@ -154,7 +157,7 @@ class PricesController(QObject):
         global _REAPER
         if _REAPER is None:
             _REAPER = _Reaper()
-        self.thread = thread = _Worker(self.job)
+        self.worker_thread = thread = _Worker(self.job)
         _RUNNING[thread] = self.job
         self.job.ended.connect(_REAPER.reap, Qt.ConnectionType.QueuedConnection)
         self.job.progress.connect(self._progress)
@@ -163,7 +166,7 @@ class PricesController(QObject):
         self.dialog.canceled.connect(self.cancel)
         for a in (self.act_update, self.act_import, self.act_revert):
             a.setEnabled(False)
-        self.thread.start()
+        self.worker_thread.start()
         self.dialog.show()
 
     def cancel(self) -> None:
@@ -200,7 +203,7 @@ class PricesController(QObject):
 
     def _finish(self, message: str) -> None:
         dialog, self.dialog = self.dialog, None
-        self.thread = self.job = None
+        self.worker_thread = self.job = None
         if dialog is not None:
             if self._in_set_value:
                 dialog.hide()  # the user sees it go now; _progress closes and deletes it after its setValue
@@ -238,42 +241,3 @@ class PricesController(QObject):
             self.cancel()
         for t in list(_RUNNING):
             t.wait(3000)
-
-
-def show_offers(view: Any, catalog: Any) -> None:
-    """New prices in the Costs tab (a CostsView): its table, then the default comparison and the chart afresh. The
-    view's caches of the old offers (default comparisons, side-table rows) are dropped first."""
-    view.offers = catalog
-    view._defaults.clear()
-    view._rows_key = ()
-    view.comparison = []
-    view.offers_panel.set_catalog(catalog)
-    view.set_build(view.build)
-
-
-def install_prices_menu(w: Any) -> PricesController:
-    """A "Cloud prices" menu before Help; the window's Costs tab takes the new offers."""
-
-    def reload(catalog: Any) -> None:
-        if getattr(w, "ready", False):
-            show_offers(w.costs, catalog)
-        else:
-            w._offers = catalog
-
-    from rigplan.cloud.cachepath import prices_home
-
-    ctl = PricesController(w, prices_home(), reload)
-    menu = QMenu("Cloud &prices", w)
-    for a in (ctl.act_update, ctl.act_import):
-        menu.addAction(a)
-    menu.addSeparator()
-    menu.addAction(ctl.act_revert)
-    bar = w.menuBar()
-    actions = bar.actions()
-    bar.insertMenu(actions[-1], menu) if actions else bar.addMenu(menu)
-    ctl.done.connect(lambda text: w.statusBar().showMessage(text, 15000))
-    app = QApplication.instance()
-    if app is not None:
-        app.aboutToQuit.connect(ctl.shutdown)
-    w.prices = ctl
-    return ctl
