@@ -233,8 +233,8 @@ def test_a_corrupt_data_folder_and_settings_still_open_the_file_and_autosave(tmp
     conf = tmp_path / "config" / "RigPlan"
     conf.mkdir(parents=True)
     (conf / "RigPlan.conf").write_text(
-        "[autosave]\nseconds=abc\n\n[window]\ngeometry=garbage\nstate=@ByteArray(not a state)\n\n"
-        '[files]\nrecent=@Variant(\\0\\0\\0\\x7f\\0\\0\\0\\x18QByteArray)\n\n[costs]\nassumptions={"nope\n'
+        "[autosave]\nseconds=abc\n\n[window]\ngeometry=garbage\nstate=@ByteArray(not a state)\n"
+        "splitter=@ByteArray(nor a splitter)\n\n[costs]\nassumptions_shown=maybe\n"
     )
     build = tmp_path / "b.rigplan"
     build.write_bytes((ROOT / "examples" / "2x-rtx-4090.rigplan").read_bytes())
@@ -247,7 +247,8 @@ def test_a_corrupt_data_folder_and_settings_still_open_the_file_and_autosave(tmp
     text = " | ".join(problems)
     assert "user-prices.json" in text and "nested too deeply" in text and "moved aside" in text
     assert "cloud-prices.json" in text
-    assert "autosave/seconds" in text and "window/geometry" in text and "window/state" in text
+    for key in ("autosave/seconds", "window/geometry", "window/state", "window/splitter", "costs/assumptions_shown"):
+        assert f"setting {key} = " in text, key
     assert got["label"] == "; ".join(problems)  # in the status bar, one line each
     moved = sorted(p.name.split(".corrupt-")[0] for p in data.rglob("*.corrupt-*"))
     assert moved == ["cloud-prices.json", "user-prices.json"]

@@ -290,7 +290,12 @@ def refuse_inputs(path: str | Path, inputs: tuple[str | Path | None, ...], what:
 
 
 def write_user_file(
-    path: str | Path, data: bytes, *, inputs: tuple[str | Path, ...] = (), what: str = "file", limit: int = 1 << 30
+    path: str | Path,
+    data: bytes,
+    *,
+    inputs: tuple[str | Path | None, ...] = (),
+    what: str = "file",
+    limit: int = 1 << 30,
 ) -> SaveResult:
     """The one way to write a file the user names (exports, imported builds): refuses to replace an input of the
     same command, a special file or a write-protected file; writes a temporary file, fsyncs it and replaces the

@@ -129,13 +129,18 @@ class Settings:
             if key.check is not None and not key.check(value):
                 raise ValueError
         except (ValueError, TypeError):
-            log.warning("setting %s: stored value %r is not valid; using the default %r", key.name, raw, key.default)
-            self.store.remove(key.name)
-            if self.on_problem is not None:
-                shown = " ".join(repr(raw)[:40].split())
-                self.on_problem(f"setting {key.name} = {shown} is not valid; using its default")
+            self.reject(key, raw)
             return _copy(key.default)
         return cast(T, value)
+
+    def reject(self, key: Key[Any], raw: object) -> None:
+        """A stored value that is not valid (wrong type, out of range, or refused by Qt, such as a window state
+        restoreState cannot read): removed, so its default applies, logged, and told to `on_problem`."""
+        log.warning("setting %s: stored value %r is not valid; using the default %r", key.name, raw, key.default)
+        self.store.remove(key.name)
+        if self.on_problem is not None:
+            shown = " ".join(repr(raw)[:40].split())
+            self.on_problem(f"setting {key.name} = {shown} is not valid; using its default")
 
     def set(self, key: Key[T], value: T) -> None:
         self._known(key)

@@ -60,7 +60,7 @@ def summary_html(
     return text + ("<br><i>" + "; ".join(esc(n) for n in r.notes) + "</i>" if r.notes else "")
 
 
-def summary_tip(lines: list[str], more: list[str], notes: list[str]) -> str | None:
+def summary_tip(lines: list[str], more: list[str], notes: list[str]) -> str:
     """The summary's tooltip: every model line and note, as plain text that shows data as typed."""
     return tip(as_plain("<br>".join([*lines, *more, *map(esc, notes)])))
 

@@ -8,6 +8,7 @@ guesses (tooltips, model ToolTipRole) go through tip(); rich text built for layo
 from __future__ import annotations
 
 import html
+from typing import overload
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
@@ -19,6 +20,10 @@ def esc(text: object) -> str:
     return html.escape(str(text))
 
 
+@overload
+def tip(text: str) -> str: ...
+@overload
+def tip(text: None) -> None: ...
 def tip(text: str | None) -> str | None:
     """A tooltip that shows `text` literally: unchanged when Qt cannot take it for markup, else escaped HTML with
     its line breaks kept."""
