@@ -45,10 +45,13 @@ def W(model: str, task: str, **kw: object) -> WorkloadSpec:
 
 MEMORY = [
     Row("qlora-65b-48gb", "RTX A6000", 1, W("llama-65b", "qlora", seq=512), "fits", 48, "GiB",
-        "Dettmers et al. 2023, QLoRA (arXiv 2305.14314) abstract: 'finetune a 65B parameter model on a single 48GB GPU'"),
+        "Dettmers et al. 2023, QLoRA (arXiv 2305.14314) abstract: 'finetune a 65B parameter model "
+        "on a single 48GB GPU'"),
     Row("hf-8b-bf16", "H100", 1, W("llama-3.1-8b", "inference"), "weights", 16, "GB", HF_LLAMA31 + ": 8B FP16 16 GB"),
-    Row("hf-70b-bf16", "H100", 1, W("llama-3.1-70b", "inference"), "weights", 140, "GB", HF_LLAMA31 + ": 70B FP16 140 GB"),
-    Row("hf-405b-bf16", "H100", 1, W("llama-3.1-405b", "inference"), "weights", 810, "GB", HF_LLAMA31 + ": 405B FP16 810 GB"),
+    Row("hf-70b-bf16", "H100", 1, W("llama-3.1-70b", "inference"), "weights", 140, "GB",
+        HF_LLAMA31 + ": 70B FP16 140 GB"),
+    Row("hf-405b-bf16", "H100", 1, W("llama-3.1-405b", "inference"), "weights", 810, "GB",
+        HF_LLAMA31 + ": 405B FP16 810 GB"),
     Row("hf-70b-4bit", "H100", 1, W("llama-3.1-70b", "inference", weights=Weights.INT4), "weights", 34, "GB",
         HF_LLAMA31 + ", 'Using Hugging Face Transformers': 4-bit loading of the 70B takes about 34 GB"),
     Row("hf-kv-8b-16k", "H100", 1, W("llama-3.1-8b", "inference", seq=16000), "kv_cache", 1.95, "GiB",
@@ -61,7 +64,8 @@ MEMORY = [
     Row("torchtune-lora-8b-4090", "GeForce RTX 4090", 1, W("llama-3.1-8b", "lora", batch=2), "total", 16.2, "GiB",
         TORCHTUNE + ": Llama 3.1 8B LoRA on 1x 4090, 16.2 GiB"),
     Row("litgpt-lora-7b", "A100", 1, W("llama-2-7b", "lora", seq=1304, checkpointing=False), "total", 21.30, "GB",
-        LITGPT + ", 'Finetuning with LoRA on 1 GPU': Llama 2 7B, micro-batch 1, 21.30 GB (longest example 1,304 tokens)"),
+        LITGPT + ", 'Finetuning with LoRA on 1 GPU': Llama 2 7B, micro-batch 1, 21.30 GB "
+        "(longest example 1,304 tokens)"),
     Row("litgpt-lora-13b", "A100", 1, W("llama-2-13b", "lora", seq=1304, checkpointing=False), "total", 38.12, "GB",
         LITGPT + ", 'Finetuning with LoRA on 1 GPU': Llama 2 13B, micro-batch 1, 38.12 GB"),
     Row("litgpt-qlora-7b", "A100", 1, W("llama-2-7b", "qlora", seq=1304, checkpointing=False), "total", 13.84, "GB",
@@ -113,7 +117,8 @@ SPEED = [
     Row("torchtitan-13b-a100", "A100 80GB SXM4", 1, W("llama-2-13b", "full", seq=4096, batch=2), "tokens_per_s", 1914,
         "tok/s", TORCHTITAN + ", Llama 2 table: 13B, batch 2, selective layer checkpointing, 1,914 tokens/s per GPU"),
     Row("llama3-405b-h100", "H100", 1, W("llama-3.1-405b", "full", seq=8192), "tflops_per_gpu", 400, "TFLOPS",
-        "Meta, The Llama 3 Herd of Models (arXiv 2407.21783) Table 4: 380-430 BF16 TFLOPS per H100 (16,384 and 8,192 GPUs)"),
+        "Meta, The Llama 3 Herd of Models (arXiv 2407.21783) Table 4: 380-430 BF16 TFLOPS per H100 "
+        "(16,384 and 8,192 GPUs)"),
 ]  # fmt: skip
 
 
