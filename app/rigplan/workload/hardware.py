@@ -48,7 +48,7 @@ def _table() -> dict[str, GpuSpec]:
             g["name"],
             g.get("vram"),
             g.get("bandwidth"),
-            g.get("bf16"),
+            g.get("train"),
             g.get("fp16"),
             True,
             bool(g["nvlink"]),

@@ -41,7 +41,7 @@ class Estimate:
             return f"does not fit as set ({need} of {have}); fits with: {self.change}"
         if self.verdict == UNKNOWN:
             return f"needs {need}; the GPU's memory is unknown"
-        return f"does not fit: {need} of {have}, and no single change makes it fit"
+        return f"does not fit: {need} of {have}, and no change of one or two options makes it fit"
 
 
 def setup_for(spec: WorkloadSpec, m: ModelSpec, hw: Hardware) -> Setup:
@@ -94,6 +94,19 @@ def _changes(s: Setup, hw: Hardware, available: int) -> list[tuple[str, Setup]]:
     return out
 
 
+def _first_fit(m: ModelSpec, s: Setup, hw: Hardware, available: int, vram: float) -> tuple[str, Setup] | None:
+    """The mildest single change that fits, else the mildest pair (e.g. 4-bit weights and split across 2 GPUs)."""
+    singles = _changes(s, hw, available)
+    for text, alt in singles:
+        if memory(m, alt).total <= vram:
+            return text, alt
+    for text, alt in singles:
+        for text2, alt2 in _changes(alt, hw, available):
+            if memory(m, alt2).total <= vram:
+                return f"{text}, and {text2}", alt2
+    return None
+
+
 def estimate(spec: WorkloadSpec, hw: Hardware, available_gpus: int | None = None) -> Estimate:
     m = find_model(spec.model)
     s = setup_for(spec, m, hw)
@@ -106,13 +119,14 @@ def estimate(spec: WorkloadSpec, hw: Hardware, available_gpus: int | None = None
         verdict, fits = FITS, True
     else:
         verdict, fits = NO_FIT, False
-        for text, alt in _changes(s, hw, available_gpus or hw.count):
-            if memory(m, alt).total <= vram:
-                verdict, change, changed = FITS_WITH, text, alt
-                break
+        found = _first_fit(m, s, hw, available_gpus or hw.count, vram)
+        if found:
+            verdict, (change, changed) = FITS_WITH, found
     run = s if fits else changed  # the speed of what would actually run
     used = replace(hw, count=run.gpus) if run is not None else hw
     sp = speed(m, run, used) if run is not None else Speed(None, None, "estimate", "does not fit: no speed")
+    if verdict == FITS_WITH and change:
+        sp = replace(sp, basis=f"with the change ({change}): {sp.basis}")
     hours = None
     if spec.tokens is not None and sp.tokens_per_s:
         hours = spec.tokens / sp.tokens_per_s / 3600
