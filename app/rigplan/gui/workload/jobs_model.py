@@ -59,8 +59,9 @@ class JobsModel(QAbstractTableModel):
                 e, j = o.estimate, o.job
                 name = o.offer.label.split(": ")[0] + f" ({o.pricing.value})"
                 win = None if j is None else ("never" if j.status == "never" else j.jobs_to_win)
+                fit = e.verdict if e else None  # the change itself: tooltip and cost bars
                 self.rows.append([
-                    name, e.setup.gpus if e else o.offer.gpu_count, e.verdict if e else None,
+                    name, e.setup.gpus if e else o.offer.gpu_count, fit,
                     e.speed.tokens_per_s if e else None, e.hours if e else None,
                     _money(c.currency, j.cloud_cost if j else None, "rent"), win,
                 ])  # fmt: skip

@@ -35,6 +35,7 @@ from rigplan.workload import WorkloadError, bundled_models
 from rigplan.workload.jobs import JobComparison, compare
 from rigplan.workload.plan import FITS, FITS_WITH
 
+from .costbars import CostBars
 from .jobs_model import JobsModel
 from .membar import COLOURS, MemoryBar, label
 
@@ -87,6 +88,7 @@ class WorkloadPanel(QWidget):
         self.model_box = QComboBox()
         for m in bundled_models().values():
             self.model_box.addItem(f"{m.name} ({m.params / 1e9:.1f}B)", m.id)
+        self.model_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.model_box.setToolTip("A model whose architecture RigPlan knows, or a Hugging Face config.json file")
         self.config_button = QPushButton("config.json...")
         self.config_button.setToolTip("Any other model: its config.json from Hugging Face (read locally)")
@@ -148,11 +150,14 @@ class WorkloadPanel(QWidget):
         out.addWidget(self.bar)
         out.addWidget(self.legend)
         out.addWidget(self.speed)
-        out.addWidget(self.table, 1)
+        out.addWidget(self.table)
+        self.costs = CostBars()
+        out.addWidget(self.costs)
+        out.addStretch(1)
         top = QHBoxLayout(self)
         left = QWidget()
         left.setLayout(form)
-        left.setMaximumWidth(360)
+        left.setMaximumWidth(440)
         top.addWidget(left)
         top.addLayout(out, 1)
 
@@ -212,7 +217,7 @@ class WorkloadPanel(QWidget):
             )
             training = spec.task is not Task.INFERENCE
             self.ckpt_box.setChecked(training if spec.checkpointing is None else spec.checkpointing)
-            self.tokens_edit.setText("" if spec.tokens is None else f"{spec.tokens:g}")
+            self.tokens_edit.setText(_tokens_text(spec.tokens))
         finally:
             self._quiet = False
         self._edited(emit=emit)
@@ -266,7 +271,15 @@ class WorkloadPanel(QWidget):
         self.speed.setText(text)
         self.speed.setToolTip(sp.basis)
         self.jobs.set_comparison(self.comparison)
+        self._fit_table()
+        self.costs.set_rows(cost_rows(self.comparison))
         return None
+
+    def _fit_table(self) -> None:
+        """As tall as its rows: the cost bars sit right under it, with no empty grid between."""
+        rows = self.jobs.rowCount()
+        h = self.table.horizontalHeader().height() + sum(self.table.rowHeight(i) for i in range(rows))
+        self.table.setFixedHeight(h + 2 * self.table.frameWidth() + 2)
 
     def _show_problem(self, text: str) -> None:
         self.verdict.setText(f"<b>{text}</b>")
@@ -274,6 +287,36 @@ class WorkloadPanel(QWidget):
         self.legend.setText("")
         self.speed.setText("")
         self.jobs.set_comparison(None)
+        self.costs.set_rows([])
+
+
+def cost_rows(c: JobComparison) -> list[tuple[str, float | None, str]]:
+    """The bars: the build's electricity, then each offer's bill; each with its hours per job."""
+    cur = c.currency
+    own = f"This build ({c.own.setup.gpus}x {c.own.hardware.gpu.name})"
+    if c.own.hours is not None:
+        rows = [(own, c.own_electricity, f"{cur} {c.own_electricity or 0:,.2f} electricity, {c.own.hours:,.1f} h")]
+    else:
+        rows = [(own, None, "unknown: " + (c.own.summary if c.own.tokens else "give the tokens per job"))]
+    for o in c.offers:
+        name = o.offer.label.split(": ")[0]
+        e, j = o.estimate, o.job
+        if j is not None and j.cloud_cost is not None and e is not None and e.hours is not None:
+            change = f" (with {e.change})" if e.change else ""
+            rows.append((name, j.cloud_cost, f"{cur} {j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
+        else:
+            why = o.problem or (e.summary if e else "no estimate")
+            rows.append((name, None, f"unknown: {why}"))
+    return rows
+
+
+def _tokens_text(tokens: float | None) -> str:
+    if tokens is None:
+        return ""
+    for unit, size in (("T", 1e12), ("B", 1e9), ("M", 1e6), ("k", 1e3)):
+        if tokens >= size and (tokens / size) == round(tokens / size, 3):
+            return f"{tokens / size:g}{unit}"
+    return f"{tokens:g}"
 
 
 def _tokens(text: str) -> float | None:
