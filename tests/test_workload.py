@@ -173,3 +173,18 @@ def test_the_cli_runs_as_a_program() -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "Gemma 2 9B" in out.stdout and "fits:" in out.stdout and "tokens/s" in out.stdout
+
+
+def test_the_markdown_export_includes_a_saved_workload(tmp_path: Path) -> None:
+    from rigplan.exports.markdown import to_markdown
+    from rigplan.exports.plan import make_plan
+
+    plain = make_plan(load(BUILD))
+    assert plain.workload is None and "Workload" not in to_markdown(plain)
+    spec = WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=1e8)
+    plan = make_plan(load(BUILD).model_copy(update={"workload": spec}))
+    md = to_markdown(plan)
+    assert "**Workload (estimates, docs/workload.md):**" in md
+    assert "- Llama 3.1 8B, lora, sequence 2,048, micro-batch 1, 2x GeForce RTX 4090 (replicate): fits: 17.4 GB" in md
+    assert f"takes {plan.workload.own.hours:,.2f} h" in md
+    assert "Lambda gpu_1x_a100 us-east-1 (on-demand): " in md and "owning wins after" in md

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
 from rigplan.costs.fx import NoRate
@@ -17,6 +18,7 @@ from rigplan.costs.jobs import JobResult, job_defined, jobs
 from rigplan.costs.model import CostReport, OfferInput, compute
 from rigplan.costs.offers import Offer, OfferCatalog, load_offers
 from rigplan.costs.perf import PerfTable
+from rigplan.exports.workload_text import workload_comparison
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
 from rigplan.rules import Report, check
@@ -56,6 +58,7 @@ class Plan:
     jobs: list[JobResult] = field(default_factory=list)  # job mode only
     inputs: list[OfferInput] = field(default_factory=list)  # the cost model's inputs of the charted offers
     notes: list[str] = field(default_factory=list)
+    workload: Any = None  # rigplan.workload.jobs.JobComparison of the build's saved workload, if any
 
     @property
     def currency(self) -> str:
@@ -112,6 +115,7 @@ def make_plan(
         raise ExportError(str(exc)) from None
     priced = {i.id + "|" + i.pricing.value for i in inputs}
     offers = [c for c in offers if c.key in priced]
+    workload = workload_comparison(build, [(c.offer, c.pricing) for c in offers], notes)
     return Plan(
         build=build,
         report=check(build),
@@ -122,6 +126,7 @@ def make_plan(
         jobs=job_results,
         inputs=inputs,
         notes=notes + list(costing.notes) + cost.notes,
+        workload=workload,
     )
 
 
