@@ -6,6 +6,7 @@ All sizes are in GB of 2^30 bytes, the unit of VRAM sizes, nvidia-smi and PyTorc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rigplan.model.workload import Strategy, Task, Weights
 from rigplan.workload.models import ModelSpec, constant
@@ -59,6 +60,7 @@ def _activations(m: ModelSpec, s: Setup, layers: float) -> float:
     return kept + 2 * sb * m.vocab
 
 
+@lru_cache(maxsize=4096)  # the verdict's search sizes the same setups again and again
 def memory(m: ModelSpec, s: Setup) -> Memory:
     n = s.gpus
     params = m.params

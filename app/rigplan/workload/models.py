@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -58,16 +58,16 @@ class ModelSpec:
         """Input embedding plus the output head (one matrix when tied)."""
         return self.vocab * self.hidden * (1 if self.tied_embeddings else 2)
 
-    @property
+    @cached_property
     def params(self) -> int:
         return self.layers * self._layer_params(self.experts) + self.embedding_params + self.hidden
 
-    @property
+    @cached_property
     def active_params(self) -> int:
         """Parameters one token passes through (a mixture of experts uses experts_per_token of its experts)."""
         return self.layers * self._layer_params(self.experts_per_token) + self.embedding_params + self.hidden
 
-    @property
+    @cached_property
     def linear_params(self) -> int:
         """Parameters in the transformer blocks' linear layers: what 4-bit quantization and LoRA act on."""
         return self.params - self.embedding_params - self.hidden - self.layers * 2 * self.hidden
@@ -126,6 +126,7 @@ def bundled_models() -> dict[str, ModelSpec]:
     return {e["id"]: _model_from_entry(e) for e in workload_data()["models"]}
 
 
+@cache
 def constant(name: str) -> tuple[float, str]:
     c = workload_data()["constants"][name]
     return float(c["value"]), str(c["source"])
