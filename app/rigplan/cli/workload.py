@@ -96,8 +96,7 @@ def cmd_workload(ns: argparse.Namespace) -> int:
     if not ns.build and not ns.instance:
         raise UsageError("give a BUILD file or --instance OFFER")
     pricing = Pricing(ns.pricing)
-    offers_needed = bool(ns.instance) or bool(ns.build)
-    catalog = load_prices(default_data_dir()) if offers_needed else None
+    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
     try:
         if ns.build:
             from rigplan.exports.plan import ExportError, chart_offers

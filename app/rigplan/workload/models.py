@@ -150,7 +150,8 @@ def model_from_config(doc: Any, name: str) -> ModelSpec:
     intermediate_size, vocab_size, and num_local_experts / num_experts_per_tok for a mixture of experts."""
     if not isinstance(doc, dict):
         raise WorkloadError("config.json is not a JSON object")
-    cfg = doc.get("text_config") if isinstance(doc.get("text_config"), dict) else doc  # multimodal wrappers
+    inner = doc.get("text_config")
+    cfg: dict[str, Any] = inner if isinstance(inner, dict) else doc  # multimodal configs wrap the language model
     hidden = _int(cfg, "hidden_size", "n_embd", "d_model")
     layers = _int(cfg, "num_hidden_layers", "n_layer", "num_layers")
     heads = _int(cfg, "num_attention_heads", "n_head", "num_heads")
