@@ -116,6 +116,10 @@ SPEED = [
         TORCHTITAN + ", Llama 3 table: 70B, batch 1, full checkpointing, 331 tokens/s per GPU"),
     Row("torchtitan-13b-a100", "A100 80GB SXM4", 1, W("llama-2-13b", "full", seq=4096, batch=2), "tokens_per_s", 1914,
         "tok/s", TORCHTITAN + ", Llama 2 table: 13B, batch 2, selective layer checkpointing, 1,914 tokens/s per GPU"),
+    Row("torchtune-full-8b-4090", "GeForce RTX 4090", 1, W("llama-3.1-8b", "full", batch=2), "tokens_per_s", 1650,
+        "tok/s", TORCHTUNE + ": Llama 3.1 8B full finetune on 1x 4090, 1,650 tokens/s"),
+    Row("torchtune-lora-8b-4090-speed", "GeForce RTX 4090", 1, W("llama-3.1-8b", "lora", batch=2), "tokens_per_s",
+        3083, "tok/s", TORCHTUNE + ": Llama 3.1 8B LoRA on 1x 4090, 3,083 tokens/s"),
     Row("llama3-405b-h100", "H100", 1, W("llama-3.1-405b", "full", seq=8192), "tflops_per_gpu", 400, "TFLOPS",
         "Meta, The Llama 3 Herd of Models (arXiv 2407.21783) Table 4: 380-430 BF16 TFLOPS per H100 "
         "(16,384 and 8,192 GPUs)"),

@@ -39,10 +39,6 @@ def training_speed(m: ModelSpec, s: Setup, hw: Hardware) -> Speed:
         return Speed(None, None, "estimate", f"no tensor-core figure for the {g.name}: training speed unknown")
     mfu, mfu_src = constant("mfu_training")
     bits = [f"{g.train_tflops:g} TFLOPS ({g.source})", f"MFU {mfu:.2f} ({mfu_src})"]
-    if not g.data_centre:
-        f, src = constant("mfu_consumer_factor")
-        mfu *= f
-        bits.append(f"x {f:g} on a PCIe desktop card ({src})")
     if s.task is Task.QLORA:
         f, src = constant("qlora_slowdown")
         mfu *= f
