@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
 
-from rigplan.costs.offers import load_offers  # noqa: E402
+from rigplan.cloud.offers import load_offers  # noqa: E402
 from rigplan.files import load  # noqa: E402
 from rigplan.model.assumptions import Pricing  # noqa: E402
 from rigplan.model.workload import Task, WorkloadSpec  # noqa: E402

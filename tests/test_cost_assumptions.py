@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, cost_build
 from rigplan.costs.fx import load_fx, rate_for
 from rigplan.costs.jobs import jobs
 from rigplan.costs.model import OfferInput, OwnInputs, compute
-from rigplan.costs.offers import load_offers
 from rigplan.costs.perf import load_perf, offer_speed
 from rigplan.costs.resale import default_curve, resale_share, retained
 from rigplan.files import load
@@ -234,7 +234,7 @@ def test_a_desktop_gpu_without_figures_makes_the_ratio_unknown(examples_dir: Pat
 def test_azure_gpu_slices_are_fractions() -> None:
     """Azure NVv4 sizes rent 1/8, 1/4 or 1/2 of one Radeon Instinct MI25 (Microsoft Learn, NVv4-series); the SkyPilot
     catalog says "1 GPU, 16 GB" for each, which priced a slice as a whole card."""
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
 
     offers = load_offers()
     nv4 = offers.get("azure:Standard_NV4as_v4:eastus")

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, cost_build, offer_input, sensitivity
 from rigplan.costs.model import OfferInput, OwnInputs, compute, cost_at
-from rigplan.costs.offers import load_offers
 from rigplan.costs.perf import gpu_speed, load_perf, offer_speed
 from rigplan.files import load
 from rigplan.model import Assumptions, Gpu, Pricing

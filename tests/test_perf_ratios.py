@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rigplan.costs.offers import load_offers
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.perf import gpu_speed, key, load_perf, offer_speed, scaled
 from rigplan.model import Kind
 

@@ -14,7 +14,7 @@ import pytest
 from rigplan.cli.main import run_cli
 from rigplan.files import dumps, load, loads, save
 from rigplan.model.workload import Task, WorkloadSpec
-from rigplan.workload import bundled_models, estimate, find_model, offer_hardware, table_gpu
+from rigplan.workload import build_hardware, bundled_models, estimate, find_model, offer_hardware, table_gpu
 from rigplan.workload.hardware import Hardware
 from rigplan.workload.models import WorkloadError, model_from_config
 
@@ -145,7 +145,7 @@ def test_cli_save_writes_the_workload_the_next_run_reads(tmp_path: Path, capsys:
 
 
 def test_every_cloud_gpu_with_a_speed_table_entry_resolves() -> None:
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
 
     spec = WorkloadSpec(model="llama-3.1-8b", task=Task.INFERENCE)
     seen = set()
@@ -175,16 +175,18 @@ def test_the_cli_runs_as_a_program() -> None:
     assert "Gemma 2 9B" in out.stdout and "fits:" in out.stdout and "tokens/s" in out.stdout
 
 
-def test_the_markdown_export_includes_a_saved_workload(tmp_path: Path) -> None:
-    from rigplan.exports.markdown import to_markdown
-    from rigplan.exports.plan import make_plan
-
-    plain = make_plan(load(BUILD))
-    assert plain.workload is None and "Workload" not in to_markdown(plain)
+def test_the_markdown_export_includes_a_saved_workload(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "box.rigplan"
+    shutil.copy(BUILD, path)
+    code, out, err = cli(capsys, "export", str(path), "--format", "md")
+    assert code == 0, err
+    assert "Workload" not in out  # none saved: no section
     spec = WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=1e8)
-    plan = make_plan(load(BUILD).model_copy(update={"workload": spec}))
-    md = to_markdown(plan)
-    assert "**Workload (estimates, docs/workload.md):**" in md
-    assert "- Llama 3.1 8B, lora, sequence 2,048, micro-batch 1, 2x GeForce RTX 4090 (replicate): fits: 17.4 GB" in md
-    assert f"takes {plan.workload.own.hours:,.2f} h" in md
-    assert "Lambda gpu_1x_a100 us-east-1 (on-demand): " in md and "owning wins after" in md
+    save(load(path).model_copy(update={"workload": spec}), path)
+    code, out, err = cli(capsys, "export", str(path), "--format", "md")
+    assert code == 0, err
+    assert "**Workload (estimates, docs/workload.md):**" in out
+    assert "- Llama 3.1 8B, lora, sequence 2,048, micro-batch 1, 2x GeForce RTX 4090 (replicate): fits: 17.4 GB" in out
+    hours = estimate(spec, build_hardware(load(path))).hours
+    assert f"one job of 100,000,000 tokens takes {hours:,.2f} h" in out
+    assert "Lambda gpu_1x_a100 us-east-1 (on-demand): " in out and "owning wins after" in out

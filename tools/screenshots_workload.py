@@ -27,7 +27,7 @@ def main() -> int:
     a = ap.parse_args()
     from PySide6.QtWidgets import QApplication
 
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
     from rigplan.files import load
     from rigplan.gui.workload import WorkloadPanel
     from rigplan.model.assumptions import Pricing

@@ -136,7 +136,7 @@ def test_unknown_speed_is_shown_as_unknown(qtbot, window: MainWindow) -> None:  
 
 def test_the_parts_table_and_the_cost_model_agree_on_a_gpu(catalog) -> None:  # noqa: ANN001
     from rigplan.costs.perf import gpu_speed, key
-    from rigplan.gui.partsmodel import columns_for
+    from rigplan.gui.parts.partsmodel import columns_for
     from rigplan.model import Kind
 
     perf = load_perf()

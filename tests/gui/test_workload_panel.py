@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from rigplan.costs.offers import OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.files import load
 from rigplan.gui.workload import WorkloadPanel
 from rigplan.gui.workload.jobs_model import COST, FITS, HOURS, MACHINE

@@ -24,7 +24,7 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]]
             raise UsageError("--pricing and --region choose the --instance offers: give --instance too")
         return None
     from rigplan.cli.cost import _pick_offer
-    from rigplan.cloudprices.store import load_prices
+    from rigplan.cloud.store import load_prices
     from rigplan.model.assumptions import Pricing
     from rigplan.paths import default_data_dir
 
@@ -36,12 +36,15 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]]
 def load_plan(path: str, ns: argparse.Namespace) -> Any:
     from rigplan.exports.plan import ExportError, make_plan
     from rigplan.files import load
+    from rigplan.workload.describe import plan_lines
 
     build = load(path)
     try:
-        return make_plan(build, chosen_offers(ns, build.assumptions.pricing))
+        plan = make_plan(build, chosen_offers(ns, build.assumptions.pricing))
     except ExportError as exc:
         raise UsageError(str(exc)) from None
+    plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])  # issue 28
+    return plan
 
 
 def text_export(plan: Any, fmt: str) -> str:
@@ -53,11 +56,11 @@ def text_export(plan: Any, fmt: str) -> str:
 
 def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> None:
     """PDF and images are drawn by Qt: the CLI hands them to the GUI layer (the core stays free of Qt)."""
-    from rigplan.gui.syslibs import check_frozen_linux
+    from rigplan.render.syslibs import check_frozen_linux
 
     if problem := check_frozen_linux(x11=False):  # the portable tarball without libGL (issue 18)
         raise UsageError(problem)
-    from rigplan.gui.export_files import write_drawn
+    from rigplan.render.drawn import write_drawn
 
     write_drawn(plan, fmt, out, chart=ns.chart, width=ns.width, height=ns.height, dpi=ns.dpi)
 

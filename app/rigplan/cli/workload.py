@@ -88,7 +88,7 @@ def _print_text(out: dict[str, Any]) -> None:
 
 def cmd_workload(ns: argparse.Namespace) -> int:
     from rigplan.cli.cost import _pick_offer
-    from rigplan.cloudprices.store import load_prices
+    from rigplan.cloud.store import load_prices
     from rigplan.paths import default_data_dir
     from rigplan.workload import WorkloadError, estimate, offer_hardware, to_json
     from rigplan.workload.jobs import compare, comparison_json

@@ -6,7 +6,6 @@ from __future__ import annotations
 from rigplan import __version__
 from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
 from rigplan.exports.wording import at_least, least
-from rigplan.exports.workload_text import workload_lines
 from rigplan.rules import Severity
 
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
@@ -66,9 +65,9 @@ def to_markdown(plan: Plan) -> str:
     jobs = job_lines(plan)
     if jobs:
         out += ["**By the job:**"] + [f"- {cell(line)}" for line in jobs] + [""]
-    work = workload_lines(plan.workload)
-    if work:
-        out += ["**Workload (estimates, docs/workload.md):**"] + [f"- {cell(line)}" for line in work] + [""]
+    if plan.workload_lines:
+        out += ["**Workload (estimates, docs/workload.md):**"] + [f"- {cell(line)}" for line in plan.workload_lines]
+        out.append("")
     # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
     return "\n".join(out) + "\n"

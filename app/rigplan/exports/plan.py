@@ -10,21 +10,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
 from rigplan.costs.fx import NoRate
 from rigplan.costs.jobs import JobResult, job_defined, jobs
 from rigplan.costs.model import CostReport, OfferInput, compute
-from rigplan.costs.offers import Offer, OfferCatalog, load_offers
 from rigplan.costs.perf import PerfTable
-from rigplan.exports.workload_text import workload_comparison
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.rules import Report, check
 from rigplan.rules.power import PSU_SIZES
 
-# The GUI's starting comparison on main (gui/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
+# The GUI's starting comparison (gui/costs/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
 # offers on its chart, so an export without --instance shows the same offers the Costs workspace starts with.
 DEFAULT_CHART_OFFERS: tuple[tuple[str, Pricing], ...] = (
     ("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND),
@@ -58,7 +57,9 @@ class Plan:
     jobs: list[JobResult] = field(default_factory=list)  # job mode only
     inputs: list[OfferInput] = field(default_factory=list)  # the cost model's inputs of the charted offers
     notes: list[str] = field(default_factory=list)
-    workload: Any = None  # rigplan.workload.jobs.JobComparison of the build's saved workload, if any
+    # The build's saved workload in words (rigplan.workload.describe.plan_lines, filled by the caller: exports and
+    # workload are sibling layers); empty: none saved, or not asked for.
+    workload_lines: list[str] = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -115,7 +116,6 @@ def make_plan(
         raise ExportError(str(exc)) from None
     priced = {i.id + "|" + i.pricing.value for i in inputs}
     offers = [c for c in offers if c.key in priced]
-    workload = workload_comparison(build, [(c.offer, c.pricing) for c in offers], notes)
     return Plan(
         build=build,
         report=check(build),
@@ -126,7 +126,6 @@ def make_plan(
         jobs=job_results,
         inputs=inputs,
         notes=notes + list(costing.notes) + cost.notes,
-        workload=workload,
     )
 
 

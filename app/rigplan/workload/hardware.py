@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from rigplan.costs.offers import Offer
 from rigplan.costs.perf import instance_model
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.model.parts import Gpu, Kind
 from rigplan.workload.models import WorkloadError, workload_data
 

@@ -9,9 +9,9 @@ from typing import Any
 
 from rigplan.costs.analysis import CostInputError, cost_build, offer_input
 from rigplan.costs.jobs import JobResult, jobs
-from rigplan.costs.offers import Offer
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.model.workload import WorkloadSpec
 from rigplan.workload.hardware import build_hardware, offer_hardware
 from rigplan.workload.models import WorkloadError

@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rigplan.costs.offers import Offer, OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.model.workload import MAX_BATCH, MAX_SEQ, Strategy, Task, Weights, WorkloadSpec
 from rigplan.workload import WorkloadError, bundled_models
 from rigplan.workload.jobs import JobComparison, compare
