@@ -81,7 +81,10 @@ def test_tokens_per_job_drive_hours_and_a_bad_entry_is_named(panel: WorkloadPane
     assert panel.comparison.own.hours == pytest.approx(2 * hours_1e8)
     panel.tokens_edit.setText("lots")
     panel.tokens_edit.editingFinished.emit()
-    assert "could not convert" in panel.verdict.text() and panel.table.model().rowCount() == 0
+    assert "tokens per job: 'lots' is not a number" in panel.verdict.text() and panel.table.model().rowCount() == 0
+    panel.tokens_edit.setText("-5")
+    panel.tokens_edit.editingFinished.emit()
+    assert "must be above 0" in panel.verdict.text()
     panel.tokens_edit.setText("300M")
     panel.tokens_edit.editingFinished.emit()
     assert panel.comparison.own.hours == pytest.approx(3 * hours_1e8)

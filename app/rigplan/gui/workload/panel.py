@@ -325,7 +325,10 @@ def _tokens(text: str) -> float | None:
     if not t:
         return None
     mult = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}.get(t[-1].lower(), 1.0)
-    v = float(t[:-1] if mult != 1.0 else t) * mult  # ValueError: refresh names the problem
-    if not math.isfinite(v) or v <= 0:
-        raise ValueError(f"tokens per job must be a number above 0, not {text!r}")
+    try:
+        v = float(t[:-1] if mult != 1.0 else t) * mult
+    except ValueError:
+        raise ValueError(f"tokens per job: {text.strip()!r} is not a number (e.g. 2e8 or 200M)") from None
+    if not math.isfinite(v) or v <= 0 or v > 1e15:
+        raise ValueError(f"tokens per job must be above 0 and at most 1e15, not {text.strip()!r}")
     return v
