@@ -17,30 +17,32 @@ QT_FORMATS = ("pdf", "png", "svg")
 CHARTS = ("breakeven", "breakdown", "sensitivity")
 
 
-def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]] | None:
+def chosen_offers(ns: argparse.Namespace, pricing: Any, catalog: Any) -> list[tuple[str, Any]] | None:
     """--instance TYPE|ID (repeatable) as (offer id, pricing); None: the build's own chart offers."""
     if not ns.instance:
         if ns.pricing or ns.region:
             raise UsageError("--pricing and --region choose the --instance offers: give --instance too")
         return None
     from rigplan.cli.cost import _pick_offer
-    from rigplan.cloud.store import load_prices
     from rigplan.model.assumptions import Pricing
-    from rigplan.paths import default_data_dir
 
-    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
+    if catalog.problem and not len(catalog):  # no offers at all (a broken install): say why, as `rigplan cost` does
+        raise UsageError(catalog.problem)
     p = Pricing(ns.pricing) if ns.pricing else pricing
     return [(_pick_offer(catalog, name, ns.region, p, None).id, p) for name in ns.instance]
 
 
-def load_plan(path: str, ns: argparse.Namespace) -> Any:
+def load_plan(path: str, ns: argparse.Namespace, catalog: Any = None) -> Any:
+    """The plan of one build file, priced with the offers in use (bundled, or the user's updated prices)."""
+    from rigplan.cloud.store import offers_in_use
     from rigplan.exports.plan import ExportError, make_plan
     from rigplan.files import load
     from rigplan.workload.describe import plan_lines
 
+    catalog = offers_in_use() if catalog is None else catalog
     build = load(path)
     try:
-        plan = make_plan(build, chosen_offers(ns, build.assumptions.pricing))
+        plan = make_plan(build, chosen_offers(ns, build.assumptions.pricing, catalog), catalog=catalog)
     except ExportError as exc:
         raise UsageError(str(exc)) from None
     plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])  # issue 28

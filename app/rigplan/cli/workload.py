@@ -88,15 +88,14 @@ def _print_text(out: dict[str, Any]) -> None:
 
 def cmd_workload(ns: argparse.Namespace) -> int:
     from rigplan.cli.cost import _pick_offer
-    from rigplan.cloud.store import load_prices
-    from rigplan.paths import default_data_dir
+    from rigplan.cloud.store import offers_in_use
     from rigplan.workload import WorkloadError, estimate, offer_hardware, to_json
     from rigplan.workload.jobs import compare, comparison_json
 
     if not ns.build and not ns.instance:
         raise UsageError("give a BUILD file or --instance OFFER")
     pricing = Pricing(ns.pricing)
-    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
+    catalog = offers_in_use()  # bundled, or the user's updated prices
     try:
         if ns.build:
             from rigplan.exports.plan import ExportError, chart_offers

@@ -104,7 +104,8 @@ class WorkloadPanel(QWidget):
         self.seq_spin.setToolTip("Sequence length in tokens (the context for inference)")
         self.batch_spin = QSpinBox(minimum=1, maximum=MAX_BATCH)
         self.batch_spin.setToolTip("Micro-batch per GPU (sequences at once for inference)")
-        self.gpus_spin = QSpinBox(minimum=0, maximum=64, specialValueText="all")
+        self.gpus_spin = QSpinBox(minimum=0, maximum=64)
+        self.gpus_spin.setSpecialValueText("all")  # 0: every GPU of the build
         self.strategy_box = QComboBox()
         self.strategy_box.addItem("automatic", None)
         for s, text in ((Strategy.REPLICATE, "replicate (DDP)"), (Strategy.SHARD, "shard (FSDP / ZeRO-3)"),
