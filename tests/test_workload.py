@@ -190,3 +190,18 @@ def test_the_markdown_export_includes_a_saved_workload(tmp_path: Path, capsys: p
     hours = estimate(spec, build_hardware(load(path))).hours
     assert f"one job of 100,000,000 tokens takes {hours:,.2f} h" in out
     assert "Lambda gpu_1x_a100 us-east-1 (on-demand): " in out and "owning wins after" in out
+
+
+def test_config_json_of_other_architectures() -> None:
+    # GPT-NeoX / Pythia 6.9B (config.json on Hugging Face: EleutherAI/pythia-6.9b): a plain MLP of 4h, 6.9B parameters
+    pythia = {"model_type": "gpt_neox", "hidden_size": 4096, "intermediate_size": 16384, "num_attention_heads": 32,
+              "num_hidden_layers": 32, "vocab_size": 50432, "tie_word_embeddings": False}  # fmt: skip
+    m = model_from_config(pythia, "pythia")
+    assert m.mlp_matrices == 2 and m.params / 1e9 == pytest.approx(6.86, rel=0.02)
+    with pytest.raises(WorkloadError, match="encoder"):
+        model_from_config({**pythia, "model_type": "bert"}, "bert")
+    with pytest.raises(WorkloadError, match="moe_intermediate_size"):
+        model_from_config({**pythia, "model_type": "qwen2_moe", "moe_intermediate_size": 1408}, "qwen-moe")
+    # a multimodal config wraps the language model in text_config
+    wrapped = {"model_type": "llava", "text_config": {**pythia, "model_type": "llama"}}
+    assert model_from_config(wrapped, "llava").mlp_matrices == 3

@@ -55,7 +55,8 @@ def _activations(m: ModelSpec, s: Setup, layers: float) -> float:
     bytes): current trainers compute the loss in chunks (torchtune's CEWithChunkedOutputLoss, Liger's fused
     cross-entropy) instead of an fp32 copy of all logits."""
     sb = s.seq * s.batch
-    per_layer = sb * (17 * m.hidden + 8 * m.ffn * m.experts_per_token)
+    mlp_tensors = 4 * (m.mlp_matrices - 1)  # bf16 f-wide tensors kept: gate, up, activation, product (2 if plain)
+    per_layer = sb * (17 * m.hidden + mlp_tensors * m.ffn * m.experts_per_token)
     kept = layers * 2 * sb * m.hidden + per_layer if s.checkpointing else layers * per_layer
     return kept + 2 * sb * m.vocab
 

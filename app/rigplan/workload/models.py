@@ -16,6 +16,14 @@ from rigplan.paths import parts_dir
 MAX_CONFIG_BYTES = 1_000_000  # a config.json is a few kB; a large file is not one
 
 
+# model_type values of transformers' configs: models whose MLP is one up and one down projection (no gate), and
+# encoder models the decoder formulas do not describe.
+PLAIN_MLP = frozenset({"gpt_neox", "falcon", "phi", "gpt2", "gptj", "bloom", "opt", "starcoder2", "gpt_bigcode", "mpt"})
+ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "electra", "deberta", "deberta-v2", "albert",
+                      "t5", "mt5", "umt5", "bart", "mbart", "pegasus", "whisper", "marian"})  # fmt: skip
+UNSUPPORTED_KEYS = ("moe_intermediate_size", "shared_expert_intermediate_size", "n_shared_experts", "kv_lora_rank")
+
+
 class WorkloadError(ValueError):
     """Input the workload planner cannot use (unknown model, broken config.json...): one line for the user."""
 
@@ -35,6 +43,7 @@ class ModelSpec:
     experts: int = 1
     experts_per_token: int = 1
     tied_embeddings: bool = False
+    mlp_matrices: int = 3  # gated MLP (SwiGLU / GeGLU: gate, up, down); 2 for a plain MLP (GPT-NeoX, Falcon, Phi-2)
     stated_params_b: float | None = None  # the maker's figure, to check the count below
     stated_active_b: float | None = None
     source: str = ""
@@ -49,7 +58,7 @@ class ModelSpec:
 
     def _layer_params(self, experts: int) -> int:
         attn = self.hidden * self.attn_dim * 2 + self.hidden * self.kv_dim * 2  # q, o; k, v
-        mlp = 3 * self.hidden * self.ffn * experts  # gate, up, down (SwiGLU / GeGLU)
+        mlp = self.mlp_matrices * self.hidden * self.ffn * experts
         router = self.hidden * self.experts if self.experts > 1 else 0
         return attn + mlp + router + 2 * self.hidden  # two norms
 
@@ -86,7 +95,7 @@ class ModelSpec:
         per_layer = (
             (self.hidden + self.attn_dim) * 2  # q, o
             + (self.hidden + self.kv_dim) * 2  # k, v
-            + (self.hidden + self.ffn) * 3 * self.experts_per_token  # gate, up, down (of the experts in use)
+            + (self.hidden + self.ffn) * self.mlp_matrices * self.experts_per_token  # MLP (of the experts in use)
         )
         return rank * per_layer * self.layers
 
@@ -152,6 +161,16 @@ def model_from_config(doc: Any, name: str) -> ModelSpec:
         raise WorkloadError("config.json is not a JSON object")
     inner = doc.get("text_config")
     cfg: dict[str, Any] = inner if isinstance(inner, dict) else doc  # multimodal configs wrap the language model
+    kind = str(cfg.get("model_type") or doc.get("model_type") or "").lower()
+    if cfg.get("is_encoder_decoder") or kind in ENCODERS:
+        raise WorkloadError(f"{kind or 'this model'} is an encoder or encoder-decoder: only decoder language models "
+                            "are planned")  # fmt: skip
+    unsupported = [k for k in UNSUPPORTED_KEYS if cfg.get(k)]
+    if unsupported:
+        raise WorkloadError(
+            f"config.json has {unsupported[0]}: experts of their own size, shared experts or compressed key/value "
+            "attention (DeepSeek, Qwen-MoE) are not modelled yet"
+        )
     hidden = _int(cfg, "hidden_size", "n_embd", "d_model")
     layers = _int(cfg, "num_hidden_layers", "n_layer", "num_layers")
     heads = _int(cfg, "num_attention_heads", "n_head", "num_heads")
@@ -182,7 +201,8 @@ def model_from_config(doc: Any, name: str) -> ModelSpec:
         experts=experts,
         experts_per_token=min(per_tok, experts),
         tied_embeddings=bool(cfg.get("tie_word_embeddings", doc.get("tie_word_embeddings", False))),
-        source=f"architecture read from {name}",
+        mlp_matrices=2 if kind in PLAIN_MLP else 3,
+        source=f"architecture read from {name}" + (f" ({kind})" if kind else ""),
     )
 
 
