@@ -58,6 +58,14 @@ def _fmt(v: float | None, unit: str = "", nd: int = 1) -> str:
     return "unknown" if v is None else f"{v:,.{nd}f}{unit}"
 
 
+def _memory_cell(o: dict[str, Any]) -> str:
+    if o["verdict"] is None:
+        return o["problem"] or "no figures"
+    if o["change"]:
+        return f"with {o['change']}"
+    return {"fits": "fits", "does-not-fit": "does not fit", "memory-unknown": "memory unknown"}[o["verdict"]]
+
+
 def _print_text(out: dict[str, Any]) -> None:
     print(f"{out['model']['name']} ({out['model']['params_b']}B), {out['task']} on {out['hardware']}")
     print(f"  {out['gpus']}x {out['gpu']}, {out['strategy']}: {out['summary']}")
@@ -74,7 +82,7 @@ def _print_text(out: dict[str, Any]) -> None:
     rows = []
     for o in out.get("offers", []):
         rows.append([
-            o["label"].split(": ")[0], o["pricing"], o["verdict"] or "no figures",
+            o["label"].split(": ")[0], o["pricing"], _memory_cell(o),
             _fmt(o["tokens_per_s"]), _fmt(o["hours"], nd=2),
             "unknown" if o["cloud_cost"] is None else f"{out['currency']} {o['cloud_cost']:,.2f}",
             str(o["jobs_to_break_even"] or "-") if o["status"] != "never" else "never",
@@ -148,7 +156,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--region", help="region of the instances (default: us-east-1 when offered)")
     p.add_argument("--pricing", choices=[x.value for x in Pricing], default=Pricing.ON_DEMAND.value)
     p.add_argument("--model", metavar="ID|CONFIG.json")
-    p.add_argument("--task", choices=[t.value for t in Task])
+    p.add_argument("--task", choices=[t.value for t in Task], help="default: lora (or the build's saved workload)")
     p.add_argument("--weights", choices=[w.value for w in Weights], help="inference weights (default bf16)")
     p.add_argument("--seq", type=_whole("--seq", MAX_SEQ), help="sequence length in tokens (default 2048)")
     p.add_argument("--batch", type=_whole("--batch", MAX_BATCH), help="micro-batch per GPU (default 1)")
