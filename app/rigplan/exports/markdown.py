@@ -96,6 +96,9 @@ def to_markdown(plan: Plan) -> str:
     jobs = job_lines(plan)
     if jobs:
         out += ["**By the job:**"] + [f"- {cell(line)}" for line in jobs] + [""]
+    if plan.workload_lines:
+        out += ["**Workload (estimates, docs/workload.md):**"] + [f"- {cell(line)}" for line in plan.workload_lines]
+        out.append("")
     # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
     return "\n".join(out) + "\n"
