@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rigplan.costs.offers import load_offers
-from rigplan.costs.perf import gpu_speed, key, load_perf, offer_speed, scaled
+from rigplan.costs.perf import gpu_speed, key, load_perf, multi_gpu, offer_speed, scaled
 from rigplan.model import Kind
 
 TOL = 0.15
@@ -26,14 +26,14 @@ def offer(offer_id: str, precision: str = "mixed") -> float:
     assert o is not None, offer_id
     s = offer_speed(perf, o)
     assert s is not None, offer_id
-    return scaled(s.value, o.gpu_count, perf.scaling[s.interconnect].efficiency)
+    return s.value * multi_gpu(perf, s, o.gpu_count)[0]
 
 
 def desktop(chipset: str, n: int = 1, precision: str = "mixed") -> float:
     perf = load_perf(precision=precision)
     hit = perf.models.get(key(chipset)) or perf.chipsets.get(key(chipset))
     assert hit is not None, chipset
-    return scaled(hit.value, n, perf.scaling["pcie"].efficiency)
+    return hit.value * multi_gpu(perf, hit, n)[0]
 
 
 def close(ours: float, measured: float) -> None:

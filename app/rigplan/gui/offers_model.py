@@ -10,7 +10,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from rigplan.costs.analysis import perf_for
 from rigplan.costs.offers import Offer, OfferCatalog
-from rigplan.costs.perf import PerfTable, offer_speed, scaled
+from rigplan.costs.perf import PerfTable, multi_gpu, offer_speed
 from rigplan.gui.partsmodel import SORT_ROLE, refilter
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
@@ -24,7 +24,7 @@ HEADERS = ["On chart", "Provider", "Instance", "Region", "GPUs", "VRAM", "On-dem
 PROVIDER_NAMES = {"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda"}
 WORK_TIP = (
     "Training work per US dollar at the on-demand price: V100-equivalent GPU-hours per dollar (Lambda's measured "
-    "benchmarks, extra GPUs scaled by the 'Scaling, cloud' assumption or the measured median for the instance's "
+    "benchmarks, extra GPUs scaled by the 'Scaling, cloud' assumption or the fitted scaling of the instance's "
     "interconnect). Empty: no speed figure for this GPU."
 )
 
@@ -42,8 +42,7 @@ def work_per_dollar(
     price = offer.hourly(pricing)
     if s is None or not price:
         return 0.0
-    eff = efficiency if efficiency is not None else perf.scaling[s.interconnect].efficiency
-    return scaled(s.value, offer.gpu_count, eff) / price
+    return s.value * multi_gpu(perf, s, offer.gpu_count, efficiency)[0] / price
 
 
 # Offers the default comparison leaves out: graphics/VDI instances are not training machines, and the cloud catalog
