@@ -138,7 +138,7 @@ def offer_input(
     elif own_throughput and inst and s is not None:
         ratio = own_throughput / inst
         kind = "estimate" if "estimate" in (own_kind, s.kind) else "measured"
-        inst_side = f"{offer.gpus_text} {s.model}: {s.kind}" + (f"; {how}" if how else "")
+        inst_side = f"{offer.gpu_count}x {s.model}: {s.kind}" + (f"; {how}" if how else "")
         basis = (
             f"{'ESTIMATE' if kind == 'estimate' else 'measured'}: {own_label} {own_throughput:.2f} ({own_kind}) / "
             f"instance {inst:.2f} ({inst_side}) V100-equivalents; {perf.precision}, {perf.workload_label}"

@@ -21,6 +21,10 @@ from rigplan.model.parts import Gpu
 from rigplan.paths import parts_dir
 
 REFERENCE = "1x V100 SXM2 16GB"
+# Classes whose mixed-precision gain counts (fast FP16 on tensor cores, and measured); the others train at their FP32
+# speed in mixed precision (tools/import_perf.py FAST_FP16).
+FAST_FP16 = ("volta-turing", "ampere+")
+NO_FAST_FP16 = "; no fast FP16 math (or no measured gain): mixed precision trains at the FP32 speed"
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,8 @@ def load_perf(path: Path | None = None, precision: str = "mixed", workload: str 
         if not c.get(precision):
             continue
         basis = c.get("basis") or (fit["no_tensor_cores"] if c.get("rule") == "no-tensor-cores" else fit_basis)
+        if c.get("class") not in FAST_FP16:
+            basis += NO_FAST_FP16
         if w["column"]:
             basis += f"; no {w['label']} figure for it: the all-models figure"
         chipsets[key(name)] = Speed(float(c[precision]), "estimate", f"{basis}; specs of the {name}", name)
@@ -205,7 +211,10 @@ def gpu_speed(table: PerfTable, gpu: Gpu) -> Speed | None:
     value = estimate(table, gpu.fp32_tflops, gpu.memory_bandwidth_gbs, cls)
     if value is None:
         return None
-    return Speed(value, "estimate", f"{table.fit_basis}; specs of {name} (class guessed from the name: {cls})", name)
+    note = "" if cls in FAST_FP16 else NO_FAST_FP16
+    return Speed(
+        value, "estimate", f"{table.fit_basis}; specs of {name} (class guessed from the name: {cls}){note}", name
+    )
 
 
 # Instance type -> the exact GPU board, from the providers' instance documentation. A "GPU" of a p2 (K80) or g3 (M60)
@@ -255,3 +264,27 @@ def offer_speed(table: PerfTable, offer: Offer) -> Speed | None:
 def scaled(per_gpu: float, count: int, efficiency: float) -> float:
     """Throughput of `count` GPUs: each GPU after the first adds `efficiency` of one (1 + (n-1) * e)."""
     return per_gpu * (1 + (count - 1) * efficiency) if count > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class MeasuredWorkload:
+    """One workload of the speed table, for reuse (the workload planner, the GUI's choice): its per-GPU speeds
+    (1x V100 SXM2 16 GB = 1.0, each with kind and basis) and its scaling per interconnect."""
+
+    id: str
+    label: str
+    unit: str  # what Lambda's column counts (images/s, sequences/s...); the speeds are ratios of it
+    speeds: dict[str, Speed]  # by GPU model name (instances' boards and measured desktop cards)
+    scaling: dict[str, ScalingFit]  # "pcie", "sxm", "nvlink-bridge"
+    source: str
+
+
+def measured_workloads(precision: str = "mixed", path: Path | None = None) -> list[MeasuredWorkload]:
+    """Every workload of parts/gpu_perf.yaml: "all" (geometric mean, the default) first, then each measured model."""
+    doc = _doc(path or parts_dir() / "gpu_perf.yaml")
+    out = []
+    for w in doc["workloads"]:
+        t = load_perf(path, precision, w["id"])
+        speeds = {m["model"]: t.models[key(m["model"])] for m in doc["models"] if key(m["model"]) in t.models}
+        out.append(MeasuredWorkload(w["id"], w["label"], w["unit"], speeds, dict(t.scaling), doc["source"]))
+    return out
