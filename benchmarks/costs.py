@@ -17,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
 
+from rigplan.cloud.offers import load_offers  # noqa: E402
 from rigplan.costs.analysis import cost_build, offer_input  # noqa: E402
 from rigplan.costs.model import cloud_slope, compute, own_terms  # noqa: E402
-from rigplan.costs.offers import load_offers  # noqa: E402
 from rigplan.costs.perf import load_perf  # noqa: E402
 from rigplan.files import load  # noqa: E402
 

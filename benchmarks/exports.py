@@ -42,14 +42,14 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
     from rigplan.exports.compare import compare
     from rigplan.exports.markdown import to_markdown
     from rigplan.exports.plan import make_plan
     from rigplan.exports.tables import costs_csv
     from rigplan.files import load
-    from rigplan.gui.export_images import write_chart
-    from rigplan.gui.export_pdf import write_pdf
+    from rigplan.render.images import write_chart
+    from rigplan.render.pdf import write_pdf
 
     app = QApplication.instance() or QApplication([])  # noqa: F841 - must outlive the drawing
     catalog = load_offers()

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "app"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from rigplan.catalog import load_catalog  # noqa: E402
-from rigplan.costs.offers import load_offers  # noqa: E402
+from rigplan.cloud.offers import load_offers  # noqa: E402
 from rigplan.model.assumptions import Assumptions  # noqa: E402
 from rigplan.suggest import Goal, Question, suggest  # noqa: E402
 from rigplan.suggest.search import Search  # noqa: E402

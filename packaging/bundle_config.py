@@ -15,6 +15,8 @@ _DROP_ANYWHERE = (
     "/translations/", "/qml/", "plugins/multimedia", "plugins/position", "plugins/sqldrivers", "plugins/webview",
     "plugins/networkinformation", "plugins/tls", "plugins/sensors", "plugins/generic", "plugins/platformthemes",
 )  # fmt: skip
+# libssl and libcrypto stay (issue 29): Python's _ssl links them, and "Cloud prices > Update" downloads over HTTPS;
+# a fresh system may lack OpenSSL 3, so the tarball carries its own (the .deb also depends on libssl3).
 # Linux: X11 (xcb) and offscreen are the platforms we ship; the GTK theme, Wayland, EGLFS, VNC and their dependency
 # chains (GTK, Pango, Cairo, Wayland, Kerberos) are left to the system. GLib (libglib, libgthread) stays: QtCore
 # links it and a bare Debian 12 has no libglib2.0-0 (issue 18: the tarball stopped on libgthread-2.0.so.0).
@@ -23,8 +25,8 @@ _DROP_LINUX = (
     "libqvnc", "libqvkkhrdisplay", "libqwayland", "libqminimalegl", "libibusplatform", "libgtk", "libgdk", "libatk",
     "libpango", "libcairo", "libharfbuzz", "libfribidi", "libdatrie", "libthai", "libgraphite2", "libpixman",
     "libwayland", "libepoxy", "libxkbcommon-x11", "libkrb5", "libk5crypto", "libgssapi", "libkeyutils",
-    "libcom_err", "libssl", "libsystemd", "libgcrypt", "libgpg-error", "liblz4", "libcap", "libmount", "libblkid",
-    "libselinux", "libgio", "libgmodule", "libjpeg", "libtiff", "libwebp", "libreadline", "libncurses", "libcrypto",
+    "libcom_err", "libsystemd", "libgcrypt", "libgpg-error", "liblz4", "libcap", "libmount", "libblkid",
+    "libselinux", "libgio", "libgmodule", "libjpeg", "libtiff", "libwebp", "libreadline", "libncurses",
 )  # fmt: skip
 # Windows: Mesa's software OpenGL (opengl32sw.dll, 20 MB) is loaded only when Qt falls back to software OpenGL for
 # Qt Quick or QOpenGLWidget; RigPlan's widgets and pyqtgraph's charts paint with QPainter (useOpenGL is off).
@@ -60,6 +62,10 @@ def info_plist(app_id: str, version: str) -> dict[str, object]:
         "CFBundleShortVersionString": version,
         "CFBundleVersion": version,
         "NSHighResolutionCapable": True,
+        # PyInstaller's BUNDLE takes LSBackgroundOnly from the console flag of the last EXE it is given, and the
+        # last is the console `rigplan-cli`: without this the app has no Dock icon and no menu bar (issue 29).
+        # packaging/macos/build.sh checks the built Info.plist.
+        "LSBackgroundOnly": False,
         "CFBundleDocumentTypes": [
             {
                 "CFBundleTypeName": "RigPlan build",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, offer_input
 from rigplan.costs.model import OfferInput, OwnInputs, compute
-from rigplan.costs.offers import load_offers
 from rigplan.files import load
 from rigplan.model import Assumptions, Pricing
 

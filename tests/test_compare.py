@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rigplan.cli.main import run_cli
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, cost_build
-from rigplan.costs.offers import load_offers
 from rigplan.exports.compare import compare
 from rigplan.exports.plan import DEFAULT_CHART_OFFERS, ExportError, make_plan
 from rigplan.files import load, save

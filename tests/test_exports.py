@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from rigplan.cli.main import run_cli
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse
-from rigplan.costs.offers import load_offers
 from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import DEFAULT_CHART_OFFERS, make_plan, money
 from rigplan.exports.tables import costs_csv, parts_csv

@@ -7,7 +7,7 @@ import datetime as dt
 
 from gpuhunt import AcceleratorVendor, CatalogItem
 
-from rigplan.cloudprices.gpuhunt_map import gpu_name, to_offers, version_date
+from rigplan.cloud.gpuhunt_map import gpu_name, to_offers, version_date
 
 
 def item(name: str, zone: str, price: float, n: int, gpu: str | None, mem: float | None, spot: bool, vendor=None):  # noqa: ANN001, ANN201
@@ -49,7 +49,7 @@ def test_names_and_dates() -> None:
 def test_a_share_of_one_gpu_is_a_fraction_not_zero_gpus() -> None:
     """A slice of one GPU (Azure's NV4as_v4 is 1/8 of a Radeon MI25, Microsoft Learn) becomes one GPU's fraction
     with no speed, never 0 GPUs (int(0.125)), which the offer model would reject and so fail the whole update."""
-    from rigplan.costs.offers import Offer
+    from rigplan.model.offers import Offer
 
     sliced = CatalogItem(
         provider="azure", instance_name="Standard_NV4as_v4", location="eastus", price=0.233, cpu=4, memory=14.0,

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from rigplan.catalog import Catalog, load_catalog
-from rigplan.catalog.user_prices import (
+from rigplan.files import load
+from rigplan.imports.price_file import PriceFileError, apply_to_build, parse_price_file, resolve_catalog
+from rigplan.imports.user_prices import (
     UserPricesError,
     add_user_prices,
     apply_to_catalog,
@@ -20,8 +22,6 @@ from rigplan.catalog.user_prices import (
     prices_path,
     remove_user_prices,
 )
-from rigplan.files import load
-from rigplan.imports.price_file import PriceFileError, apply_to_build, parse_price_file, resolve_catalog
 from rigplan.model import Build, BuildItem, Price
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -99,6 +99,8 @@ def test_info_plist_declares_rigplan_as_an_exported_type(tmp_path: Path) -> None
     # Old NAME.rigplan.yaml builds are public.yaml to macOS: RigPlan opens them without claiming all YAML.
     assert other["LSItemContentTypes"] == ["public.yaml"] and other["LSHandlerRank"] == "Alternate"
     assert data["CFBundleShortVersionString"] == __version__
+    # issue 29: a Dock icon and a menu bar, whatever console flag PyInstaller took from rigplan-cli
+    assert data["LSBackgroundOnly"] is False
     assert "rigplan.yaml" not in (tmp_path / "Info.plist").read_text("utf-8")
 
 
@@ -227,6 +229,8 @@ def test_icons_hold_every_size() -> None:
         ("libgtk-3.so.0", "linux", False),
         ("libgthread-2.0.so.0", "linux", True),  # issue 18: the tarball needs it on a bare Debian 12
         ("libglib-2.0.so.0", "linux", True),
+        ("libssl.so.3", "linux", True),  # issue 29: HTTPS for "Update prices" on a fresh system
+        ("libcrypto.so.3", "linux", True),
         (r"PySide6\Qt6Core.dll", "win32", True),
         (r"PySide6\Qt6OpenGL.dll", "win32", True),  # pyqtgraph imports QtOpenGL
         (r"PySide6\plugins\platforms\qwindows.dll", "win32", True),
@@ -243,7 +247,7 @@ def test_bundle_trimming_applies_on_every_os(name: str, platform: str, kept: boo
 def test_portable_app_names_the_missing_system_libraries(monkeypatch) -> None:  # noqa: ANN001
     """The frozen Linux app checks the libraries the bundle leaves to the system before Qt loads (a bare Debian 12
     has none); here a library that exists nowhere stands in for libGL on such a system."""
-    from rigplan.gui import syslibs
+    from rigplan.render import syslibs
 
     assert syslibs.check_frozen_linux() is None  # not frozen: a source checkout has them from scripts/dev
     monkeypatch.setattr(sys, "frozen", True, raising=False)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rigplan.costs.offers import load_offers
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.perf import gpu_speed, key, load_perf, multi_gpu, offer_speed
 from rigplan.model import Kind
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from prices_server import VERSION, serve
-from rigplan.cloudprices import store
-from rigplan.cloudprices.fetch import Cancelled, PriceUpdateError
-from rigplan.cloudprices.update import import_file, update
+from rigplan.cloud import store
+from rigplan.cloud.fetch import Cancelled, PriceUpdateError
+from rigplan.cloud.update import import_file, update
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"

@@ -355,8 +355,8 @@ def test_largest_allowed_build_costs_stay_finite(tmp_path: Path, build: Build) -
     """Every bound at its maximum at once: the totals and the cost curves are still finite numbers."""
     import numpy as np
 
+    from rigplan.cloud.offers import load_offers
     from rigplan.costs.analysis import analyse
-    from rigplan.costs.offers import load_offers
     from rigplan.costs.perf import load_perf
     from rigplan.model import BuildItem, Price
     from rigplan.model.assumptions import MAX_GB, MAX_UNIT_PRICE

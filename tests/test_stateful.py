@@ -1,6 +1,6 @@
 """A stateful property test of the open document and its files (issue 14).
 
-Hypothesis drives the real document model (rigplan.gui.document.BuildDocument with its QUndoStack, no window) and
+Hypothesis drives the real document model (rigplan.gui.files.document.BuildDocument with its QUndoStack, no window) and
 the real file layer (files.tracked.TrackedFile, files.autosave.AutosaveStore on a temporary folder) through random
 sequences of edit, undo, redo, save, save-as, a change of the file by another program, overwrite or reload after
 that change, autosave and a simulated crash. After every step:
@@ -30,7 +30,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.rigplan"))
 
 
 def make_machine(folder: Path) -> type[RuleBasedStateMachine]:
-    from rigplan.gui.document import BuildDocument
+    from rigplan.gui.files.document import BuildDocument
 
     parts = [item.part for p in EXAMPLES for item in load(p).items]
     paths = [folder / "a.rigplan.yaml", folder / "b.rigplan.yaml"]

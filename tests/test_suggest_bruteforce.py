@@ -12,11 +12,12 @@ from functools import cache
 import pytest
 
 from rigplan.catalog.loader import Catalog, load_catalog
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, desktop_throughput
-from rigplan.costs.offers import Offer, load_offers
 from rigplan.costs.perf import gpu_speed, load_perf
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
+from rigplan.model.offers import Offer
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.suggest.question import Goal, Question

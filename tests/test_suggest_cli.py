@@ -139,7 +139,7 @@ def test_my_prices_from_the_user_price_layer(tmp_path: Path) -> None:
     import os
 
     from rigplan.catalog import load_catalog
-    from rigplan.catalog.user_prices import apply_to_catalog, load_user_prices
+    from rigplan.imports.user_prices import apply_to_catalog, load_user_prices
     from rigplan.model.assumptions import Assumptions
     from rigplan.suggest import Question
     from rigplan.suggest.search import Search

@@ -14,7 +14,7 @@ from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import make_plan
 from rigplan.exports.wording import at_least
 from rigplan.files import save
-from rigplan.gui.costs_text import summary_html  # plain functions: no Qt widget is made
+from rigplan.gui.costs.costs_text import summary_html  # plain functions: no Qt widget is made
 from rigplan.model import Build, BuildItem
 from rigplan.model.parts import Gpu, Psu
 

@@ -25,8 +25,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
 
-from rigplan.cloudprices.quirks import flag_estimated_speed  # noqa: E402
-from rigplan.costs.offers import OFFERS_FORMAT, Offer, write_compiled_offers  # noqa: E402
+from rigplan.cloud.offers import OFFERS_FORMAT, write_compiled_offers  # noqa: E402
+from rigplan.cloud.quirks import flag_estimated_speed  # noqa: E402
+from rigplan.model.offers import Offer  # noqa: E402
 
 SKYPILOT = "SkyPilot catalog (skypilot-org/skypilot-catalog), from provider price lists"
 EC2INFO = "ec2instances.info 0.0.2 (PyPI), linux prices"

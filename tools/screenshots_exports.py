@@ -27,8 +27,8 @@ def main() -> int:
 
     from rigplan.exports.plan import make_plan
     from rigplan.files import load
-    from rigplan.gui.compare_view import comparison_dialog
-    from rigplan.gui.export_pdf import write_pdf
+    from rigplan.gui.compare.compare_view import comparison_dialog
+    from rigplan.render.pdf import write_pdf
 
     app = QApplication(sys.argv[:1])
     app.setStyle("Fusion")

@@ -22,7 +22,7 @@ LIST = ROOT / "tests" / "data" / "pcpartpicker" / "budget.txt"
 
 
 def take(out: Path, size: str) -> int:
-    from rigplan.gui.import_dialog import PasteListDialog, ReviewMatchesDialog
+    from rigplan.gui.imports.import_dialog import PasteListDialog, ReviewMatchesDialog
     from rigplan.imports.list_import import apply_picks, to_build
     from rigplan.model import Build
 

@@ -27,7 +27,7 @@ def main() -> int:
     a = ap.parse_args()
     from PySide6.QtGui import QColor, QPainter, QPixmap
 
-    from rigplan.gui.suggest_dialog import SuggestDialog
+    from rigplan.gui.suggest.suggest_dialog import SuggestDialog
 
     with screen_window() as (app, w, _):
 

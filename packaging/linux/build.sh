@@ -5,6 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PYTHON:-.venv/bin/python}
+# Every build tool first, so a missing one stops the build in a second, not after 9 minutes of PyInstaller.
+need=""
+for tool in patchelf strip dpkg-deb gzip md5sum; do command -v "$tool" >/dev/null || need="$need $tool"; done
+if [ -n "$need" ]; then
+  echo "packaging needs:$need (Debian: apt-get install -y patchelf binutils dpkg gzip coreutils)" >&2
+  exit 2
+fi
 APP_ID=io.github.rigplan.RigPlan
 VERSION=$("$PY" -c 'import sys; sys.path.insert(0, "app"); import rigplan; print(rigplan.__version__)')
 QT_QPA_PLATFORM=offscreen "$PY" packaging/make_icons.py
@@ -36,7 +43,6 @@ strip --strip-unneeded dist/rigplan/rigplan 2>/dev/null || true
 # RUNPATHs that name the build machine's Python (pyenv here, the toolcache on CI) point nowhere on the user's system:
 # dropped (lintian: custom-library-search-path); the bundle's own $ORIGIN paths stay. Libraries need no execute bit
 # (lintian: shared-library-is-executable).
-command -v patchelf >/dev/null || { echo "needs patchelf (apt-get install patchelf)" >&2; exit 2; }
 find dist/rigplan -type f -name '*.so*' -print0 | while IFS= read -r -d '' f; do
   case "$(patchelf --print-rpath "$f" 2>/dev/null)" in
     "" | '$ORIGIN'*) ;;
@@ -87,7 +93,8 @@ Maintainer: The RigPlan contributors <rigplan@users.noreply.github.com>
 Installed-Size: $size_kb
 Section: utils
 Priority: optional
-Depends: libc6, libgl1, libegl1, libfontconfig1, libfreetype6, libglib2.0-0, libdbus-1-3, libxkbcommon0, libxkbcommon-x11-0, libx11-6, libx11-xcb1, libxcb1, libxcb-cursor0, libxcb-icccm4, libxcb-image0, libxcb-keysyms1, libxcb-randr0, libxcb-render-util0, libxcb-shape0, libxcb-xfixes0, libxcb-xkb1, fonts-dejavu-core
+Depends: libc6, libgl1, libegl1, libfontconfig1, libfreetype6, libglib2.0-0, libdbus-1-3, libxkbcommon0, libxkbcommon-x11-0, libx11-6, libx11-xcb1, libxcb1, libxcb-cursor0, libxcb-icccm4, libxcb-image0, libxcb-keysyms1, libxcb-randr0, libxcb-render-util0, libxcb-shape0, libxcb-xfixes0, libxcb-xkb1, fonts-dejavu-core, libssl3
+Recommends: desktop-file-utils, shared-mime-info
 Homepage: https://github.com/rigplan/rigplan
 Description: plan a deep-learning workstation and compare owning it with renting
  RigPlan checks that a deep-learning workstation's parts fit and can be powered,

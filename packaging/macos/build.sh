@@ -32,6 +32,9 @@ else
 fi
 
 # Absolute paths: the smoke test runs its commands from / (so it works from any folder).
+# The app must show in the Dock with its menu bar: PyInstaller would write LSBackgroundOnly=True (issue 29).
+bg=$(plutil -extract LSBackgroundOnly raw "$APP/Contents/Info.plist" 2>/dev/null || echo missing)
+[ "$bg" = false ] || { echo "Info.plist: LSBackgroundOnly is '$bg', expected false" >&2; exit 1; }
 "$PY" packaging/smoke_test.py --app "$APP/Contents/MacOS/rigplan" --cli "$APP/Contents/MacOS/rigplan-cli"
 
 VERSION=$("$PY" -c 'import sys; sys.path.insert(0, "app"); import rigplan; print(rigplan.__version__)')

@@ -25,7 +25,7 @@ def curve_pixels(window: Any) -> dict[str, Any]:
     """{"curves": {name: pixels of its colour inside the plot}, "plot": [w, h] in logical pixels, ...}."""
     from PySide6.QtGui import QColor
 
-    from rigplan.gui.chart_style import COLORS, OWN_COLOR
+    from rigplan.gui.costs.chart_style import COLORS, OWN_COLOR
 
     costs = window.costs
     chart = costs.chart("breakeven")

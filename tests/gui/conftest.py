@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
 from rigplan.catalog import Catalog
-from rigplan.costs.offers import OfferCatalog, load_offers
+from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.costs.perf import PerfTable, load_perf
 from rigplan.gui.mainwindow import MainWindow
 

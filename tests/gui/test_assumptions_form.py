@@ -12,7 +12,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox
 
 from rigplan.files import load
-from rigplan.gui.assumptions_form import FIELDS
+from rigplan.gui.costs.assumptions_form import FIELDS
 from rigplan.gui.mainwindow import MainWindow
 
 

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
-from rigplan.costs.offers import load_offers
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.perf import load_perf
 from rigplan.gui.mainwindow import MainWindow
 

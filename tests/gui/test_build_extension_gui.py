@@ -11,7 +11,7 @@ from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from rigplan.files import load
-from rigplan.gui.file_open import FileOpenHandler
+from rigplan.gui.files.file_open import FileOpenHandler
 from rigplan.gui.mainwindow import MainWindow
 
 
@@ -93,7 +93,7 @@ def test_file_open_event_for_a_bad_file_keeps_the_build_and_says_why(
         bad = tmp_path / "notes.rigplan"
         bad.write_text("just: some\nother: yaml\n", "utf-8")
         told: list[str] = []
-        monkeypatch.setattr("rigplan.gui.files_controller.QMessageBox.warning", lambda *a: told.append(a[2]))
+        monkeypatch.setattr("rigplan.gui.files.files_controller.QMessageBox.warning", lambda *a: told.append(a[2]))
         QCoreApplication.sendEvent(QApplication.instance(), QFileOpenEvent(str(bad)))
         assert len(told) == 1 and str(bad) in told[0] and "Traceback" not in told[0]
         assert window.doc.path == examples_dir / "budget-1-gpu.rigplan"

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFileDialog
 from rigplan.exports.compare import compare, figure_rows
 from rigplan.exports.plan import make_plan
 from rigplan.files import load
-from rigplan.gui.compare_view import DIFF_BRUSH, LAST_DIR_KEY, CompareView, comparison_dialog
+from rigplan.gui.compare.compare_view import DIFF_BRUSH, LAST_DIR_KEY, CompareView, comparison_dialog
 
 ROOT = Path(__file__).resolve().parents[2]
 EX = ROOT / "examples"

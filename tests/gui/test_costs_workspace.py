@@ -8,13 +8,13 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
-from rigplan.costs.offers import OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.files import load
-from rigplan.gui.chart_style import DAYS_PER_MONTH
+from rigplan.gui.costs.chart_style import DAYS_PER_MONTH
+from rigplan.gui.costs.offers_model import COL_OD, COL_PROVIDER, COL_WORK, is_trainer, work_per_dollar
+from rigplan.gui.costs.side_charts import elide
 from rigplan.gui.mainwindow import MainWindow
-from rigplan.gui.offers_model import COL_OD, COL_PROVIDER, COL_WORK, is_trainer, work_per_dollar
-from rigplan.gui.side_charts import elide
 from rigplan.model import Kind, Pricing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -257,7 +257,7 @@ def test_breakeven_labels_do_not_overlap_with_the_assumptions_open(costs_window:
 
 
 def test_a_summary_longer_than_its_lines_shows_whole_lines_only(qtbot) -> None:  # noqa: ANN001
-    from rigplan.gui.livetext import LiveText
+    from rigplan.gui.widgets.livetext import LiveText
 
     text = LiveText("<b>Owning</b> " + "words of a long summary " * 40, lines=3, rich=True)
     qtbot.addWidget(text)

@@ -15,7 +15,7 @@ from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import make_plan
 from rigplan.exports.tables import costs_csv, parts_csv
 from rigplan.files import load
-from rigplan.gui.export_actions import FORMATS, LAST_DIR_KEY, ImageOptions, install_export_menu
+from rigplan.gui.exports.export_actions import FORMATS, LAST_DIR_KEY, ImageOptions, install_export_menu
 from rigplan.model.assumptions import Pricing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,8 +126,8 @@ def test_compare_action_opens_with_the_current_build(setup) -> None:  # noqa: AN
 def test_chart_offers_read_from_either_costs_view_shape() -> None:
     from types import SimpleNamespace
 
-    from rigplan.costs.offers import load_offers
-    from rigplan.gui.export_actions import window_chart_offers
+    from rigplan.cloud.offers import load_offers
+    from rigplan.gui.exports.export_actions import window_chart_offers
 
     # The redesigned Costs view (issue 13) keeps ChartOffer(offer id, pricing); the older one Chosen(Offer, pricing).
     redesigned = SimpleNamespace(

@@ -16,8 +16,8 @@ from rigplan.cli.main import run_cli
 from rigplan.exports.plan import breakeven_text, make_plan, money
 from rigplan.exports.wording import least, unpriced_text
 from rigplan.files import load
-from rigplan.gui.export_images import OFFER_COLORS, OWN_COLOR, write_chart
-from rigplan.gui.export_pdf import write_pdf
+from rigplan.render.images import OFFER_COLORS, OWN_COLOR, write_chart
+from rigplan.render.pdf import write_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"

@@ -9,11 +9,11 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from rigplan.catalog import Catalog, load_catalog
-from rigplan.catalog.user_prices import load_user_prices
-from rigplan.gui import import_actions
-from rigplan.gui.import_dialog import CUSTOM, PasteListDialog, ReviewMatchesDialog
+from rigplan.gui.imports import import_actions
+from rigplan.gui.imports.import_dialog import CUSTOM, PasteListDialog, ReviewMatchesDialog
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.imports.list_import import match_list
+from rigplan.imports.user_prices import load_user_prices
 from rigplan.kinds import Kind
 
 DATA = Path(__file__).parents[1] / "data"
@@ -106,7 +106,7 @@ def test_price_file_into_the_build(window: MainWindow, monkeypatch) -> None:
 
 
 def test_price_file_into_your_catalog_prices(qtbot, tmp_path: Path, monkeypatch) -> None:
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
     from rigplan.costs.perf import load_perf
 
     catalog = load_catalog(cache_dir=tmp_path / "cache")  # its own: the prices below must not leak to other tests
@@ -143,9 +143,9 @@ def test_unreadable_price_file_is_one_warning(window: MainWindow, monkeypatch, t
 def test_saved_prices_show_when_the_window_starts(qtbot, tmp_path: Path) -> None:
     import datetime as dt
 
-    from rigplan.catalog.user_prices import add_user_prices
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
     from rigplan.costs.perf import load_perf
+    from rigplan.imports.user_prices import add_user_prices
     from rigplan.model import Price
 
     quote = Price(amount=455.0, currency="USD", date=dt.date(2025, 9, 1), source="local shop")

@@ -180,7 +180,7 @@ def test_quantity_and_remove_from_the_build_table(qtbot, window: MainWindow, exa
 
 
 def test_custom_part_dialog_adds_a_part(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
-    from rigplan.gui.dialogs import CustomPartDialog
+    from rigplan.gui.parts.custom_part import CustomPartDialog
 
     def fill_and_accept(dlg: CustomPartDialog) -> int:
         dlg.kind.setCurrentIndex([k for k in Kind].index(Kind.GPU))

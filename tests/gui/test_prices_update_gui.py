@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton
 
-from rigplan.gui import prices_update
+from rigplan.gui.costs.offers_model import COL_DATE, COL_INSTANCE, COL_OD, COL_REGION
 from rigplan.gui.mainwindow import MainWindow
-from rigplan.gui.offers_model import COL_DATE, COL_INSTANCE, COL_OD, COL_REGION
+from rigplan.gui.prices import prices_update
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from prices_server import serve  # noqa: E402
@@ -22,7 +22,7 @@ from prices_server import serve  # noqa: E402
 def pwindow(qtbot, catalog, offers, perf, tmp_path: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the prices folder (rigplan.cloudprices.cachepath)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the prices folder (rigplan.cloud.cachepath)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(catalog, offers, perf, settings, data_dir=tmp_path / "data")
     w.warnings = warnings  # type: ignore[attr-defined]
@@ -122,7 +122,7 @@ def test_import_a_skypilot_file_from_the_menu(qtbot, pwindow: MainWindow, monkey
 
 
 def test_unreadable_cache_is_said_and_bundled_prices_used(qtbot, catalog, perf, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
-    from rigplan.cloudprices.cachepath import cache_file, prices_home
+    from rigplan.cloud.cachepath import cache_file, prices_home
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     data = prices_home()
@@ -140,7 +140,7 @@ def test_a_job_that_fails_while_its_progress_is_shown_does_not_crash(qtbot, pwin
     """The modal progress dialog's setValue runs queued events; a job that fails right after a progress report
     used to have its dialog closed and deleted inside that setValue (a segmentation fault in the suite). Many
     quick failing jobs, each reporting progress to the end: the window survives and warns once per job."""
-    from rigplan.cloudprices.fetch import PriceUpdateError
+    from rigplan.cloud.fetch import PriceUpdateError
 
     w = pwindow
 

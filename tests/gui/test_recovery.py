@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from rigplan.costs.offers import load_offers
+from rigplan.cloud.offers import load_offers
 from rigplan.costs.perf import load_perf
+from rigplan.gui.files.recovery import RecoveryDialog
 from rigplan.gui.mainwindow import MainWindow
-from rigplan.gui.recovery import RecoveryDialog
 from rigplan.model import Kind
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from rigplan.catalog import Catalog
-from rigplan.costs.offers import OfferCatalog
+from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.perf import PerfTable
 from rigplan.files import load, save
 from rigplan.gui.mainwindow import MainWindow
@@ -272,7 +272,7 @@ def test_saving_a_recovered_build_asks_if_its_file_changed_after_the_autosave(
     monkeypatch: pytest.MonkeyPatch,
     qtbot,  # noqa: ANN001
 ) -> None:
-    from rigplan.gui.recovery import RecoveryDialog
+    from rigplan.gui.files.recovery import RecoveryDialog
 
     data = tmp_path / "data"
     crashed = MainWindow(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 
 from rigplan.catalog import Catalog
-from rigplan.gui.suggest_dialog import SuggestDialog
+from rigplan.gui.suggest.suggest_dialog import SuggestDialog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Kind
 from rigplan.rules import check
@@ -61,7 +61,7 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
 ) -> None:  # noqa: ANN001
     from PySide6.QtCore import QSettings
 
-    from rigplan.costs.offers import load_offers
+    from rigplan.cloud.offers import load_offers
     from rigplan.costs.perf import load_perf
     from rigplan.gui.mainwindow import MainWindow
 
@@ -89,9 +89,9 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
 
 def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
     """The break-even goal names the offer and the day; a build's own prices are used and shown as the user's."""
+    from rigplan.cloud.offers import load_offers
     from rigplan.costs.analysis import analyse
-    from rigplan.costs.offers import load_offers
-    from rigplan.gui.suggest_dialog import own_prices_of
+    from rigplan.gui.suggest.suggest_dialog import own_prices_of
     from rigplan.model.build import Build, BuildItem
     from rigplan.model.common import Price
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from rigplan.cli.main import UsageError
-from rigplan.cli.output import table
+from rigplan.cli.output import json_text, table
 
 PRECISION = {"throughput_v100": 3, "work_per_money": 4}
 
@@ -60,7 +59,7 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     except ExportError as exc:
         raise UsageError(str(exc)) from None
     if ns.json:
-        sys.stdout.write(json.dumps(comparison_json(cmp), indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+        sys.stdout.write(json_text(comparison_json(cmp)) + "\n")
         return 0
     print(table(figure_rows(cmp), [""] + [_elide(n, 30) for n in cmp.names]))
     print()

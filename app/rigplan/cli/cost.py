@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import Any
 
 from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
 from rigplan.cli.main import UsageError
-from rigplan.cli.output import table
+from rigplan.cli.output import json_text, table
 from rigplan.exports.wording import at_least, least
 from rigplan.model.assumptions import Pricing
 from rigplan.model.common import MAX_AMOUNT
@@ -66,7 +65,7 @@ def _r(v: float | None, nd: int = 2) -> float | None:
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
-    from rigplan.cloudprices.store import load_prices
+    from rigplan.cloud.store import load_prices
     from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
     from rigplan.costs.fx import NoRate, rate_for
     from rigplan.costs.jobs import job_defined, jobs
@@ -156,7 +155,7 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     for w in warnings:
         print(f"rigplan: warning: {w}", file=sys.stderr)
     if ns.json:
-        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+        sys.stdout.write(json_text(out) + "\n")
         return 0
     _print_text(build.name, a, own, report, results, notes, job_defined(a))
     speeds = ", ".join(

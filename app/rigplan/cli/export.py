@@ -24,7 +24,7 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]]
             raise UsageError("--pricing and --region choose the --instance offers: give --instance too")
         return None
     from rigplan.cli.cost import _pick_offer
-    from rigplan.cloudprices.store import load_prices
+    from rigplan.cloud.store import load_prices
     from rigplan.model.assumptions import Pricing
     from rigplan.paths import default_data_dir
 
@@ -53,11 +53,11 @@ def text_export(plan: Any, fmt: str) -> str:
 
 def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> None:
     """PDF and images are drawn by Qt: the CLI hands them to the GUI layer (the core stays free of Qt)."""
-    from rigplan.gui.syslibs import check_frozen_linux
+    from rigplan.render.syslibs import check_frozen_linux
 
     if problem := check_frozen_linux(x11=False):  # the portable tarball without libGL (issue 18)
         raise UsageError(problem)
-    from rigplan.gui.export_files import write_drawn
+    from rigplan.render.drawn import write_drawn
 
     write_drawn(plan, fmt, out, chart=ns.chart, width=ns.width, height=ns.height, dpi=ns.dpi)
 

@@ -142,7 +142,7 @@ def run_pcpartpicker(ns: argparse.Namespace) -> int:
 
 
 def run_prices(ns: argparse.Namespace) -> int:
-    from rigplan.catalog.user_prices import UserPricesError, load_user_prices, remove_user_prices
+    from rigplan.imports.user_prices import UserPricesError, load_user_prices, remove_user_prices
 
     try:
         if ns.list:
@@ -200,8 +200,8 @@ def _prices_into_build(ns: argparse.Namespace) -> int:
 
 def _prices_into_catalog(ns: argparse.Namespace) -> int:
     from rigplan.catalog import load_catalog
-    from rigplan.catalog.user_prices import UserPricesError, add_user_prices
     from rigplan.imports.price_file import resolve_catalog
+    from rigplan.imports.user_prices import UserPricesError, add_user_prices
 
     pf = _parse(ns)
     resolved = resolve_catalog(pf, load_catalog())

@@ -12,7 +12,7 @@ def _usd(v: float | None) -> str:
 
 
 def cmd_list(ns: argparse.Namespace) -> int:
-    from rigplan.cloudprices.store import load_prices
+    from rigplan.cloud.store import load_prices
     from rigplan.paths import default_data_dir
 
     catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices

@@ -60,10 +60,25 @@ def _unknown_word(word: str) -> str:
     return f"'{word}' is neither a command nor an existing file; {hint}commands: {', '.join(commands)}"
 
 
+def _safe_streams() -> None:
+    """Never stop on a character the console cannot show: Windows writes redirected output in cp1252, where part
+    names such as "Vulcan \u03b1" have no code. Such characters degrade to "?" instead of a UnicodeEncodeError;
+    UTF-8 streams (Linux, macOS, `python -X utf8`, PYTHONIOENCODING=utf-8) are untouched."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and encoding not in ("utf8", "utf_8"):
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):  # a detached or closed stream: nothing to protect
+                pass
+
+
 def run_cli(args: Sequence[str]) -> int:
     from rigplan.catalog.search import QueryError
     from rigplan.files.errors import BuildFileError
 
+    _safe_streams()
     try:
         if args and not args[0].startswith("-") and args[0] not in command_names():
             raise UsageError(_unknown_word(args[0]))

@@ -20,10 +20,19 @@ def finite_or_null(data: Any) -> Any:
     return data
 
 
-def print_json(data: Any) -> None:
+def _stdout_is_utf8() -> bool:
+    return (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "") == "utf8"
+
+
+def json_text(data: Any) -> str:
+    """JSON for stdout. On a UTF-8 stream names stay readable; on any other (Windows cp1252 when redirected)
+    non-ASCII characters are written as \\uXXXX escapes, so a JSON reader gets every name back intact."""
     # allow_nan=False: should a non-finite number ever slip past the cleaning, fail loudly rather than write it.
-    json.dump(finite_or_null(data), sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
-    sys.stdout.write("\n")
+    return json.dumps(finite_or_null(data), indent=2, ensure_ascii=not _stdout_is_utf8(), allow_nan=False)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json_text(data) + "\n")
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:

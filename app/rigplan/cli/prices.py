@@ -14,7 +14,7 @@ from rigplan.cli.output import print_json
 
 
 def _user_dir() -> Path:
-    from rigplan.cloudprices.cachepath import prices_home
+    from rigplan.cloud.cachepath import prices_home
 
     return prices_home()
 
@@ -40,8 +40,8 @@ def _done(ns: argparse.Namespace, ps: Any) -> int:
 
 
 def cmd_update(ns: argparse.Namespace) -> int:
-    from rigplan.cloudprices.fetch import DEFAULT_PROVIDERS, PriceUpdateError
-    from rigplan.cloudprices.update import update
+    from rigplan.cloud.fetch import DEFAULT_PROVIDERS, PriceUpdateError
+    from rigplan.cloud.update import update
 
     providers = tuple(p.strip() for p in ns.providers.split(",") if p.strip()) if ns.providers else DEFAULT_PROVIDERS
     providers = tuple("lambdalabs" if p == "lambda" else p for p in providers)
@@ -61,8 +61,8 @@ def cmd_update(ns: argparse.Namespace) -> int:
 
 
 def cmd_import(ns: argparse.Namespace) -> int:
-    from rigplan.cloudprices.fetch import PriceUpdateError
-    from rigplan.cloudprices.update import import_file
+    from rigplan.cloud.fetch import PriceUpdateError
+    from rigplan.cloud.update import import_file
 
     try:
         day = dt.date.fromisoformat(ns.date) if ns.date else None
@@ -76,7 +76,7 @@ def cmd_import(ns: argparse.Namespace) -> int:
 
 
 def cmd_revert(ns: argparse.Namespace) -> int:
-    from rigplan.cloudprices.store import BUNDLED, revert
+    from rigplan.cloud.store import BUNDLED, revert
 
     done = revert(_user_dir())
     print(f"Using the {BUNDLED}." if done else f"Already using the {BUNDLED}.")
@@ -84,7 +84,7 @@ def cmd_revert(ns: argparse.Namespace) -> int:
 
 
 def cmd_status(ns: argparse.Namespace) -> int:
-    from rigplan.cloudprices.store import status
+    from rigplan.cloud.store import status
 
     st = status(_user_dir())
     if ns.json:

@@ -42,7 +42,7 @@ def resolve_offer(text: str, region: str | None, pricing: Any) -> Any:
     among regions as `rigplan cost --instance` (current prices, us-east-1 first, then the cheapest)."""
     from rigplan.cli.cost import _pick_offer
     from rigplan.cli.main import UsageError
-    from rigplan.cloudprices.store import load_prices
+    from rigplan.cloud.store import load_prices
     from rigplan.paths import default_data_dir
 
     catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
@@ -67,7 +67,7 @@ def _own_prices(path: str | None, mine: bool) -> tuple[tuple[str, Any], ...]:
 
     out: dict[str, Any] = {}
     if mine:
-        from rigplan.catalog.user_prices import UserPricesError, load_user_prices
+        from rigplan.imports.user_prices import UserPricesError, load_user_prices
 
         try:
             out.update(load_user_prices())

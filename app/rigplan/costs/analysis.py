@@ -15,10 +15,10 @@ from rigplan.costs.model import (
     horizon_days,
     own_terms,
 )
-from rigplan.costs.offers import Offer
 from rigplan.costs.perf import PerfTable, Speed, gpu_speed, load_perf, multi_gpu, offer_speed
 from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.power import estimate_power
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import yaml
 
-from rigplan.costs.offers import Offer
 from rigplan.model.assumptions import Precision
+from rigplan.model.offers import Offer
 from rigplan.model.parts import Gpu
 from rigplan.paths import parts_dir
 

@@ -11,18 +11,19 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
 from rigplan.costs.fx import NoRate
 from rigplan.costs.jobs import JobResult, job_defined, jobs
 from rigplan.costs.model import CostReport, OfferInput, compute
-from rigplan.costs.offers import Offer, OfferCatalog, load_offers
 from rigplan.costs.perf import PerfTable
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.rules import Report, check
 from rigplan.rules.power import PSU_SIZES
 
-# The GUI's starting comparison on main (gui/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
+# The GUI's starting comparison (gui/costs/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
 # offers on its chart, so an export without --instance shows the same offers the Costs workspace starts with.
 DEFAULT_CHART_OFFERS: tuple[tuple[str, Pricing], ...] = (
     ("aws:p3.2xlarge:us-east-1", Pricing.ON_DEMAND),

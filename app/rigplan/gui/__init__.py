@@ -1,1 +1,2 @@
-"""The PySide6 skin over the core. Only this package imports Qt."""
+"""The PySide6 skin over the core, by feature (parts, costs, files, ...). Only this package and rigplan.render import
+Qt."""

@@ -58,7 +58,7 @@ def create_window(settings: object | None = None, data: Path | None = None, stag
 
 
 def run_gui(args: Sequence[str]) -> int:
-    from rigplan.gui.syslibs import check_frozen_linux
+    from rigplan.render.syslibs import check_frozen_linux
 
     problem = check_frozen_linux()  # before Qt loads: the portable tarball on a system without libGL or libxcb
     if problem:
@@ -124,7 +124,7 @@ def run_gui(args: Sequence[str]) -> int:
         window.statusBar().showMessage(f"Opening {Path(args[0]).name}...")
     # macOS hands a double-clicked build to the running RigPlan as a file-open event, both at launch and later;
     # Linux and Windows start a new process with the file as its argument instead.
-    from rigplan.gui.file_open import FileOpenHandler
+    from rigplan.gui.files.file_open import FileOpenHandler
 
     window._file_opener = FileOpenHandler(window)  # type: ignore[attr-defined]
     window.show()  # paints the first stage; the rest follows on the first turn of the event loop

@@ -39,22 +39,22 @@ from PySide6.QtWidgets import (
 
 from rigplan import __version__
 from rigplan.catalog import Catalog
-from rigplan.gui.autosave_controller import AutosaveMixin
-from rigplan.gui.build_header import BuildHeader
-from rigplan.gui.build_panel import BuildPanel
-from rigplan.gui.files_controller import FilesMixin
-from rigplan.gui.findings_panel import FindingsPanel
+from rigplan.gui.files.autosave_controller import AutosaveMixin
+from rigplan.gui.files.files_controller import FilesMixin
 from rigplan.gui.menus import make_actions
-from rigplan.gui.picker import PickerPanel
+from rigplan.gui.parts.build_header import BuildHeader
+from rigplan.gui.parts.build_panel import BuildPanel
+from rigplan.gui.parts.findings_panel import FindingsPanel
+from rigplan.gui.parts.picker import PickerPanel
 from rigplan.gui.window_settings import SettingsMixin
 from rigplan.kinds import Kind
 
 if TYPE_CHECKING:
-    from rigplan.costs.offers import OfferCatalog
+    from rigplan.cloud.offers import OfferCatalog
     from rigplan.costs.perf import PerfTable
     from rigplan.files.autosave import AutosaveStore
-    from rigplan.gui.costs_view import CostsView
-    from rigplan.gui.document import BuildDocument
+    from rigplan.gui.costs.costs_view import CostsView
+    from rigplan.gui.files.document import BuildDocument
     from rigplan.model import Build
     from rigplan.rules import Report
 
@@ -139,11 +139,11 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         """Second stage: the document, checks, costs and autosave. Idempotent."""
         if self.ready:
             return
-        from rigplan.cloudprices.cachepath import prices_home
-        from rigplan.cloudprices.store import load_prices
+        from rigplan.cloud.cachepath import prices_home
+        from rigplan.cloud.store import load_prices
         from rigplan.costs.perf import load_perf
-        from rigplan.gui.costs_view import CostsView
-        from rigplan.gui.document import BuildDocument
+        from rigplan.gui.costs.costs_view import CostsView
+        from rigplan.gui.files.document import BuildDocument
         from rigplan.model import Build
 
         offers = self._offers if self._offers is not None else load_prices(prices_home())  # bundled or updated
@@ -179,7 +179,7 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         for a in self.doc_actions:
             a.setEnabled(True)
         self._update_title()
-        from rigplan.gui.import_actions import apply_saved_prices
+        from rigplan.gui.imports.import_actions import apply_saved_prices
 
         apply_saved_prices(self)  # issue 19: your own prices over the catalog's
         # Autosave: unsaved edits are written every N seconds to the data folder, one file per instance.
@@ -275,7 +275,7 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
     # --- other commands --------------------------------------------------------------------------------------------
 
     def add_custom_part(self) -> None:
-        from rigplan.gui.dialogs import CustomPartDialog
+        from rigplan.gui.parts.custom_part import CustomPartDialog
 
         dlg = CustomPartDialog(self, self.doc.build.assumptions.currency)
         if dlg.exec() and dlg.part is not None:
@@ -291,7 +291,7 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(local.parent)) if local and local.exists() else QUrl(DOCS_URL))
 
     def about(self) -> None:
-        from rigplan.gui.dialogs import ABOUT
+        from rigplan.gui.about import ABOUT
 
         QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT)
 

@@ -27,7 +27,7 @@ def make_actions(w: MainWindow) -> None:
     w.act_new = _action(w, "&New", w.new_build, sk.New)
     w.act_open = _action(w, "&Open...", w.open_dialog, sk.Open)
     w.act_suggest = _action(w, "Suggest a &build...", w.suggest_build)  # issue 16
-    from rigplan.gui import import_actions  # issue 19: File > Import
+    from rigplan.gui.imports import import_actions  # issue 19: File > Import
 
     w.act_import_pcpp = _action(w, "&PCPartPicker list...", lambda: import_actions.import_pcpartpicker(w))
     w.act_import_prices = _action(w, "P&rice file...", lambda: import_actions.import_price_file(w))
@@ -84,9 +84,9 @@ def make_actions(w: MainWindow) -> None:
     w.doc_actions += (w.act_import_pcpp, w.act_import_prices, w.act_remove_prices)
     for a in w.doc_actions:
         a.setEnabled(False)
-    from rigplan.gui.export_actions import install_in_window  # imports no numpy/pydantic until an export runs
+    from rigplan.gui.exports.export_actions import install_in_window  # imports no numpy/pydantic until an export runs
 
     install_in_window(w)
-    from rigplan.gui.prices_update import install_prices_menu  # issue 17; the core loads only when a job runs
+    from rigplan.gui.prices.prices_update import install_prices_menu  # issue 17; the core loads only when a job runs
 
     install_prices_menu(w)

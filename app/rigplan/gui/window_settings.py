@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QSplitter
 
-    from rigplan.gui.costs_view import CostsView
-    from rigplan.gui.document import BuildDocument
+    from rigplan.gui.costs.costs_view import CostsView
+    from rigplan.gui.files.document import BuildDocument
     from rigplan.model import Assumptions
 
 DEFAULT_SIZE = (1400, 880)

@@ -28,6 +28,7 @@ from rigplan.rules.power import (
     storage_watts,
     wall_watts,
 )
+from rigplan.suggest.found import ORDER  # the order of `lists`
 
 INF = float("inf")
 
@@ -46,11 +47,9 @@ def _min_by(lst: list[tuple[float, int]], keys: list[object]) -> tuple[dict[obje
 
 
 class Bounds:
-    """Per-board lower bounds on the rest of a build (lists: candidates per kind in search.ORDER, cheapest first)."""
+    """Per-board lower bounds on the rest of a build (lists: candidates per kind in found.ORDER, cheapest first)."""
 
     def __init__(self, sub: Catalog, lists: list[list[tuple[float, int]]]) -> None:
-        from rigplan.suggest.search import ORDER  # the order of `lists`
-
         self.order = ORDER
         self.global_min = [
             lst[0][0] if lst and k is not Kind.COOLER else 0.0 for k, lst in zip(ORDER, lists, strict=True)

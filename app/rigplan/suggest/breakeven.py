@@ -25,11 +25,11 @@ from rigplan.costs.analysis import cost_build, offer_input
 from rigplan.costs.commitment import term_days
 from rigplan.costs.fx import rate_for
 from rigplan.costs.model import breakeven, cloud_slope, horizon_days, own_terms
-from rigplan.costs.offers import Offer
 from rigplan.costs.perf import PerfTable
 from rigplan.costs.resale import resale_share
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
+from rigplan.model.offers import Offer
 from rigplan.model.parts import Gpu, Kind, Memory, Psu, Storage
 from rigplan.rules.power import EIGHTY_PLUS, UNKNOWN_EFFICIENCY, estimate_power, gpu_watts
 

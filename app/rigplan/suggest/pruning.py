@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 from rigplan.model.parts import Kind
 from rigplan.suggest.bounds import BOXED_FAN_W, INF, PowerRoom, peak_w
 from rigplan.suggest.breakeven import Breakeven, Score
+from rigplan.suggest.found import Found, GpuOption
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rigplan.catalog.loader import Catalog
-    from rigplan.suggest.search import Found, GpuOption
 
 
 class PowerPruning:

@@ -7,8 +7,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rigplan.costs.offers import Offer
     from rigplan.model.common import Price
+    from rigplan.model.offers import Offer
 
 
 class Goal(StrEnum):

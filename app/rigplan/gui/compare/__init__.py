@@ -1,0 +1,1 @@
+"""Compare builds: the side-by-side table and chart of several build files."""

@@ -1,0 +1,228 @@
+"""Builds side by side: the current build and saved files (two to four), with the figures and parts tables of
+`rigplan compare` (rigplan.exports.compare, so both show the same text) and every build's own cost with the chosen
+offers on one chart over the same work done."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare, figure_rows
+from rigplan.exports.plan import ExportError, Plan, make_plan
+from rigplan.files import BuildFileError, load
+from rigplan.gui.files.files_controller import OPEN_FILTER
+
+DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
+LAST_DIR_KEY = "compare/last_dir"
+
+
+class CompareView(QWidget):
+    """Give it plans (add_plan / add_file); it recomputes the comparison and redraws the tables and the chart."""
+
+    def __init__(self, settings: QSettings | None = None, planner: Callable[..., Plan] = make_plan) -> None:
+        super().__init__()
+        self.settings = settings
+        self.planner = planner
+        self.plans: list[Plan] = []
+        self.comparison: Comparison | None = None
+        self._plot: Any = None  # one pyqtgraph plot, made on the first comparison and redrawn after
+        self.add_button = QPushButton("Add build file…")
+        self.add_button.clicked.connect(self._choose_file)
+        self.remove_button = QPushButton("Remove last")
+        self.remove_button.clicked.connect(self.remove_last)
+        self.save_chart_button = QPushButton("Save chart…")
+        self.save_chart_button.setToolTip("The comparison chart as PNG or SVG")
+        self.save_chart_button.clicked.connect(self._choose_chart_file)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.add_button)
+        top.addWidget(self.remove_button)
+        top.addWidget(self.save_chart_button)
+        top.addWidget(self.message, 1)
+        self.figures = self._table("Build figures")
+        self.parts = self._table("Parts side by side")
+        self.chart_box = QVBoxLayout()
+        chart_holder = QWidget()
+        chart_holder.setLayout(self.chart_box)
+        tables = QSplitter(Qt.Orientation.Vertical)
+        tables.addWidget(self.figures)
+        tables.addWidget(self.parts)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(tables)
+        split.addWidget(chart_holder)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setSizes([780, 500])  # the tables need the width more than the chart
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        self._refresh()
+
+    @staticmethod
+    def _table(name: str) -> QTableWidget:
+        t = QTableWidget()
+        t.setAccessibleName(name)
+        t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        t.setWordWrap(False)
+        t.verticalHeader().setVisible(False)
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        t.horizontalHeader().setStretchLastSection(True)
+        return t
+
+    def add_plan(self, plan: Plan) -> bool:
+        if len(self.plans) >= MAX_BUILDS:
+            self.message.setText(f"At most {MAX_BUILDS} builds side by side: remove one first.")
+            return False
+        if self.plans and plan.currency != self.plans[0].currency:  # one chart, one currency: refuse, keep the rest
+            self.message.setText(
+                f"Not added: {plan.build.name} is costed in {plan.currency}, the others in {self.plans[0].currency}; "
+                "set one currency in its assumptions."
+            )
+            return False
+        self.plans.append(plan)
+        self._refresh()
+        return True
+
+    def add_file(self, path: Path) -> bool:
+        """Load a build file and add it; a bad file is one message in the view, nothing else changes."""
+        try:
+            plan = self.planner(load(path))
+        except (BuildFileError, ExportError) as exc:
+            self.message.setText(f"Not added: {exc}")
+            return False
+        return self.add_plan(plan)
+
+    def remove_last(self) -> None:
+        if self.plans:
+            self.plans.pop()
+            self._refresh()
+
+    def _choose_file(self) -> None:
+        folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Add a build to compare", folder, OPEN_FILTER)
+        if path:
+            if self.settings:
+                self.settings.setValue(LAST_DIR_KEY, str(Path(path).parent))
+            self.add_file(Path(path))
+
+    def save_chart(self, path: Path, width: int = 1200, height: int = 700) -> None:
+        """The chart as on screen, drawn afresh at the given size: SVG for a .svg name, else PNG."""
+        from rigplan.render.images import comparison_plot, write_png, write_svg
+
+        assert self.comparison is not None
+        w = comparison_plot(self.comparison)
+        try:
+            if path.suffix.lower() == ".svg":
+                write_svg(w, path, width, height, "RigPlan: builds compared")
+            else:
+                write_png(w, path, width, height)
+        finally:
+            w.close()
+            w.deleteLater()
+
+    def _choose_chart_file(self) -> None:
+        folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
+        name, _ = QFileDialog.getSaveFileName(
+            self, "Save the comparison chart", str(Path(folder) / "comparison.png"), "PNG (*.png);;SVG (*.svg)"
+        )
+        if not name:
+            return
+        path = Path(name) if Path(name).suffix.lower() in (".png", ".svg") else Path(name + ".png")
+        if self.settings:
+            self.settings.setValue(LAST_DIR_KEY, str(path.parent))
+        try:
+            self.save_chart(path)
+        except OSError as exc:
+            self.message.setText(f"Chart not saved: {exc}")
+            return
+        self.message.setText(f"Chart saved to {path}")
+
+    def _refresh(self) -> None:
+        self.add_button.setEnabled(len(self.plans) < MAX_BUILDS)
+        self.save_chart_button.setEnabled(len(self.plans) >= MIN_BUILDS)
+        self.remove_button.setEnabled(bool(self.plans))
+        self.comparison = None
+        if len(self.plans) < MIN_BUILDS:
+            self.message.setText(f"Add {MIN_BUILDS - len(self.plans)} more build file(s) to compare.")
+            self._fill(self.figures, [], [])
+            self._fill(self.parts, [], [])
+            if self._plot is not None:
+                self._plot.clear()
+                self._plot.getPlotItem().legend.clear()
+            return
+        try:
+            cmp = compare(self.plans)
+        except ExportError as exc:
+            self.message.setText(str(exc))
+            return
+        self.comparison = cmp
+        notes = cmp.notes + [n for p in cmp.plans for n in p.notes]
+        self.message.setText("; ".join(notes) if notes else f"{len(self.plans)} builds, {cmp.currency}.")
+        self._fill(self.figures, [""] + cmp.names, figure_rows(cmp))
+        rows = [[("≠ " if r.differs else "") + r.kind.label, *(c or "—" for c in r.cells)] for r in cmp.parts]
+        self._fill(self.parts, ["Part"] + cmp.names, rows, [r.differs for r in cmp.parts])
+        from rigplan.render.images import comparison_plot, draw_comparison  # pyqtgraph on first use only
+
+        if self._plot is None:
+            self._plot = comparison_plot(None, offscreen=False)
+            self._plot.setAccessibleName("Comparison chart")
+            self.chart_box.addWidget(self._plot)
+        draw_comparison(self._plot, cmp)
+
+    @staticmethod
+    def _fill(t: QTableWidget, head: list[str], rows: list[list[str]], marked: list[bool] | None = None) -> None:
+        t.clear()
+        t.setColumnCount(len(head))
+        t.setRowCount(len(rows))
+        t.setHorizontalHeaderLabels(head)
+        bold = QFont()
+        bold.setBold(True)
+        for i, row in enumerate(rows):
+            for j, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if marked and marked[i]:
+                    item.setBackground(DIFF_BRUSH)
+                    if j == 0:
+                        item.setFont(bold)
+                        item.setToolTip("The builds differ here")
+                t.setItem(i, j, item)
+        t.resizeColumnsToContents()
+        for j in range(len(head)):  # long names are elided; the tooltip has them whole
+            t.setColumnWidth(j, min(t.columnWidth(j), 190 if j else 210))
+
+
+def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: QSettings | None = None) -> QDialog:
+    """The comparison in its own window, starting with the current build (File > Compare builds…)."""
+    dlg = QDialog(parent)
+    dlg.setWindowTitle("Compare builds")
+    dlg.resize(1280, 720)
+    if current is not None:
+        # Every build against the offers on the current build's chart, so the break-even rows line up.
+        chosen = [(c.offer.id, c.pricing) for c in current.offers]
+        view = CompareView(settings, lambda build: make_plan(build, chosen))
+        view.add_plan(current)
+    else:
+        view = CompareView(settings)
+    QVBoxLayout(dlg).addWidget(view)
+    dlg.view = view  # type: ignore[attr-defined]
+    return dlg

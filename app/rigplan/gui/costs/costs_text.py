@@ -1,0 +1,194 @@
+"""What the Costs tab writes about a cost report: the summary line, the break-even cells and the totals at a point
+of the chart's x axis (plain functions over rigplan.costs.model.CostReport, no widgets)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from rigplan.cloud.offers import OfferCatalog
+from rigplan.costs.analysis import BuildCosting, CostInputError, offer_input, perf_for
+from rigplan.costs.jobs import jobs
+from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
+from rigplan.costs.perf import PerfTable
+from rigplan.exports.wording import at_least, least
+from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH
+from rigplan.gui.costs.offers_model import provider_name
+from rigplan.model import Assumptions, Build, Pricing
+from rigplan.model.build import ChartOffer
+
+
+def curve_tips(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
+    """Each drawn offer's source and price date, for its curve's tooltip (issue 17: every price shows its date)."""
+    tips = []
+    for c in drawn:
+        o = offers.get(c.offer)
+        tips.append(f"{o.label}, {c.pricing.value}\n{o.source}\nPrices as of {o.date_text}" if o else c.offer)
+    return tips
+
+
+def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
+    """ "AWS g5.xlarge" per drawn offer, with the pricing added when an instance is there twice."""
+    out = []
+    for c in drawn:
+        o = offers.get(c.offer)
+        out.append(f"{provider_name(o.provider)} {o.instance_type}" if o else c.offer)
+    return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, drawn, strict=True)]
+
+
+def summary_html(
+    r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: list[str] = ()
+) -> str:
+    """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes."""
+    n = len(r.unpriced)  # issue 19: with unpriced parts the owning figures are lower bounds and say so
+    bits = [
+        f"Owning: <b>{at_least(money(r.upfront), n)}</b> up front, {money(r.own_slope_per_day)} a day to run; "
+        f"{least(n)}{money(r.own_breakdown['total'])} after {horizon_years:g} years and resale."
+    ]
+    best = [(o.breakeven_days, n) for n, o in zip(names, r.offers, strict=True) if o.breakeven_days]
+    if best:
+        days, name = min(best)
+        bits.append(f"Earliest break-even: <b>{days / DAYS_PER_MONTH:.1f} months</b> against {name}.")
+    elif r.offers:
+        bits.append("No offer on the chart breaks even within the horizon.")
+    elif not r.speed_unknown:
+        bits.append("Tick offers in the table below to compare.")
+    text = " ".join(bits) + ("<br>" + " ".join(more) if more else "")
+    return text + ("<br><i>" + "; ".join(r.notes) + "</i>" if r.notes else "")
+
+
+def compare_rows(
+    offers: OfferCatalog,
+    comparison: list[ChartOffer],
+    drawn: list[ChartOffer],
+    names: dict[str, str],
+    unknown_speed: list[UnknownSpeedResult],
+) -> list[tuple[ChartOffer, str, str, str, list[Pricing]]]:
+    """The side table's rows (CompareTable.set_rows): offer, name, colour ("" when not drawn), tooltip, pricings."""
+    unknown = {u.id: u for u in unknown_speed}
+    rows = []
+    for c in comparison:
+        o = offers.get(c.offer)
+        if o is None:
+            rows.append((c, c.offer, "", "Not in this RigPlan's cloud catalog: not drawn", [c.pricing]))
+            continue
+        n = drawn.index(c) if c in drawn else -1
+        color = COLORS[n % len(COLORS)] if n >= 0 else ""
+        tip = f"{o.label}\n{o.source}; prices as of {o.date_text}"
+        if c.offer in unknown:
+            u = unknown[c.offer]
+            tip += (
+                f"\nSpeed ratio unknown ({u.speedup_basis}): not drawn. The build's price rents "
+                f"{u.breakeven_instance_hours:,.0f} instance hours: its break-even in hours of renting."
+            )
+        elif n < 0:
+            tip += f"\nNo {c.pricing.value} price: not drawn"
+        name = names.get(c.offer, f"{provider_name(o.provider)} {o.instance_type}")
+        rows.append((c, name, color, tip, [p for p in Pricing if o.hourly(p)] or [c.pricing]))
+    return rows
+
+
+def offer_inputs(
+    offers: OfferCatalog, comparison: list[ChartOffer], a: Assumptions, perf: PerfTable, costing: BuildCosting
+) -> tuple[list[OfferInput], list[ChartOffer], list[ChartOffer], list[str]]:
+    """The cost model's inputs for the comparison: (inputs, drawn: known speed, unknown speed, notes on skipped)."""
+    inputs, drawn, unknown, skipped = [], [], [], []
+    for c in comparison:
+        offer = offers.get(c.offer)
+        try:
+            if offer is None:
+                raise CostInputError(c.offer)
+            inp = offer_input(offer, a, perf, costing.own.throughput, pricing=c.pricing)
+        except CostInputError:
+            skipped.append(f"{offer.instance_type if offer else c.offer} has no {c.pricing.value} price")
+            continue
+        inputs.append(inp)
+        (unknown if inp.speedup is None else drawn).append(c)
+    return inputs, drawn, unknown, skipped
+
+
+def no_rate_html(currency: str) -> str:
+    return (
+        f"<i>The ECB publishes no reference rate for {currency}: untick 'ECB' beside 'Rate per USD' in the "
+        "assumptions and enter its rate per US dollar.</i>"
+    )
+
+
+def _short(label: str) -> str:
+    return label.split(":")[0]
+
+
+def model_lines(
+    r: CostReport, costing: BuildCosting, inputs: list[OfferInput], a: Assumptions, money: Callable[[float], str]
+) -> tuple[list[str], list[str]]:
+    """(lines for the summary, lines for its tooltip): offers of unknown speed (break-even in instance hours only),
+    the job result where owning wins soonest (every offer's in the tooltip), the resale and the exchange rate."""
+    shown = [
+        f"{_short(u.label)} ({u.pricing.value}): speed ratio <b>unknown</b>; "
+        f"{money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours."
+        for u in r.speed_unknown
+    ]
+    more = [f"{_short(u.label)}: {u.speedup_basis}." for u in r.speed_unknown]
+    results = sorted(jobs(costing.own, inputs, a), key=lambda j: (j.jobs_to_win is None, j.jobs_to_win or 0))
+    for n, j in enumerate(results):
+        if j.status == "owning-wins-after":
+            when = f" ({j.years_to_win:.1f} years)" if j.years_to_win is not None else ""
+            line = (
+                f"Job on {_short(j.label)}: {money(j.cloud_cost or 0)} rented vs {money(j.own_cost or 0)} of power; "
+                f"owning wins after <b>{j.jobs_to_win} jobs</b>{when}, {j.jobs_to_win_with_resale} with the resale."
+            )
+        else:
+            never = j.status == "never"
+            line = f"Job on {_short(j.label)}: " + ("renting costs less than the power." if never else "unknown.")
+        (shown if n == 0 else more).append(line)
+    if len(results) > 1:
+        shown[-1] += f" ({len(results) - 1} more offers in the tooltip.)"
+    rate = f"; {r.fx_basis}" if a.currency != "USD" else ""
+    shown.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}){rate}.")
+    return shown, more
+
+
+def form_hints(
+    build: Build, costing: BuildCosting, perf: PerfTable, r: CostReport
+) -> dict[str, tuple[float | None, str]]:
+    """What the assumptions form's default boxes stand for with this build: shown greyed while in use."""
+    scaling = perf_for(build.assumptions, perf).scaling
+    pcie, sxm = scaling["pcie"].exponent, scaling["sxm"].exponent
+    own = "the GPU's own measured multi-GPU runs where Lambda has them, else"
+    return {
+        "load_watts": (costing.own.load_wall_w, "the build's parts through its PSU's efficiency"),
+        "idle_watts": (costing.own.idle_wall_w, "the build's idle estimate"),
+        "scaling_desktop": (None, f"fitted: {own} n^{pcie:.2f} for PCIe cards ({scaling['pcie'].basis})"),
+        "scaling_cloud": (None, f"fitted: {own} n^{sxm:.2f} for SXM/NVLink instances, n^{pcie:.2f} for PCIe ones"),
+        "resale_fraction": (r.resale_share, r.resale_basis),
+        "jobs_per_year": (None, "no yearly view"),
+    }
+
+
+def breakeven_cells(r: CostReport, by_months: bool) -> list[str]:
+    """One cell per offer of the report: when owning becomes cheaper, on the chart's x axis."""
+    out = []
+    for o in r.offers:
+        if o.status == "from-day-one":
+            out.append("day one")
+        elif o.breakeven_days is None:
+            out.append("never")
+        elif by_months:
+            out.append(f"{o.breakeven_days / DAYS_PER_MONTH:,.1f} mo")
+        else:
+            out.append(f"{o.breakeven_hours:,.0f} h")
+    return out
+
+
+def axis_x(r: CostReport, by_months: bool) -> np.ndarray:
+    return r.days / DAYS_PER_MONTH if by_months else r.hours
+
+
+def totals_at(r: CostReport, by_months: bool, x: float) -> list[float]:
+    """Cumulative cost of owning, then of each offer, at x on the chart's x axis (clamped to the chart: never a
+    negative month, never past the horizon). Interpolated on the daily curves, so the hours axis reads the totals
+    at that hour of work."""
+    xs = axis_x(r, by_months)
+    x = min(max(x, 0.0), float(xs[-1]))
+    return [float(np.interp(x, xs, r.own_curve))] + [float(np.interp(x, xs, o.curve)) for o in r.offers]

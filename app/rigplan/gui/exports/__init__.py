@@ -1,0 +1,1 @@
+"""File > Export: the dialogs and actions; the drawing itself is rigplan.render's."""

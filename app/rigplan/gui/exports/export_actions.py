@@ -1,0 +1,251 @@
+"""File > Export and File > Compare builds: actions that take the window's current build and chart offers, ask for
+a file (the dialog remembers its folder) and write it with the same code as `rigplan export`.
+
+The window hooks this in with one call (install_export_menu); everything else lives here, so the window's menu
+module only gains a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QMenu,
+    QMessageBox,
+    QSpinBox,
+    QWidget,
+)
+
+if TYPE_CHECKING:  # the menu is built in the window's first stage, before numpy and pydantic are imported
+    from rigplan.exports.plan import Plan
+    from rigplan.model.assumptions import Pricing
+    from rigplan.model.build import Build
+
+LAST_DIR_KEY = "export/last_dir"
+# (menu text, format, file filter, suffix)
+FORMATS = [
+    ("&Markdown parts list…", "md", "Markdown (*.md)", ".md"),
+    ("Parts &CSV…", "csv", "CSV (*.csv)", ".csv"),
+    ("Cost c&urves CSV…", "costs-csv", "CSV (*.csv)", ".csv"),
+    ("&PDF report…", "pdf", "PDF (*.pdf)", ".pdf"),
+    ("Chart as P&NG…", "png", "PNG image (*.png)", ".png"),
+    ("Chart as &SVG…", "svg", "SVG image (*.svg)", ".svg"),
+]
+
+
+def text_export(plan: Plan, fmt: str) -> str:
+    from rigplan.exports.markdown import to_markdown
+    from rigplan.exports.tables import costs_csv, parts_csv
+
+    return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
+
+
+def _int_setting(settings: QSettings | None, key: str, default: int) -> int:
+    """A remembered number; anything unreadable (an edited settings file) is the default, never a crash."""
+    try:
+        return int(settings.value(key, default)) if settings else default
+    except (TypeError, ValueError):
+        return default
+
+
+class ImageOptions(QDialog):
+    """Which chart, and its size and DPI (PNG) before the file dialog."""
+
+    def __init__(self, parent: QWidget | None, fmt: str, settings: QSettings | None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Export chart as {fmt.upper()}")
+        self.settings = settings
+        self.chart = QComboBox()
+        self.chart.addItem("Break-even: cumulative cost", "breakeven")
+        self.chart.addItem("Cost at the horizon", "breakdown")
+        self.chart.addItem("Break-even sensitivity", "sensitivity")
+        self.width_box, self.height_box, self.dpi_box = QSpinBox(), QSpinBox(), QSpinBox()
+        for box, lo, hi, key, default in (
+            (self.width_box, 200, 10000, "width", 1200),
+            (self.height_box, 150, 10000, "height", 700),
+            (self.dpi_box, 48, 1200, "dpi", 96),
+        ):
+            box.setRange(lo, hi)
+            box.setValue(_int_setting(settings, f"export/{key}", default))
+        self.width_box.setSuffix(" px")
+        self.height_box.setSuffix(" px")
+        self.dpi_box.setSuffix(" dpi")
+        self.dpi_box.setToolTip("96 for screens, 300 for print: text and lines are drawn at this density")
+        form = QFormLayout(self)
+        form.addRow("Chart", self.chart)
+        form.addRow("Width", self.width_box)
+        form.addRow("Height", self.height_box)
+        if fmt == "png":
+            form.addRow("Resolution", self.dpi_box)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> dict[str, Any]:
+        v = {"width": self.width_box.value(), "height": self.height_box.value(), "dpi": self.dpi_box.value()}
+        if self.settings:
+            for k, x in v.items():
+                self.settings.setValue(f"export/{k}", x)
+        return {"which": self.chart.currentData(), **v}
+
+
+class Exporter:
+    """Writes the current build in any format. `build` and `chosen` are read at export time, so the file has what
+    the window shows then (chosen: the offers on the Costs chart as (offer id, pricing); None: the build's own)."""
+
+    def __init__(
+        self,
+        parent: QWidget,
+        build: Callable[[], Build],
+        chosen: Callable[[], list[tuple[str, Pricing]] | None],
+        settings: QSettings | None,
+    ) -> None:
+        self.parent, self.build, self.chosen, self.settings = parent, build, chosen, settings
+        self.last_written: Path | None = None
+
+    def plan(self) -> Plan:
+        from rigplan.exports.plan import make_plan
+
+        return make_plan(self.build(), self.chosen())
+
+    def ask_path(self, fmt: str, filt: str, suffix: str) -> Path | None:
+        folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
+        name = "".join(c if c.isalnum() or c in " -_" else "_" for c in self.build().name).strip() or "build"
+        start = str(Path(folder) / f"{name}{suffix}") if folder else f"{name}{suffix}"
+        path, _ = QFileDialog.getSaveFileName(self.parent, "Export", start, filt)
+        if not path:
+            return None
+        p = Path(path)
+        if p.suffix.lower() != suffix:
+            p = p.with_name(p.name + suffix)
+        if self.settings:
+            self.settings.setValue(LAST_DIR_KEY, str(p.parent))
+        return p
+
+    def export(self, fmt: str, filt: str = "", suffix: str = "") -> Path | None:
+        """Ask (options for images, then the file) and write; a failure is one message, nothing else changes."""
+        options: dict[str, Any] = {}
+        if fmt in ("png", "svg"):
+            dlg = ImageOptions(self.parent, fmt, self.settings)
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return None
+            options = dlg.values()
+        path = self.ask_path(fmt, filt, suffix)
+        if path is None:
+            return None
+        from rigplan.exports.plan import ExportError
+
+        try:
+            self.write(fmt, path, options)
+        except (OSError, ExportError) as exc:
+            QMessageBox.warning(self.parent, "Export failed", f"Could not export to {path}:\n{exc}")
+            return None
+        self.last_written = path
+        return path
+
+    def write(self, fmt: str, path: Path, options: dict[str, Any] | None = None) -> None:
+        plan = self.plan()
+        if fmt in ("md", "csv", "costs-csv"):
+            path.write_text(text_export(plan, fmt), encoding="utf-8", newline="")
+        elif fmt == "pdf":
+            from rigplan.render.pdf import write_pdf
+
+            write_pdf(plan, path)
+        else:
+            from rigplan.render.images import write_chart
+
+            o = {"which": "breakeven", "width": 1200, "height": 700, "dpi": 96, **(options or {})}
+            write_chart(plan, o["which"], path, fmt, width=o["width"], height=o["height"], dpi=o["dpi"])
+
+    def _plan_or_message(self) -> Plan | None:
+        from rigplan.exports.plan import ExportError
+
+        try:
+            return self.plan()
+        except ExportError as exc:
+            QMessageBox.warning(self.parent, "Cannot export", str(exc))
+            return None
+
+    def copy_markdown(self) -> str:
+        plan = self._plan_or_message()
+        if plan is None:
+            return ""
+        text = text_export(plan, "md")
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def compare(self) -> QDialog | None:
+        from rigplan.gui.compare.compare_view import comparison_dialog
+
+        plan = self._plan_or_message()
+        if plan is None:
+            return None
+        dlg = comparison_dialog(self.parent, plan, self.settings)
+        dlg.show()
+        return dlg
+
+
+def install_export_menu(
+    window: QWidget,
+    menu: QMenu,
+    before: QAction | None,
+    build: Callable[[], Build],
+    chosen: Callable[[], list[tuple[str, Pricing]] | None],
+    settings: QSettings | None,
+) -> Exporter:
+    """Add File > Export (every format), Copy parts list as Markdown and Compare builds… before `before`."""
+    ex = Exporter(window, build, chosen, settings)
+    sub = QMenu("&Export", menu)
+    for text, fmt, filt, suffix in FORMATS:
+        a = QAction(text, sub)
+        a.triggered.connect(lambda _=False, f=fmt, fl=filt, s=suffix: ex.export(f, fl, s))
+        sub.addAction(a)
+    copy = QAction("Cop&y parts list as Markdown", menu)
+    copy.setShortcut("Ctrl+Shift+C")
+    copy.triggered.connect(lambda _=False: ex.copy_markdown())
+    comp = QAction("Co&mpare builds…", menu)
+    comp.triggered.connect(lambda _=False: ex.compare())
+    menu.insertMenu(before, sub) if before else menu.addMenu(sub)
+    for a in (copy, comp):
+        menu.insertAction(before, a) if before else menu.addAction(a)
+    if before:
+        menu.insertSeparator(before)
+    ex.menu, ex.copy_action, ex.compare_action = sub, copy, comp  # type: ignore[attr-defined]
+    return ex
+
+
+def window_chart_offers(w: Any) -> list[tuple[str, Pricing]] | None:
+    """The offers on the window's Costs chart as (offer id, pricing). Two shapes of the Costs view exist while the
+    issue-13 redesign lands: `comparison` (ChartOffer: offer id and pricing) and the older `chosen` (Offer objects)."""
+    costs = getattr(w, "costs", None)
+    if hasattr(costs, "comparison"):
+        return [(c.offer, c.pricing) for c in costs.comparison]
+    if hasattr(costs, "chosen"):
+        return [(c.offer.id, c.pricing) for c in costs.chosen]
+    return None  # the Costs view not built yet: the build's own chart offers
+
+
+def install_in_window(w: Any) -> Exporter:
+    """The one hook the main window needs, called where it makes its menus: File > Export, Copy parts list as
+    Markdown and Compare builds… go above Quit, and are enabled with the window's other document actions."""
+    file_menu = getattr(w, "file_menu", None) or next(
+        a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "File"
+    )
+    ex = install_export_menu(w, file_menu, w.act_quit, lambda: w.doc.build, lambda: window_chart_offers(w), w.settings)
+    added = (ex.menu.menuAction(), ex.copy_action, ex.compare_action)  # type: ignore[attr-defined]
+    name = "doc_actions" if hasattr(w, "doc_actions") else "_doc_actions"
+    setattr(w, name, tuple(getattr(w, name, ())) + added)
+    for a in added:
+        a.setEnabled(False)  # as the other document actions: enabled by finish(), once the build document exists
+    w.exporter = ex
+    return ex

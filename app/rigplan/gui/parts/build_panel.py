@@ -1,0 +1,273 @@
+"""The build panel: one row per slot (part, quantity, price override, remove), the total and the power bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rigplan.exports.wording import unpriced_text
+from rigplan.gui.parts.slots import SLOT_ORDER
+from rigplan.gui.widgets.livetext import LiveText
+from rigplan.kinds import KIND_LABELS, Kind
+
+if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
+    from rigplan.model import Build
+    from rigplan.rules import Report
+
+
+class PowerBar(QWidget):
+    """Load watts against the PSU rating. Hand-drawn because QProgressBar.setValue repaints synchronously, which
+    cost ~4 ms per build edit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._value, self._maximum, self._text, self._over = 0, 1, "", False
+        self.setMinimumHeight(self.fontMetrics().height() + 8)
+
+    def value(self) -> int:
+        return self._value
+
+    def maximum(self) -> int:
+        return self._maximum
+
+    def text(self) -> str:
+        return self._text
+
+    def set_state(self, value: int, maximum: int, text: str, over: bool) -> None:
+        state = (value, max(maximum, 1), text, over)
+        if state != (self._value, self._maximum, self._text, self._over):
+            self._value, self._maximum, self._text, self._over = state
+            self.setAccessibleDescription(text)
+            self.update()
+
+    def paintEvent(self, _event: object) -> None:  # noqa: N802
+        from PySide6.QtGui import QColor, QPainter
+
+        p = QPainter(self)
+        r = self.rect().adjusted(0, 0, -1, -1)
+        pal = self.palette()
+        p.setPen(pal.mid().color())
+        p.setBrush(pal.base())
+        p.drawRect(r)
+        filled = r.adjusted(1, 1, 0, 0)
+        filled.setWidth(int((r.width() - 1) * min(self._value / self._maximum, 1.0)))
+        p.fillRect(filled, QColor("#c0392b") if self._over else pal.highlight().color())
+        p.setPen(pal.text().color())
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._text)
+        p.end()
+
+
+class BuildPanel(QWidget):
+    """One row per slot: the part, quantity, price (editable override) and a remove button; total and power."""
+
+    slot_selected = Signal(object)  # Kind
+    remove_requested = Signal(int)  # item index
+    quantity_changed = Signal(int, int)
+    price_edited = Signal(int, object)  # item index, float | None
+
+    COLS = ["Slot", "Part", "Qty", "Price", ""]
+
+    def __init__(self, money: Callable[[float], str]) -> None:
+        super().__init__()
+        self.money = money
+        self.table = QTableWidget(0, len(self.COLS))
+        self.table.setAccessibleName("Build parts")
+        self.table.setHorizontalHeaderLabels(self.COLS)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Fixed widths: resizing to contents would re-measure every cell on each edit.
+        h = self.table.horizontalHeader()
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        fm = self.table.fontMetrics()
+        for c, sample in ((0, "Motherboard  "), (2, "64 ⇅  "), (3, "$10,000.00  "), (4, " ✕ ")):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
+            h.resizeSection(c, fm.horizontalAdvance(sample) + 16)
+        self.total = LiveText(lines=1, rich=True, wrap=False)
+        self.total.setAccessibleName("Total cost")
+        self.power = PowerBar()
+        self.power.setAccessibleName("Power: load against PSU rating")
+        self.power_note = LiveText(lines=2)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.total)
+        lay.addWidget(self.power)
+        lay.addWidget(self.power_note)
+        self.table.currentCellChanged.connect(self._on_current)
+        self.table.itemChanged.connect(self._on_item_changed)
+        self.table.cellClicked.connect(self._on_clicked)
+        QShortcut(
+            QKeySequence(QKeySequence.StandardKey.Delete),
+            self.table,
+            activated=self._remove_current,
+            context=Qt.ShortcutContext.WidgetShortcut,
+        )
+        self._rows: list[tuple[Kind, int | None]] = []
+        self._filling = False
+
+    def _on_current(self, row: int, *_: int) -> None:
+        if 0 <= row < len(self._rows):
+            self.slot_selected.emit(self._rows[row][0])
+
+    def select_kind(self, kind: Kind) -> None:
+        for n, (k, _) in enumerate(self._rows):
+            if k == kind:
+                self.table.selectRow(n)
+                return
+
+    def show_build(self, build: Build | None, report: Report | None) -> None:
+        """The build's rows (None: the empty slots, shown before the build document exists)."""
+        self._filling = True
+        current = self.table.currentRow()
+        rows: list[tuple[Kind, int | None]] = []
+        items = build.items if build is not None else ()
+        for kind in SLOT_ORDER:
+            idx = [n for n, i in enumerate(items) if i.part.kind == kind]
+            rows += [(kind, n) for n in idx] or [(kind, None)]
+        keys = [(k, None if n is None else items[n].part.id) for k, n in rows]
+        same_rows = keys == getattr(self, "_keys", None)
+        self._rows, self._keys = rows, keys
+        if same_rows:  # the common edit (quantity, price): update values in place, keep the cell widgets
+            self._update_values(build)
+            self._filling = False
+            self._show_power(report)
+            return
+        # Plain items only (no cell widgets): quantity is edited with the item delegate's spin box, and the
+        # remove column is a clickable cell, so a build edit repaints a handful of cells, not dozens of widgets.
+        self.table.setRowCount(len(rows))
+        ro = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        for r, (kind, n) in enumerate(rows):
+            cells = [QTableWidgetItem(KIND_LABELS[kind])] + [QTableWidgetItem() for _ in range(4)]
+            for c in cells:
+                c.setFlags(ro)
+            if n is None:
+                cells[1].setText("(none chosen: pick one on the right)")
+                cells[1].setForeground(self.palette().placeholderText())
+            else:
+                item = items[n]
+                cells[1].setText(item.part.name + ("  (custom)" if item.part.custom else ""))
+                cells[1].setToolTip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}")
+                if kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE):
+                    cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
+                    cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
+                cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
+                cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
+                cells[4].setToolTip(f"Remove {item.part.name}")
+                cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                for c in cells[2:]:
+                    c.setData(Qt.ItemDataRole.UserRole, n)
+            for c, cell in enumerate(cells):
+                self.table.setItem(r, c, cell)
+        if 0 <= current < len(rows):
+            self.table.setCurrentCell(current, 0)
+        self._update_values(build)
+        self._show_power(report)
+        self._filling = False
+
+    def _update_values(self, build: Build | None) -> None:
+        unpriced = 0
+        total = 0.0
+        rate = None
+        if build is not None:  # the first stage (no build yet) must not import the cost model
+            from rigplan.costs.fx import NoRate, rate_for
+            from rigplan.costs.fx import convert as fx_convert
+
+            try:
+                rate = rate_for(build.assumptions)
+            except NoRate:  # a currency without a reference rate: no total rather than a relabelled one
+                rate = None
+        for r, (_, n) in enumerate(self._rows):
+            if n is None:
+                continue
+            assert build is not None  # rows with an item index come from a build
+            item = build.items[n]
+            qty = self.table.item(r, 2)
+            if qty.data(Qt.ItemDataRole.EditRole) != item.quantity:
+                qty.setData(Qt.ItemDataRole.EditRole, item.quantity)  # an int: the delegate edits it with a spin box
+            price = item.unit_price
+            cell = self.table.item(r, 3)
+            cell.setText(self.money(price.amount, price.currency) if price else "no price")  # its own currency
+            tip = price.describe() if price else "No price known: type one to use your own quote"
+            cell.setToolTip(
+                ("Your price: " if item.price_override else "Catalog price: ")
+                + tip
+                + "\nEdit to override; clear to go back to the catalog price."
+            )
+            converted = fx_convert(price.amount, price.currency, rate) if price and rate else None
+            if converted is not None:
+                total += converted * item.quantity  # in the build's currency, never a relabelled USD amount
+            else:
+                unpriced += 1
+        # Issue 19: with parts that have no price the total is a lower bound, and says so as everywhere else.
+        least = "at least " if unpriced else ""
+        missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced)})</span>" if unpriced else ""
+        basis = f" <span style='color:gray'>({rate.basis})</span>" if rate and rate.currency != "USD" else ""
+        self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
+
+    def _show_power(self, report: Report | None) -> None:
+        p = report.power if report is not None else None
+        if p is None or not p.load_w:
+            self.power.set_state(0, 1, "No power draw yet", False)
+            self.power_note.setText("")
+            return
+        rating = p.psu_w or p.recommended_psu_w
+        psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU"
+        over = bool(p.psu_w and p.sizing_w > p.psu_w)
+        least = "at least " if p.unknown else ""
+        need = int(p.sizing_w)
+        self.power.set_state(need, max(rating, need), f"{least}{p.sizing_w:,.0f} W to size for, of {psu}", over)
+        self.power.setToolTip(
+            f"Full load {p.load_w:,.0f} W (GPUs at board power, CPU at sustained boost) plus GPU spikes unless the "
+            "PSU is an ATX 3.x unit: what the PSU must carry (docs/checks.md gives each part's basis)"
+        )
+        self.power_note.setText(
+            f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {least}{p.wall_load_w:,.0f} W while training, "
+            f"{p.wall_idle_w:,.0f} W idle."
+        )
+
+    def _on_clicked(self, row: int, column: int) -> None:
+        cell = self.table.item(row, column)
+        if column == 4 and cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
+            self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
+
+    def _remove_current(self) -> None:
+        cell = self.table.item(self.table.currentRow(), 4)
+        if cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
+            self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
+
+    def _on_item_changed(self, cell: QTableWidgetItem) -> None:
+        if self._filling or cell.column() not in (2, 3):
+            return
+        n = cell.data(Qt.ItemDataRole.UserRole)
+        if n is None:
+            return
+        if cell.column() == 2:
+            value = cell.data(Qt.ItemDataRole.EditRole)
+            try:
+                self.quantity_changed.emit(n, max(1, min(64, int(value))))
+            except (TypeError, ValueError):
+                self.quantity_changed.emit(n, 1)
+            return
+        text = cell.text().strip().replace(",", "").lstrip("$€£")
+        if text in ("", "no price"):
+            self.price_edited.emit(n, None)
+            return
+        try:
+            value = float(text.split()[0])
+        except (ValueError, IndexError):
+            value = float("nan")
+        self.price_edited.emit(n, value)

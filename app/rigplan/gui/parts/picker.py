@@ -1,0 +1,280 @@
+"""The part picker: one kind of the catalog as a searchable, sortable table; double-click or Enter adds a part."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStyle,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rigplan.catalog import Catalog
+from rigplan.gui.parts.part_filters import parse
+from rigplan.gui.parts.partsmodel import PartFilterProxy, PartTableModel
+from rigplan.gui.parts.slots import SLOT_ORDER
+from rigplan.kinds import KIND_LABELS, Kind
+
+if TYPE_CHECKING:  # the picker paints before pydantic and the checks are imported (see mainwindow)
+    from rigplan.costs.perf import PerfTable
+    from rigplan.model import Build
+
+
+@dataclass
+class SlotView:
+    """What the picker remembers per slot: its search text and sort order."""
+
+    text: str = ""
+    sort_column: int = -1
+    sort_order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
+
+
+class PickerPanel(QWidget):
+    """Searchable, sortable catalog table for one kind; the Add button, Enter or a double-click adds the part.
+
+    The search box takes words and field filters as the CLI's --where does (see part_filters): "4090 vram>=24".
+    Each slot keeps its own search text and sort order.
+    """
+
+    part_chosen = Signal(object)  # Part
+
+    def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
+        super().__init__()
+        self.catalog, self.perf, self.money = catalog, perf, money
+        self.build: Build | None = None  # None until the window's second stage: no filter yet
+        self._models: dict[Kind, PartTableModel] = {}
+        self._views: dict[Kind, SlotView] = {}
+        self._shown_kind: Kind | None = None
+        self._stale = False  # the build changed while the picker was hidden
+        self.kind_box = QComboBox()
+        self.kind_box.setAccessibleName("Part kind")
+        for kind in SLOT_ORDER:
+            self.kind_box.addItem(f"{KIND_LABELS[kind]} ({len(catalog.table(kind)):,})", kind)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search: words and filters, e.g. 4090 vram>=24 length<=330 price<=800")
+        self.search.setToolTip(
+            "Words must all appear in the name, maker or chipset. Filters compare a field with a number or a word: "
+            "vram>=24, length<=330, price<=800, socket=AM5 (field names as in the table or the catalog; a part "
+            "whose value is unknown does not match)."
+        )
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search parts")
+        self.compatible_only = QCheckBox("Compatible only")
+        self.compatible_only.setChecked(True)
+        self.compatible_only.setToolTip(
+            "Hide parts that would add an error to the current build (unticked: they are shown with a warning sign)"
+        )
+        self.add_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowLeft), "Add")
+        self.add_button.setToolTip("Add the selected part to the build (or press Enter, or double-click it)")
+        self.add_button.setAccessibleName("Add the selected part")
+        self.add_button.setEnabled(False)
+        self.add_button.clicked.connect(self._activate_current)
+        self.count = QLabel()
+        self.count.setAccessibleName("Matching parts")
+        self.empty_hint = QLabel()
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setStyleSheet("color: #b8860b")
+        self.empty_hint.hide()
+        self.proxy = PartFilterProxy()
+        self.view = QTableView()
+        self.view.setAccessibleName("Catalog parts")
+        self.view.setSortingEnabled(True)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().hide()
+        self.view.setAlternatingRowColors(True)
+        self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "ASUS ROG…OC Edition": maker and model both show
+        self.view.setModel(self.proxy)
+        self.view.doubleClicked.connect(self._activate)
+        self.view.selectionModel().currentRowChanged.connect(lambda cur, _: self.add_button.setEnabled(cur.isValid()))
+        for key in ("Return", "Enter"):
+            QShortcut(
+                QKeySequence(key),
+                self.view,
+                activated=self._activate_current,
+                context=Qt.ShortcutContext.WidgetShortcut,
+            )
+        top = QHBoxLayout()
+        top.addWidget(self.kind_box)
+        top.addWidget(self.search, 1)
+        top.addWidget(self.compatible_only)
+        top.addWidget(self.add_button)
+        top.addWidget(self.count)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(top)
+        lay.addWidget(self.empty_hint)
+        lay.addWidget(self.view, 1)
+        self.kind_box.currentIndexChanged.connect(lambda _: self._show_kind())
+        # Typing filters after a short pause, so each keystroke costs nothing on 4,000 rows.
+        self._typing = QTimer(self, singleShot=True, interval=120)
+        self._typing.timeout.connect(self._apply_text)
+        self.search.textChanged.connect(lambda _: self._typing.start())
+        self.search.returnPressed.connect(self._apply_text)
+        self.compatible_only.toggled.connect(lambda _: self.refresh_compatible())
+        self._show_kind()
+
+    @property
+    def kind(self) -> Kind:
+        return Kind(self.kind_box.currentData())  # Qt hands enum data back as plain str
+
+    def set_perf(self, perf: PerfTable) -> None:
+        """The speed table arrived (second stage): the GPU table gains its speed columns."""
+        self.perf = perf
+        if self._models.pop(Kind.GPU, None) is not None and self.kind is Kind.GPU:
+            self._show_kind()
+
+    def set_kind(self, kind: Kind) -> None:
+        self.kind_box.setCurrentIndex(SLOT_ORDER.index(kind))
+
+    def model_for(self, kind: Kind) -> PartTableModel:
+        if kind not in self._models:
+            self._models[kind] = PartTableModel(self.catalog.table(kind), self.perf, self.money)
+        return self._models[kind]
+
+    def slot_view(self, kind: Kind) -> SlotView:
+        return self._views.setdefault(kind, SlotView())
+
+    def _remember(self) -> None:
+        if self._shown_kind is not None:
+            header = self.view.horizontalHeader()
+            self._views[self._shown_kind] = SlotView(
+                self.search.text(), header.sortIndicatorSection(), header.sortIndicatorOrder()
+            )
+
+    def _show_kind(self) -> None:
+        self._remember()
+        kind = self.kind
+        self._shown_kind = kind
+        model = self.model_for(kind)
+        self.proxy.setSourceModel(model)
+        state = self.slot_view(kind)
+        self.search.blockSignals(True)
+        self.search.setText(state.text)  # this slot's own search, not the last slot's
+        self.search.blockSignals(False)
+        self.refresh_compatible()
+        self._apply_text()
+        if state.sort_column >= 0:
+            self.view.sortByColumn(state.sort_column, state.sort_order)
+        else:
+            self.proxy.sort(-1)
+            self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        # Fixed widths from the header text: ResizeToContents would measure every one of 4,000 rows.
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setMinimumSectionSize(40)
+        metrics = self.view.fontMetrics()
+        for c in range(1, model.columnCount()):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+            head = str(model.headerData(c, Qt.Orientation.Horizontal))
+            wide = {"Power": 12, "Interface": 14, "Form": 11, "Efficiency": 10, "Price": 9, "Memory": 9}
+            header.resizeSection(c, metrics.horizontalAdvance("M" * wide.get(head, max(5, len(head)))) + 8)
+        self._size_name_column()
+        self.add_button.setEnabled(self.view.currentIndex().isValid())
+
+    def _size_name_column(self) -> None:
+        """The name gets at least 40 % of the table (and 280 px): it is what people read. The other columns keep
+        their widths; a horizontal scroll bar appears if they no longer fit."""
+        header = self.view.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(1, header.count()))
+        # the vertical scroll bar may appear after this (4,000 rows): leave its width free
+        room = self.view.viewport().width() - self.view.verticalScrollBar().sizeHint().width()
+        header.resizeSection(0, max(280, int(room * 0.4), room - others))
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._size_name_column()
+
+    def _apply_text(self) -> None:
+        self._typing.stop()
+        parsed = parse(self.search.text(), self.catalog.table(self.kind).columns)
+        self._problem = parsed.problem
+        self.proxy.set_conditions(parsed.conditions)
+        self.proxy.set_text(parsed.words)
+        self.slot_view(self.kind).text = self.search.text()
+        self._update_count()
+
+    def set_build(self, build: Build) -> None:
+        self.build = build
+        if self.isVisible():
+            self.refresh_compatible()
+        else:  # behind the Costs tab: filter when shown (showEvent), not on every edit
+            self._stale = True
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        if self._stale:
+            self._stale = False
+            self.refresh_compatible()
+
+    def refresh_compatible(self) -> None:
+        rows: set[int] | None = None
+        if self.build is not None:
+            from rigplan.rules import compatible
+
+            rows = set(compatible(self.build, self.kind, self.catalog))
+        only = self.compatible_only.isChecked()
+        self.proxy.set_allowed(rows if only else None)
+        # With "compatible only" off, the parts that would add an error stay visible and carry a warning sign.
+        self.proxy.set_flagged(set() if only or rows is None else set(range(len(self.catalog.table(self.kind)))) - rows)
+        self._update_count()
+
+    def _update_count(self) -> None:
+        total = len(self.catalog.table(self.kind))
+        shown = self.proxy.rowCount()
+        self.count.setText(f"{shown:,} of {total:,}")
+        problem = getattr(self, "_problem", "")
+        hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words and not problem
+        full = self._slots_full()
+        why = f"{full[0][:1].upper()}{full[0][1:]}" if full else ""
+        if problem:
+            self.empty_hint.setText(problem)
+        elif full and hidden_all:
+            self.empty_hint.setText(
+                f"{why}, and no {self.kind.label.lower()} in the catalog could replace {full[1]} "
+                "without adding an error."
+            )
+        elif full:
+            self.empty_hint.setText(f"{why}: showing the parts that could replace {full[1]}; choosing one replaces it.")
+        elif hidden_all:
+            self.empty_hint.setText(
+                f"Every {self.kind.label.lower()} in the catalog would add an error to this build (see Findings "
+                "after adding one). Untick \u201cCompatible only\u201d to see them all."
+            )
+        self.empty_hint.setVisible(bool(problem) or hidden_all or bool(full))
+
+    def _slots_full(self) -> tuple[str, str] | None:
+        """(why no part of this kind can be added, the part a choice would replace), or None when there is room."""
+        if self.build is None or not self.compatible_only.isChecked():
+            return None
+        from rigplan.rules.compat import slots_full
+
+        why = slots_full(self.build, self.kind)
+        if why is None:
+            return None
+        last = [i.part for i in self.build.items if i.part.kind == self.kind][-1]
+        return why, last.name
+
+    def _activate(self, index: QModelIndex) -> None:
+        if index.isValid():
+            row = self.proxy.mapToSource(index).row()
+            self.part_chosen.emit(self.catalog.table(self.kind).part(row))
+
+    def _activate_current(self) -> None:
+        self._activate(self.view.currentIndex())

@@ -1,0 +1,260 @@
+"""Cloud prices menu: "Update prices from the internet...", "Import a price file..." and "Revert to bundled prices".
+
+The download runs in a QThread worker (never on the GUI thread) and reports to a QProgressDialog whose Cancel stops
+it between chunks; the core (rigplan.cloud) does the work and raises one clear line on any failure, before
+the cache is touched, so the prices in use stay as they were. On success the Costs tab reloads its offers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
+
+# Threads whose job has not returned yet, kept here rather than as children of a window: a cancelled download may
+# still wait for its server's answer (up to the timeout) after its window is gone, and a QThread deleted while
+# running aborts the process.
+# The job is kept with its thread: Python owns both, and dropping the last reference to a QObject deletes it.
+_RUNNING: dict[QThread, QObject] = {}
+
+
+class _Reaper(QObject):
+    """Lives in the GUI thread, so a finished thread and its job are released there, never from inside the thread."""
+
+    @Slot()
+    def reap(self) -> None:
+        for t in [t for t in _RUNNING if t.isFinished()]:
+            _RUNNING.pop(t)
+
+
+_REAPER: _Reaper | None = None
+
+
+class PriceJob(QObject):
+    """Runs one update or import in its thread; Qt queues the signals to the GUI thread."""
+
+    progress = Signal(int, str)  # per mille done, what is happening
+    succeeded = Signal(object)  # rigplan.cloud.store.PriceSet
+    failed = Signal(str)
+    ended = Signal()  # after either of the two: the thread may stop
+
+    def __init__(self, work: Callable[[Callable[[float, str], None], Callable[[], bool]], Any]) -> None:
+        super().__init__()
+        self._work = work
+        self.cancel_event = threading.Event()
+
+    @Slot()
+    def run(self) -> None:
+        from rigplan.cloud.fetch import PriceUpdateError
+
+        try:
+            result = self._work(lambda s, t: self.progress.emit(int(s * 1000), t), self.cancel_event.is_set)
+        except PriceUpdateError as exc:
+            self.failed.emit(str(exc))
+        except Exception as exc:  # a bug must not kill the thread silently: say it in one line
+            self.failed.emit(f"price update failed: {type(exc).__name__}: {exc}")
+        else:
+            self.succeeded.emit(result)
+        finally:
+            self.ended.emit()
+
+
+class PricesController(QObject):
+    """Owns the menu actions and at most one running job. `reload` gets the new OfferCatalog."""
+
+    done = Signal(str)  # the status line after a job ends (tests wait on it)
+
+    def __init__(self, parent: QWidget, user_dir: Path | None, reload: Callable[[Any], None], url: str | None = None):
+        super().__init__(parent)
+        self.parent_widget, self.user_dir, self.reload, self.url = parent, user_dir, reload, url
+        self.providers: tuple[str, ...] | None = None  # None: gpuhunt's names of the four clouds (fetch.py)
+        self.thread: QThread | None = None
+        self.job: PriceJob | None = None
+        self.dialog: QProgressDialog | None = None
+        self._in_set_value = 0  # how deep inside the dialog's setValue (see _progress; reports can nest)
+        self._closing: QProgressDialog | None = None
+        self.act_update = QAction("&Update prices from the internet...", parent)
+        self.act_update.setToolTip("Fetch current prices (gpuhunt's published catalog: AWS, Azure, GCP, Lambda)")
+        self.act_import = QAction("&Import a price file...", parent)
+        self.act_import.setToolTip("A SkyPilot vms.csv or a gpuhunt CSV")
+        self.act_revert = QAction("&Revert to bundled prices", parent)
+        self.act_update.triggered.connect(lambda _=False: self.start_update())
+        self.act_import.triggered.connect(lambda _=False: self.import_dialog())
+        self.act_revert.triggered.connect(lambda _=False: self.revert())
+        for a in (self.act_update, self.act_import, self.act_revert):
+            a.setEnabled(user_dir is not None)  # no data folder: nowhere to keep prices
+        self._sync_revert()
+
+    def _sync_revert(self) -> None:
+        from rigplan.cloud.cachepath import cache_file
+
+        self.act_revert.setEnabled(self.user_dir is not None and cache_file(self.user_dir).is_file())
+
+    def start_update(self, providers: tuple[str, ...] | None = None) -> None:
+        from rigplan.cloud.fetch import DEFAULT_PROVIDERS
+        from rigplan.cloud.update import update
+
+        assert self.user_dir is not None
+        user_dir, url, wanted = self.user_dir, self.url, providers or self.providers or DEFAULT_PROVIDERS
+        self._start("Updating cloud prices", lambda p, c: update(user_dir, wanted, url, p, c))
+
+    def import_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.parent_widget, "Import a price file", "", "Price files (*.csv);;All files (*)"
+        )
+        if path:
+            self.start_import(Path(path))
+
+    def start_import(self, path: Path, provider: str | None = None, date: dt.date | None = None) -> None:
+        from rigplan.cloud.update import import_file
+
+        assert self.user_dir is not None
+        user_dir = self.user_dir
+        self._start(f"Importing {path.name}", lambda p, c: import_file(user_dir, path, provider, date))
+
+    def _start(self, title: str, work: Callable[..., Any]) -> None:
+        if self.thread is not None:
+            return  # one job at a time; its dialog is already showing
+        self.dialog = QProgressDialog(title + "...", "Cancel", 0, 1000, self.parent_widget)
+        self.dialog.setWindowTitle(title)
+        self.dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        self.dialog.setMinimumDuration(0)
+        self.dialog.setAutoClose(False)
+        self.dialog.setAutoReset(False)
+        self.dialog.setMinimumWidth(460)
+        self.job = PriceJob(work)
+        global _REAPER
+        if _REAPER is None:
+            _REAPER = _Reaper()
+        self.thread = thread = QThread()
+        _RUNNING[thread] = self.job
+        self.job.moveToThread(thread)
+        thread.started.connect(self.job.run)
+        # Direct: QThread.quit is thread-safe, and a queued call would wait for a GUI event loop that may be gone.
+        self.job.ended.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        thread.finished.connect(_REAPER.reap)
+        self.job.progress.connect(self._progress)
+        self.job.succeeded.connect(self._succeeded)
+        self.job.failed.connect(self._failed)
+        self.dialog.canceled.connect(self.cancel)
+        for a in (self.act_update, self.act_import, self.act_revert):
+            a.setEnabled(False)
+        self.thread.start()
+        self.dialog.show()
+
+    def cancel(self) -> None:
+        """Stop at once for the user: the job is told to stop (it checks between chunks and before saving) and
+        its result, should it still come, is ignored; its thread ends on its own."""
+        if self.job is None:
+            return
+        self.job.cancel_event.set()
+        self.job.succeeded.disconnect(self._succeeded)
+        self.job.failed.disconnect(self._failed)
+        self._finish("Price update cancelled; the prices in use are unchanged")
+
+    def _progress(self, per_mille: int, text: str) -> None:
+        if self.dialog is None or self.job is None or self.job.cancel_event.is_set():
+            return  # a report still queued when the job ended, or the user cancelled
+        dialog = self.dialog
+        dialog.setLabelText(text)
+        # A modal dialog's setValue runs queued events: the job may end inside it, and closing and deleting the
+        # dialog there crashed the process (seen in the test suite: its setValue went on with a deleted dialog).
+        # _finish leaves the dialog to us while we are inside; we close it once setValue has returned.
+        self._in_set_value += 1
+        try:
+            dialog.setValue(per_mille)
+        finally:
+            self._in_set_value -= 1
+        if self._closing is not None and not self._in_set_value:
+            closing, self._closing = self._closing, None
+            self._close(closing)
+
+    def _close(self, dialog: QProgressDialog) -> None:
+        dialog.canceled.disconnect(self.cancel)  # closing a progress dialog emits canceled
+        dialog.close()
+        dialog.deleteLater()
+
+    def _finish(self, message: str) -> None:
+        dialog, self.dialog = self.dialog, None
+        self.thread = self.job = None
+        if dialog is not None:
+            if self._in_set_value:
+                dialog.hide()  # the user sees it go now; _progress closes and deletes it after its setValue
+                self._closing = dialog
+            else:
+                self._close(dialog)
+        self.act_update.setEnabled(True)
+        self.act_import.setEnabled(True)
+        self._sync_revert()
+        self.done.emit(message)
+
+    def _succeeded(self, ps: Any) -> None:
+        from rigplan.cloud.store import load_prices
+
+        self.reload(load_prices(self.user_dir))
+        self._finish(f"Cloud prices updated: {len(ps.offers):,} offers, prices as of {ps.as_of()}")
+
+    def _failed(self, message: str) -> None:
+        self._finish(message)
+        QMessageBox.warning(self.parent_widget, "Cloud prices not updated", message)
+
+    def revert(self) -> None:
+        from rigplan.cloud.store import load_prices, revert
+
+        if self.user_dir is None:
+            return
+        revert(self.user_dir)
+        self.reload(load_prices(self.user_dir))
+        self._sync_revert()
+        self.done.emit("Using the bundled cloud prices")
+
+    def shutdown(self) -> None:
+        """On quitting: tell a running job to stop and give its thread a moment to end."""
+        if self.job is not None:
+            self.cancel()
+        for t in list(_RUNNING):
+            t.wait(3000)
+
+
+def show_offers(view: Any, catalog: Any) -> None:
+    """New prices in the Costs tab (a CostsView): its table, then the default comparison and the chart afresh. The
+    view's caches of the old offers (default comparisons, side-table rows) are dropped first."""
+    view.offers = catalog
+    view._defaults.clear()
+    view._rows_key = ()
+    view.comparison = []
+    view.offers_panel.set_catalog(catalog)
+    view.set_build(view.build)
+
+
+def install_prices_menu(w: Any) -> PricesController:
+    """A "Cloud prices" menu before Help; the window's Costs tab takes the new offers."""
+
+    def reload(catalog: Any) -> None:
+        if getattr(w, "ready", False):
+            show_offers(w.costs, catalog)
+        else:
+            w._offers = catalog
+
+    from rigplan.cloud.cachepath import prices_home
+
+    ctl = PricesController(w, prices_home(), reload)
+    menu = QMenu("Cloud &prices", w)
+    for a in (ctl.act_update, ctl.act_import):
+        menu.addAction(a)
+    menu.addSeparator()
+    menu.addAction(ctl.act_revert)
+    bar = w.menuBar()
+    actions = bar.actions()
+    bar.insertMenu(actions[-1], menu) if actions else bar.addMenu(menu)
+    ctl.done.connect(lambda text: w.statusBar().showMessage(text, 15000))
+    app = QApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(ctl.shutdown)
+    w.prices = ctl
+    return ctl

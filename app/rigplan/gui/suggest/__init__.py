@@ -1,0 +1,1 @@
+"""Build > Suggest: the dialog that runs the suggester and shows its builds."""

@@ -1,0 +1,62 @@
+"""What the search finds: a GPU option, a complete build, and the order in which the rest of a build is completed.
+Its own module so the search's helpers (bounds, pruning) can name them without importing the search."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.build import Build, BuildItem
+from rigplan.model.common import Price
+from rigplan.model.parts import Gpu, Kind, Part
+from rigplan.rules.platforms import platforms
+from rigplan.suggest.breakeven import Score
+
+# Completion order: the board first (it fixes socket, memory type and form factor), then what it constrains most.
+ORDER = (Kind.MOTHERBOARD, Kind.PSU, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.STORAGE, Kind.COOLER)
+
+
+def vendor_of(socket: str | None) -> str:
+    """The CPU platform's maker ("AMD", "Intel") of a socket as the catalog spells it; "" when unknown."""
+    sock = platforms().socket(socket)
+    return sock.vendor if sock else ""
+
+
+@dataclass(frozen=True)
+class GpuOption:
+    row: int
+    part: Gpu
+    count: int
+    unit_usd: float
+    throughput: float  # V100-equivalents of `count` cards (rigplan.costs.perf.scaled)
+    vram_gb: float  # in total
+    signature: str
+
+    @property
+    def cost_usd(self) -> float:
+        return self.unit_usd * self.count
+
+
+@dataclass(frozen=True)
+class Found:
+    """A complete build that passes check() with no errors."""
+
+    option: GpuOption
+    parts: tuple[tuple[Part, float], ...]  # the other parts with their USD prices, in ORDER
+    total_usd: float
+    score: Score | None = None  # goal BREAKEVEN: the break-even day against the offer
+    own: Mapping[str, Price] = field(default_factory=dict)  # the user's prices used, by part id
+
+    def build(self, a: Assumptions, name: str = "Suggested build") -> Build:
+        """The build, with the user's own prices (when used) as its own prices."""
+        items = [BuildItem(part=p, price_override=self.own.get(p.id)) for p, _ in self.parts]
+        gpu = self.option.part
+        items.insert(1, BuildItem(part=gpu, quantity=self.option.count, price_override=self.own.get(gpu.id)))
+        return Build(name=name, items=tuple(items), assumptions=a)
+
+    @property
+    def vendor(self) -> str:
+        """The CPU platform's maker ("AMD", "Intel"), from the board's socket; "" when unknown."""
+        board = self.parts[0][0] if self.parts else None
+        return vendor_of(getattr(board, "socket", None))
