@@ -67,7 +67,7 @@ def _r(v: float | None, nd: int = 2) -> float | None:
 def cmd_cost(ns: argparse.Namespace) -> int:
     from rigplan.cloud.store import load_prices
     from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
-    from rigplan.costs.fx import NoRate, rate_for
+    from rigplan.costs.fx import NoRate, electricity_price, rate_for
     from rigplan.costs.jobs import job_defined, jobs
     from rigplan.costs.model import OwnInputs, compute
     from rigplan.files import load
@@ -80,6 +80,7 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     try:
         a = apply_assumption_flags(ns, build.assumptions)
         k = rate_for(a)
+        kwh, kwh_basis = electricity_price(a)
     except (ValueError, NoRate) as exc:
         raise UsageError(str(exc)) from None
     warnings: list[str] = []
@@ -133,6 +134,8 @@ def cmd_cost(ns: argparse.Namespace) -> int:
             "desktop_throughput_v100": _r(own.throughput, 3),
             "desktop_throughput_basis": costing.throughput_basis,
             "desktop_throughput_kind": costing.throughput_kind,
+            "electricity_per_kwh_used": _r(kwh, 6),
+            "electricity_basis": kwh_basis,
             "resale_share": _r(report.resale_share, 4),
             "resale_basis": report.resale_basis,
         },
@@ -230,13 +233,15 @@ def _estimate_mark(r: dict[str, Any]) -> str:
 
 
 def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: list, job_mode: bool) -> None:
+    from rigplan.costs.fx import electricity_price
+
     cur = a.currency
     n = len(report.unpriced)  # issue 19: parts without a price make the owning figures lower bounds
     print(
         f"{name}: {at_least(f'{cur} {report.upfront:,.2f}', n)} up front, {cur} {report.own_slope_per_day:,.2f} "
         "per day to run "
         f"({a.hours_per_day:g} h/day at {own.load_wall_w:.0f} W, {a.idle_hours_per_day:g} h idle at "
-        f"{own.idle_wall_w:.0f} W, {cur} {a.electricity_per_kwh:g}/kWh); horizon {a.horizon_years:g} years; "
+        f"{own.idle_wall_w:.0f} W, {cur} {electricity_price(a)[0]:g}/kWh); horizon {a.horizon_years:g} years; "
         f"{report.fx_basis}."
     )
     rows = []

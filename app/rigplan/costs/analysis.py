@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rigplan.costs.fx import Rate, convert, rate_for_date
+from rigplan.costs.fx import Rate, convert, electricity_price, rate_for_date
 from rigplan.costs.model import (
     CostReport,
     OfferInput,
@@ -228,8 +228,8 @@ def sensitivity(own: OwnInputs, offer: OfferInput, a: Assumptions, pct: float = 
             own,
             offer,
             offer,
-            a.model_copy(update={"electricity_per_kwh": a.electricity_per_kwh * lo}),
-            a.model_copy(update={"electricity_per_kwh": a.electricity_per_kwh * hi}),
+            a.model_copy(update={"electricity_per_kwh": electricity_price(a)[0] * lo}),
+            a.model_copy(update={"electricity_per_kwh": electricity_price(a)[0] * hi}),
         ),
         (
             "Hours per day",

@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from rigplan.model.assumptions import Assumptions
+from rigplan.model.electricity import DEFAULT_KWH, FALLBACK
 from rigplan.paths import parts_dir
 
 
@@ -107,3 +108,19 @@ def rate_for_date(a: Assumptions, day: dt.date | None, table: FxTable | None = N
     if dated is None:
         return Rate(base.currency, base.per_usd, f"{base.basis} (no ECB rate for the price's date {day.isoformat()})")
     return dated
+
+
+def electricity_price(a: Assumptions, table: FxTable | None = None) -> tuple[float, str]:
+    """(price per kWh in the report currency, where it comes from): the user's; else the dated public price for the
+    currency; else the US price converted at the reference rate, never relabelled."""
+    if a.electricity_per_kwh is not None:
+        return a.electricity_per_kwh, "set by you"
+    hit = DEFAULT_KWH.get(a.currency)
+    if hit is not None:
+        return hit.amount, hit.source
+    us = DEFAULT_KWH[FALLBACK]
+    rate = rate_for(a, table)
+    return (
+        us.amount * rate.per_usd,
+        f"no local figure for {a.currency}: the US price ({us.source}) at {rate.basis}; set your own",
+    )

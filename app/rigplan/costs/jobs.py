@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rigplan.costs.fx import electricity_price
 from rigplan.costs.model import OfferInput, OwnInputs, cloud_k, own_terms
 from rigplan.model.assumptions import Assumptions, Pricing
 
@@ -53,7 +54,7 @@ def jobs(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> list[JobRe
         return []
     upfront, _, resale = own_terms(own, a)
     own_hours = _own_hours(own, a)
-    own_cost = None if own_hours is None else own_hours * own.load_wall_w / 1000 * a.electricity_per_kwh
+    own_cost = None if own_hours is None else own_hours * own.load_wall_w / 1000 * electricity_price(a)[0]
     out = []
     for o in offers:
         lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rigplan.costs.commitment import commitment_curve, first_crossing, instances_needed, term_days
-from rigplan.costs.fx import rate_for
+from rigplan.costs.fx import electricity_price, rate_for
 from rigplan.costs.resale import resale_share
 from rigplan.model.assumptions import Assumptions, Pricing
 
@@ -115,7 +115,7 @@ def own_terms(own: OwnInputs, a: Assumptions) -> tuple[float, float, float]:
     parts = own.parts_usd * rate_for(a).per_usd
     upfront = parts * (1 + a.tax_fraction) + a.shipping
     per_day = (
-        (own.load_wall_w * a.hours_per_day + own.idle_wall_w * a.idle_hours_per_day) / 1000 * a.electricity_per_kwh
+        (own.load_wall_w * a.hours_per_day + own.idle_wall_w * a.idle_hours_per_day) / 1000 * electricity_price(a)[0]
     )
     return upfront, per_day, parts * resale_share(a)[0]
 

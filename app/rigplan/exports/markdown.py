@@ -4,6 +4,7 @@ date, the total, power, findings one per line and the break-even against the off
 from __future__ import annotations
 
 from rigplan import __version__
+from rigplan.costs.fx import electricity_price
 from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
 from rigplan.exports.wording import at_least, least
 from rigplan.rules import Severity
@@ -40,7 +41,7 @@ def to_markdown(plan: Plan) -> str:
     out += [
         "",
         f"**Owning vs renting** ({a.hours_per_day:g} h of training a day, {a.horizon_years:g} years, electricity "
-        f"{money(cur, a.electricity_per_kwh)}/kWh): {least(n)}{money(cur, cost.upfront)} up front, "
+        f"{money(cur, electricity_price(a)[0])}/kWh): {least(n)}{money(cur, cost.upfront)} up front, "
         f"{money(cur, cost.own_slope_per_day)} a day to run, "
         f"{least(n)}{money(cur, cost.own_breakdown['total'], 0)} at the horizon after resale.",
         "",

@@ -83,10 +83,11 @@ class Assumptions(Frozen):
         description="Units of the currency per US dollar. Empty: the ECB euro reference rates of the date in "
         "parts/fx_rates.yaml, crossed through the euro.",
     )
-    electricity_per_kwh: UnitPrice = Field(
-        0.17,
-        description="Electricity price per kWh, in the chosen currency. Default 0.17: US average residential price "
-        "2025 (US EIA, Electric Power Monthly).",
+    electricity_per_kwh: UnitPrice | None = Field(
+        None,
+        description="Electricity price per kWh, in the chosen currency. Empty: a dated public price for the "
+        "currency: USD 0.17 (US EIA, 2025), EUR 0.2872 (Eurostat EU average, 2025-H1), GBP 0.2635 (Ofgem cap, "
+        "Oct-Dec 2025), JPY 34 (TEPCO, 2025); other currencies: the US price at the ECB rate, said so.",
     )
     hours_per_day: Hours = Field(
         8.0,
