@@ -17,6 +17,18 @@ QT_FORMATS = ("pdf", "png", "svg")
 CHARTS = ("breakeven", "breakdown", "sensitivity")
 
 
+def offer_catalog() -> Any:
+    """The one offer catalog every command reads: the bundled prices, or the user's updated ones (as `rigplan cost`
+    and `rigplan suggest` read them), so an offer picked by id is found again when the plan is costed."""
+    from rigplan.cloud.store import load_prices
+    from rigplan.paths import default_data_dir
+
+    catalog = load_prices(default_data_dir())
+    if catalog.problem and not len(catalog):
+        raise UsageError(catalog.problem)
+    return catalog
+
+
 def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]] | None:
     """--instance TYPE|ID (repeatable) as (offer id, pricing); None: the build's own chart offers."""
     if not ns.instance:
@@ -24,11 +36,9 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]]
             raise UsageError("--pricing and --region choose the --instance offers: give --instance too")
         return None
     from rigplan.cli.cost import _pick_offer
-    from rigplan.cloud.store import load_prices
     from rigplan.model.assumptions import Pricing
-    from rigplan.paths import default_data_dir
 
-    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
+    catalog = offer_catalog()
     p = Pricing(ns.pricing) if ns.pricing else pricing
     return [(_pick_offer(catalog, name, ns.region, p, None).id, p) for name in ns.instance]
 
@@ -39,7 +49,7 @@ def load_plan(path: str, ns: argparse.Namespace) -> Any:
 
     build = load(path)
     try:
-        return make_plan(build, chosen_offers(ns, build.assumptions.pricing))
+        return make_plan(build, chosen_offers(ns, build.assumptions.pricing), catalog=offer_catalog())
     except ExportError as exc:
         raise UsageError(str(exc)) from None
 

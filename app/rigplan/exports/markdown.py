@@ -52,12 +52,14 @@ def to_markdown(plan: Plan) -> str:
             "|---|---|--:|--:|---|---|",
         ]
         speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
+        est = {(o.id, o.pricing) for o in cost.offers if o.speedup_kind == "estimate"}
         for c in plan.offers:
             s = speed.get((c.offer.id, c.pricing))
             hourly = c.offer.hourly(c.pricing) or 0.0
             out.append(
                 f"| {cell(c.offer.label)} | {c.pricing.value} | USD {hourly:,.3f} | "
-                f"{'unknown' if s is None else f'{s:.2f}'} | {breakeven_text(plan, c.offer.id, c.pricing)} | "
+                f"{'unknown' if s is None else f'{s:.2f}'}{' (estimate)' if (c.offer.id, c.pricing) in est else ''} | "
+                f"{breakeven_text(plan, c.offer.id, c.pricing)} | "
                 f"{cell(c.offer.date_text)} |"
             )
         out.append("")

@@ -99,7 +99,9 @@ def offer_inputs(
         try:
             if offer is None:
                 raise CostInputError(c.offer)
-            inp = offer_input(offer, a, perf, costing.own.throughput, pricing=c.pricing)
+            inp = offer_input(
+                offer, a, perf, costing.own.throughput, pricing=c.pricing, own_kind=costing.throughput_kind
+            )
         except CostInputError:
             skipped.append(f"{offer.instance_type if offer else c.offer} has no {c.pricing.value} price")
             continue
@@ -130,6 +132,11 @@ def model_lines(
         for u in r.speed_unknown
     ]
     more = [f"{_short(u.label)}: {u.speedup_basis}." for u in r.speed_unknown]
+    estimated = [o for o in r.offers if o.speedup_kind == "estimate"]  # an estimated GPU speed on either side
+    if estimated:
+        names = ", ".join(f"{_short(o.label)} {o.speedup:.2f}x" for o in estimated)
+        shown.append(f"Speed ratio <b>estimated</b> (not measured on both sides): {names}.")
+        more += [f"{_short(o.label)}: {o.speedup_basis}." for o in estimated]
     results = sorted(jobs(costing.own, inputs, a), key=lambda j: (j.jobs_to_win is None, j.jobs_to_win or 0))
     for n, j in enumerate(results):
         if j.status == "owning-wins-after":
