@@ -50,7 +50,9 @@ def _pick_offer(catalog: Any, name: str, region: str | None, pricing: Pricing, h
 
     def rank(o: Any) -> tuple:
         priced = hourly is not None or o.hourly(pricing) is not None
-        return (not priced, o.snapshot != "current", o.region != "us-east-1", o.hourly(pricing) or math.inf)
+        # a flagged odd price (no second source) is never the default pick; an explicit offer id still gets it
+        odd = o.odd_price is not None
+        return (not priced, odd, o.snapshot != "current", o.region != "us-east-1", o.hourly(pricing) or math.inf)
 
     return sorted(hits, key=rank)[0]
 

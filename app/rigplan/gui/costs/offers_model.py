@@ -70,7 +70,12 @@ def default_comparison(offers: OfferCatalog, perf: PerfTable, build: Build, per_
     vram = max((getattr(i.part, "vram_gb", None) or 0 for i in gpus), default=0) or 16  # no GPU yet: a 16 GB class
     eff = build.assumptions.scaling_cloud
     perf = perf_for(build.assumptions, perf)
-    rated = [(work_per_dollar(o, perf, eff), o) for o in offers.offers if o.snapshot == "current" and is_trainer(o)]
+    # An offer whose price the import flagged as odd is not a default (Offer.odd_price); the user can still tick it.
+    rated = [
+        (work_per_dollar(o, perf, eff), o)
+        for o in offers.offers
+        if o.snapshot == "current" and is_trainer(o) and o.odd_price is None
+    ]
     rated = [(w, o) for w, o in rated if w > 0]
     tests: list[Callable[[Offer], bool]] = [
         lambda o: o.gpu_count == count and (o.vram_gb_each or 0) >= 0.75 * vram,
