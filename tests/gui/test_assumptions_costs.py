@@ -153,3 +153,18 @@ def test_the_parts_table_and_the_cost_model_agree_on_a_gpu(catalog) -> None:  # 
         gpu_speed(perf, table.part(table.column("chipset").index("GeForce GTX 1070 Ti"))).value
         == perf.chipsets[key("GeForce GTX 1070 Ti")].value
     )
+
+
+def test_workload_choice_changes_the_speed_ratio(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """Issue 27: the workload's own speed. All models is the default; ResNet-50 is one of Lambda's measured models."""
+    from rigplan.model.assumptions import Workload
+
+    form = window.costs.form
+    assert Workload(form.workload.currentData()) is Workload.ALL
+    assert form.workload.currentText() == "All models (geometric mean)"
+    every = p3_speed(window)
+    form.workload.setCurrentIndex(list(Workload).index(Workload.RESNET50))
+    assert window.doc.build.assumptions.workload is Workload.RESNET50
+    assert p3_speed(window) < every  # a 4090 gains less over a V100 on ResNet-50 than on the 7-model mean
+    form.workload.setCurrentIndex(list(Workload).index(Workload.TACOTRON2_DATALOADER_BOUND))
+    assert "data-loader bound" in form.workload.currentText()

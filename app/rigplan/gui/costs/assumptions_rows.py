@@ -246,6 +246,9 @@ def workload_box() -> QComboBox:
         box.addItem(labels.get(w.value, w.value), w)
     box.setAccessibleName("Workload")
     box.setToolTip(DEFAULT_SOURCES["workload"])
+    # The long labels must not widen the panel (the window fits 1280 px): the box shows what fits, the list all.
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(14)
     return box
 
 
