@@ -16,6 +16,31 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
 
+# Every per-user folder the app, Qt and the CLI could read or write (rigplan.paths, QStandardPaths): a test must never
+# see the developer's own prices, settings, autosaves or caches, nor leave anything in them.
+HOME_VARS = {
+    "HOME": "",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_CACHE_HOME": ".cache",
+    "XDG_STATE_HOME": ".local/state",
+    "APPDATA": "AppData/Roaming",
+    "LOCALAPPDATA": "AppData/Local",
+    "RIGPLAN_CACHE_DIR": ".cache/rigplan",
+}
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh, empty home for each test and every subprocess it starts (they inherit os.environ). Its own folder,
+    not tmp_path, so a test that lists its tmp_path finds only its own files."""
+    home = tmp_path_factory.mktemp("home")
+    for var, sub in HOME_VARS.items():
+        monkeypatch.setenv(var, str(home / sub))
+    monkeypatch.delenv("RIGPLAN_PARTS_DIR", raising=False)  # the committed parts/, whatever the shell says
+    return home
+
+
 @pytest.fixture(scope="session")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     cat = load_catalog(ROOT / "parts", cache_dir=tmp_path_factory.mktemp("cache"))

@@ -108,6 +108,7 @@ def _copy_parts(tmp_path: Path) -> Path:
     return dst
 
 
+@pytest.mark.slow
 def test_edited_yaml_is_recompiled_and_broken_entries_reported(tmp_path: Path) -> None:
     parts = _copy_parts(tmp_path)
     text = (parts / "cpu.yaml").read_text("utf-8")
@@ -148,6 +149,7 @@ def test_corrupt_yaml_file_is_skipped_and_the_rest_loads(tmp_path: Path) -> None
     assert any(p.file == "cpu.yaml" and "skipped" in p.message for p in cat.problems)
 
 
+@pytest.mark.slow
 def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     parts = _copy_parts(tmp_path)
     cache = tmp_path / "cache"

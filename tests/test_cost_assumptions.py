@@ -130,6 +130,7 @@ def test_cost_help_lists_every_assumption() -> None:
         assert " ".join(field.description.split())[:40] in text, name
 
 
+@pytest.mark.slow
 def test_cost_cli_load_watts_keeps_idle_and_reports_statuses(examples_dir: Path) -> None:
     build = str(examples_dir / "2x-rtx-4090.rigplan")
     base = json.loads(rigplan("cost", build, "--instance", "p3.2xlarge", "--json").stdout)["assumptions"]
@@ -166,6 +167,7 @@ def test_cost_cli_load_watts_keeps_idle_and_reports_statuses(examples_dir: Path)
     assert "owning wins only through resale at the horizon" in text
 
 
+@pytest.mark.slow
 def test_cost_json_is_always_finite(examples_dir: Path) -> None:
     runs = [
         ("--build-cost", "0", "--instance", "p2.xlarge", "--instance", "dl1.24xlarge", "--hourly", "0.01"),

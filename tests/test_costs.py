@@ -242,6 +242,7 @@ def test_build_analysis_and_sensitivity(examples_dir: Path) -> None:
     assert cloud.low_days > cloud.base_days > cloud.high_days
 
 
+@pytest.mark.slow
 def test_cost_cli_bad_values_exit_2() -> None:
     for args in (
         ("--build-cost", "-1", "--instance", "p3.2xlarge"),

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rigplan.files import BuildFileError, load, loads
 from rigplan.model import Build
+
+pytestmark = pytest.mark.slow  # each test here takes several seconds (subprocesses, searches, fuzzing)
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = [p.read_text("utf-8") for p in sorted((ROOT / "examples").glob("*.rigplan"))]

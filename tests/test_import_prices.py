@@ -102,6 +102,7 @@ def run(*args: str, data_home: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_cli_pcpartpicker_import(tmp_path: Path) -> None:
     out_file = tmp_path / "two.rigplan.yaml"
     res = run(
@@ -145,6 +146,7 @@ def test_cli_bad_input_is_one_line(tmp_path: Path, args: tuple[str, ...], messag
     assert res.stderr.count("\n") == 1 and message in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 def test_cli_price_layer(tmp_path: Path) -> None:
     res = run("import", "prices", str(DATA / "prices-quotes.csv"), "--catalog", data_home=tmp_path)
     assert res.returncode == 0, res.stderr

@@ -20,6 +20,8 @@ import pytest
 from rigplan.files import load
 from rigplan.files.autosave import AutosaveStore
 
+pytestmark = pytest.mark.slow  # each test here takes several seconds (subprocesses, searches, fuzzing)
+
 ROOT = Path(__file__).resolve().parents[1]
 KILLS = 100
 

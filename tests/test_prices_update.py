@@ -144,6 +144,7 @@ def _cli(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_cli_update_status_list_revert(tmp_path: Path) -> None:
     with serve() as (url, _):
         r = _cli("prices", "update", "--providers", "aws", "--url", url, "--json", home=tmp_path)

@@ -205,6 +205,7 @@ def make_machine(folder: Path) -> type[RuleBasedStateMachine]:
     return DocumentMachine
 
 
+@pytest.mark.slow
 def test_document_files_autosave_and_crashes(qapp: object, tmp_path: Path) -> None:
     machine = make_machine(tmp_path)
     run_state_machine_as_test(

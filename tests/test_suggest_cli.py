@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from rigplan.costs.analysis import desktop_throughput
@@ -43,6 +44,7 @@ def test_json_answer_and_build_file(tmp_path: Path) -> None:
     assert data["binding"] == "catalog"
 
 
+@pytest.mark.slow
 def test_runners_up_have_another_gpu_count() -> None:
     out = run("suggest", "--budget", "3000", "--max-gpus", "2", "--json")
     assert out.returncode == 0, out.stderr
@@ -72,6 +74,7 @@ def test_bad_input_exit_2() -> None:
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "budget must be positive" in out.stderr
 
 
+@pytest.mark.slow
 def test_beat_an_offer_agrees_with_the_cost_command(tmp_path: Path) -> None:
     """--beat: the answer's break-even day is the one `rigplan cost` reports for the written build, and the build
     is the earliest: each runner-up breaks even no sooner."""
@@ -104,6 +107,7 @@ def test_beat_errors_are_one_line() -> None:
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_prices_from_a_build_file_are_used(tmp_path: Path) -> None:
     """ "My own prices too": a build file's own prices replace the catalog's, and the answer carries them."""
     first = tmp_path / "first.rigplan.yaml"
@@ -133,6 +137,7 @@ def test_prices_from_a_build_file_are_used(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "--prices-from" in missing.stderr
 
 
+@pytest.mark.slow
 def test_my_prices_from_the_user_price_layer(tmp_path: Path) -> None:
     """--my-prices: the prices imported with `rigplan import prices --catalog` join the search; without the flag
     (and in a catalog where the GUI applied them) the search keeps the catalog's own prices."""

@@ -37,7 +37,7 @@ def take(out: Path, build: Path, size: str) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
         w = create_window(settings)
-        w.open_path(build, ask=False)
+        w.files.open_path(build, ask=False)
         w.showMaximized()
         screen = app.primaryScreen().availableGeometry()
         w.setGeometry(screen)  # no window manager under Xvfb: fill the screen ourselves

@@ -68,7 +68,7 @@ def menu_shot(app, target: Path) -> None:  # noqa: ANN001
         w = create_window(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
         w.resize(1280, 720)
         w.move(0, 0)
-        w.open_path(BUILDS[0], ask=False)
+        w.files.open_path(BUILDS[0], ask=False)
         w.show()
         for _ in range(30):
             app.processEvents()

@@ -47,7 +47,7 @@ def main() -> int:
                 items.append(BuildItem(part=t.part(row)))
             path = tmp / f"{case_id}.rigplan"
             save(Build(name=case_id, items=tuple(items)), path)
-            w.open_path(path, ask=False)
+            w.files.open_path(path, ask=False)
             w.tabs.setCurrentIndex(0)
             pump(app, turns=20)
             w.grab().save(str(a.out / f"{name}-{a.size}.png"))

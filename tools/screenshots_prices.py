@@ -43,7 +43,7 @@ def take(app: Any, w: Any, url: str, out: Path, size: str) -> None:
         pump(app, 0.4, turns=0)
         grab(app, w, out / name)
 
-    w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
+    w.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
     w.tabs.setCurrentIndex(1)
     w.costs.ensure_charts()
     pump(app, 0.5, turns=0)

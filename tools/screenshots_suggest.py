@@ -50,7 +50,7 @@ def main() -> int:
             return int(dlg.open_button.isEnabled())
 
         SuggestDialog.exec = answer  # type: ignore[method-assign]
-        w.act_suggest.trigger()  # exec() above stands in for the modal loop, so no event loop is needed
+        w.menus.suggest.trigger()  # exec() above stands in for the modal loop, so no event loop is needed
         w.tabs.setCurrentIndex(1)  # the Costs workspace: the break-even the dialog promised
         pump(app, seconds=1.5)  # the chart redraws on a short timer after the build changes
         print("curves on the chart:", ", ".join(w.costs.curve_data()))

@@ -79,7 +79,7 @@ def main() -> int:
         screen = app.primaryScreen().availableGeometry()
         w.resize(screen.width(), screen.height())
         w.show()
-        w.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
+        w.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
         w.tabs.setCurrentIndex(1)
         w.costs.ensure_charts()
         for _ in range(20):

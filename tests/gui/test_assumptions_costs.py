@@ -22,7 +22,7 @@ from rigplan.model.build import ChartOffer
 def window(window: MainWindow, examples_dir: Path) -> MainWindow:
     """The conftest window (no dialog may block) with the 2-GPU example open."""
     w = window
-    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    assert w.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     w.doc.set_comparison([ChartOffer(offer="aws:p3.2xlarge:us-east-1", pricing=Pricing.ON_DEMAND)])  # in the file
     w.tabs.setCurrentWidget(w.costs)  # the Costs tab on screen: its fields take clicks
     return w
@@ -133,7 +133,9 @@ def test_unknown_speed_is_shown_as_unknown(qtbot, window: MainWindow) -> None:  
     assert window.costs.report.offers == [] and len(window.costs.report.speed_unknown) == 1
     assert "speed ratio <b>unknown</b>" in window.costs.breakeven_text()
     (u,) = window.costs.report.speed_unknown
-    assert window.costs.compare.column(2)[1:] == [f"{u.breakeven_instance_hours:,.0f} h"]  # break-even in hours only
+    assert window.costs.compare.column_texts(2)[1:] == [
+        f"{u.breakeven_instance_hours:,.0f} h"
+    ]  # break-even in hours only
 
 
 def test_the_parts_table_and_the_cost_model_agree_on_a_gpu(catalog) -> None:  # noqa: ANN001

@@ -18,7 +18,7 @@ from rigplan.gui.mainwindow import MainWindow
 
 @pytest.fixture
 def form_window(window: MainWindow, examples_dir: Path) -> MainWindow:
-    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+    window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.show_assumptions(True)
     return window
@@ -62,7 +62,7 @@ def test_a_wrong_value_never_stops_later_edits(qtbot, form_window: MainWindow, t
     assert w.doc.build.assumptions.horizon_years == 5
     # what is shown is what is saved
     target = tmp_path / "saved.rigplan.yaml"
-    assert w._write(target)
+    assert w.files.write(target)
     saved = load(target).assumptions
     for name, *_, pct in FIELDS:
         spin = form.spins[name]

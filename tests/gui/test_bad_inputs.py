@@ -26,13 +26,13 @@ def test_each_bad_file_shows_a_message(qtbot, catalog, tmp_path: Path, examples_
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(catalog, load_offers(), load_perf(), settings)
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    w.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    w.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     good = w.doc.build
     big = tmp_path / "big.rigplan.yaml"
     big.write_bytes(b"format: rigplan-build\nnotes: '" + b"x" * (11 * 1024 * 1024) + b"'\n")
     paths = [*BAD, big, tmp_path, tmp_path / "missing.rigplan.yaml"]
     for path in paths:
-        assert w.open_path(path, ask=False) is False
+        assert w.files.open_path(path, ask=False) is False
         assert w.doc.build == good  # the open build is untouched
     assert len(messages) == len(paths)
     assert all(m and "Traceback" not in m for m in messages)

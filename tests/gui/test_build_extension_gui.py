@@ -24,13 +24,13 @@ def save_as(window: MainWindow, monkeypatch, typed: Path) -> dict:  # noqa: ANN0
         return str(typed), ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
-    window.act_save_as.trigger()
+    window.menus.save_as.trigger()
     return asked
 
 
 def test_save_as_suggests_and_writes_name_dot_rigplan(window: MainWindow, monkeypatch, examples_dir: Path, tmp_path):  # noqa: ANN001
-    window.open_example(examples_dir / "budget-1-gpu.rigplan")
-    monkeypatch.setattr(window, "_last_dir", lambda: str(tmp_path))
+    window.files.open_example(examples_dir / "budget-1-gpu.rigplan")
+    monkeypatch.setattr(window.files, "last_dir", lambda: str(tmp_path))
     asked = save_as(window, monkeypatch, tmp_path / "my box")  # the user typed a name without an extension
     assert asked["suggested"] == str(tmp_path / f"{window.doc.build.name}.rigplan")
     assert asked["filters"].startswith("RigPlan build (*.rigplan)")
@@ -42,7 +42,7 @@ def test_save_as_suggests_and_writes_name_dot_rigplan(window: MainWindow, monkey
 
 
 def test_a_name_typed_with_yaml_keeps_it(window: MainWindow, monkeypatch, examples_dir: Path, tmp_path):  # noqa: ANN001
-    window.open_example(examples_dir / "budget-1-gpu.rigplan")
+    window.files.open_example(examples_dir / "budget-1-gpu.rigplan")
     save_as(window, monkeypatch, tmp_path / "shared.rigplan.yaml")
     assert window.doc.path == tmp_path / "shared.rigplan.yaml" and load(window.doc.path) == window.doc.build
 
@@ -50,8 +50,8 @@ def test_a_name_typed_with_yaml_keeps_it(window: MainWindow, monkeypatch, exampl
 def test_old_names_still_open(window: MainWindow, examples_dir: Path, tmp_path: Path) -> None:
     for name in ("old.rigplan.yaml", "plain.yaml", "short.yml"):
         shutil.copy(examples_dir / "2x-rtx-4090.rigplan", tmp_path / name)
-        window.new_build()
-        assert window.open_path(tmp_path / name, ask=False)
+        window.files.new_build()
+        assert window.files.open_path(tmp_path / name, ask=False)
         assert window.doc.build.name == "2x RTX 4090 workstation" and window.doc.path == tmp_path / name
         assert name in window.windowTitle()
 
@@ -63,7 +63,7 @@ def test_open_dialog_lists_new_and_old_names(window: MainWindow, monkeypatch, ex
         "getOpenFileName",
         lambda *a: (asked.append(a[3]), (str(examples_dir / "budget-1-gpu.rigplan"), ""))[1],
     )
-    window.open_dialog()
+    window.files.open_dialog()
     assert asked[0].startswith("RigPlan builds (*.rigplan *.rigplan.yaml *.yaml *.yml)")
     assert window.doc.build.name == load(examples_dir / "budget-1-gpu.rigplan").name
 
@@ -89,7 +89,7 @@ def test_file_open_event_for_a_bad_file_keeps_the_build_and_says_why(
 ) -> None:  # noqa: ANN001
     handler = FileOpenHandler(window)
     try:
-        window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+        window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
         bad = tmp_path / "notes.rigplan"
         bad.write_text("just: some\nother: yaml\n", "utf-8")
         told: list[str] = []

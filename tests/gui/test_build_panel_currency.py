@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_prices_keep_their_currency_and_the_total_is_converted(window: MainWindow) -> None:
-    assert window.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
+    assert window.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
     build = window.doc.build
     usd_total = sum(i.unit_price.amount * i.quantity for i in build.items if i.unit_price)
     window.doc.set_assumptions(build.assumptions.model_copy(update={"currency": "EUR"}))

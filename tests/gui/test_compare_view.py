@@ -13,6 +13,7 @@ from rigplan.exports.compare import compare, figure_rows
 from rigplan.exports.plan import make_plan
 from rigplan.files import load
 from rigplan.gui.compare.compare_view import DIFF_BRUSH, LAST_DIR_KEY, CompareView, comparison_dialog
+from rigplan.gui.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 EX = ROOT / "examples"
@@ -60,7 +61,7 @@ def test_bad_file_and_limit_are_messages(qtbot, tmp_path: Path) -> None:  # noqa
 
 
 def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     view = CompareView(settings)
     qtbot.addWidget(view)
     asked: list[str] = []
@@ -72,7 +73,7 @@ def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr(QFileDialog, "getOpenFileName", fake_dialog)
     view.add_button.click()
     view.add_button.click()
-    assert asked == ["", str(EX)] and settings.value(LAST_DIR_KEY) == str(EX)
+    assert asked == ["", str(EX)] and settings.get(LAST_DIR_KEY) == str(EX)
     assert len(view.plans) == 2
 
 

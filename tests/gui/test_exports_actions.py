@@ -16,6 +16,7 @@ from rigplan.exports.plan import make_plan
 from rigplan.exports.tables import costs_csv, parts_csv
 from rigplan.files import load
 from rigplan.gui.exports.export_actions import FORMATS, LAST_DIR_KEY, ImageOptions, install_export_menu
+from rigplan.gui.settings import EXPORT_WIDTH, Settings
 from rigplan.model.assumptions import Pricing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +27,7 @@ TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"
 def setup(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN001, ANN201
     for name in ("warning", "information", "critical"):
         monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"unexpected message: {a[1:3]}"))
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     win = QMainWindow()
     qtbot.addWidget(win)
     menu = win.menuBar().addMenu("&File")
@@ -73,7 +74,7 @@ def test_text_exports_write_the_cli_content_and_remember_the_folder(
     assert (out_dir / "a.md").exists()  # the suffix is added when the name lacks it
     assert asked[0] == "2x RTX 4090 workstation.md"
     assert asked[1] == str(out_dir / "2x RTX 4090 workstation.csv")  # the folder of the last export
-    assert settings.value(LAST_DIR_KEY) == str(out_dir)
+    assert settings.get(LAST_DIR_KEY) == str(out_dir)
     assert "aws:g5.xlarge:us-east-1 spot (USD)" in (out_dir / "c.csv").read_text("utf-8").splitlines()[0]
 
 
@@ -97,7 +98,9 @@ def test_pdf_and_png_through_the_menu(setup, tmp_path: Path, monkeypatch: pytest
 
     img = QImage(str(tmp_path / "chart.png"))
     assert (img.width(), img.height(), round(img.dotsPerMeterX() * 0.0254)) == (800, 400, 192)
-    assert int(settings.value("export/width")) == 800  # the next export starts from the same size
+    assert settings.get(EXPORT_WIDTH) == 800  # the next export starts from the same size
+    again = ImageOptions(None, "png", settings)
+    assert (again.width_box.value(), again.height_box.value(), again.dpi_box.value()) == (800, 400, 192)
 
 
 def test_copy_markdown_and_failed_write(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
@@ -121,20 +124,3 @@ def test_compare_action_opens_with_the_current_build(setup) -> None:  # noqa: AN
     assert dlg.view.add_file(ROOT / "examples" / "budget-1-gpu.rigplan")
     assert dlg.view.figures.columnCount() == 3
     dlg.close()
-
-
-def test_chart_offers_read_from_either_costs_view_shape() -> None:
-    from types import SimpleNamespace
-
-    from rigplan.cloud.offers import load_offers
-    from rigplan.gui.exports.export_actions import window_chart_offers
-
-    # The redesigned Costs view (issue 13) keeps ChartOffer(offer id, pricing); the older one Chosen(Offer, pricing).
-    redesigned = SimpleNamespace(
-        costs=SimpleNamespace(comparison=[SimpleNamespace(offer="a:b:c", pricing=Pricing.SPOT)])
-    )
-    assert window_chart_offers(redesigned) == [("a:b:c", Pricing.SPOT)]
-    offer = load_offers().get("aws:g5.xlarge:us-east-1")
-    older = SimpleNamespace(costs=SimpleNamespace(chosen=[SimpleNamespace(offer=offer, pricing=Pricing.ON_DEMAND)]))
-    assert window_chart_offers(older) == [("aws:g5.xlarge:us-east-1", Pricing.ON_DEMAND)]
-    assert window_chart_offers(SimpleNamespace()) is None

@@ -20,7 +20,7 @@ from rigplan.model.build import ChartOffer
 def window(window: MainWindow, examples_dir: Path) -> MainWindow:
     """The conftest window (no dialog may block) with the 2-GPU example open."""
     w = window
-    assert w.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    assert w.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     w.doc.set_comparison(
         [ChartOffer(offer="aws:p3.2xlarge:us-east-1"), ChartOffer(offer="lambda:gpu_1x_a100:us-east-1")]
     )

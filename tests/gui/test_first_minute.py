@@ -22,7 +22,7 @@ def test_empty_build_shows_how_to_start_and_opens_an_example(qtbot, window: Main
 
 
 def test_file_menu_offers_the_examples(window: MainWindow) -> None:
-    actions = window.examples_menu.actions()
+    actions = window.menus.examples_menu.actions()
     assert {a.text() for a in actions} >= {"Budget single-GPU learner", "4-GPU Threadripper workstation"}
     next(a for a in actions if a.text() == "Budget single-GPU learner").trigger()
     assert window.doc.build.name == "Budget single-GPU learner"
@@ -30,8 +30,8 @@ def test_file_menu_offers_the_examples(window: MainWindow) -> None:
 
 def test_rename_shows_at_once_in_title_and_header(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("My lab box", True))
-    window.act_rename.trigger()
+    window.menus.rename.trigger()
     assert window.doc.build.name == "My lab box"
     assert window.windowTitle().startswith("My lab box") and window.build_header.name.text() == "My lab box"
-    window.act_undo.trigger()
+    window.menus.undo.trigger()
     assert window.windowTitle().startswith("Untitled build")

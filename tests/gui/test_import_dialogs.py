@@ -75,10 +75,10 @@ def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindo
     monkeypatch.setattr(PasteListDialog, "exec", paste)
     monkeypatch.setattr(ReviewMatchesDialog, "exec", review)
     file_menu = window.menuBar().actions()[0].menu()
-    names = [a.text() for a in window.import_menu.actions() if not a.isSeparator()]
+    names = [a.text() for a in window.menus.import_menu.actions() if not a.isSeparator()]
     assert names == ["&PCPartPicker list...", "P&rice file...", "Remove &your prices..."]
-    assert window.import_menu.menuAction() in file_menu.actions()
-    window.act_import_pcpp.trigger()
+    assert window.menus.import_menu.menuAction() in file_menu.actions()
+    window.menus.import_pcpp.trigger()
     build = window.doc.build
     assert window.doc.is_modified() and window.doc.path is None
     gpu = build.of_kind(Kind.GPU)[0]

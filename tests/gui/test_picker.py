@@ -60,7 +60,7 @@ def test_search_and_sort_are_kept_per_slot(qtbot, window: MainWindow) -> None:  
 
 
 def test_parts_that_would_add_an_error_are_marked(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
-    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)  # an AM5 board
+    window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)  # an AM5 board
     p = window.picker
     p.set_kind(Kind.CPU)
     type_search(qtbot, window, "5800X")  # AM4: does not fit
@@ -94,7 +94,7 @@ def test_add_button_enter_and_readable_names(qtbot, window: MainWindow) -> None:
 
 
 def test_findings_use_standard_icons_not_emoji(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
-    window.open_path(examples_dir / "broken" / "cpu-socket.rigplan", ask=False)
+    window.files.open_path(examples_dir / "broken" / "cpu-socket.rigplan", ask=False)
     tree = window.findings
     items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
     errors = [i for i in items if i.toolTip(0).startswith("Error:")]

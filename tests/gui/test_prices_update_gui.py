@@ -78,7 +78,7 @@ def test_cancel_keeps_the_old_prices(qtbot, pwindow: MainWindow) -> None:  # noq
         with qtbot.waitSignal(w.prices.done, timeout=40000) as done:
             w.prices.act_update.trigger()
             dialog = w.findChild(QProgressDialog)
-            qtbot.waitUntil(lambda: w.prices.thread is not None and w.prices.thread.isRunning())
+            qtbot.waitUntil(lambda: w.prices.worker_thread is not None and w.prices.worker_thread.isRunning())
             qtbot.mouseClick(dialog.findChild(QPushButton), Qt.MouseButton.LeftButton)  # its Cancel button
     assert done.args[0] == "Price update cancelled; the prices in use are unchanged"
     assert not dialog.isVisible()

@@ -30,10 +30,10 @@ from rigplan.model import Kind
 app = QApplication([])
 w = create_window(QSettings(tempfile.mkdtemp() + "/s.ini", QSettings.Format.IniFormat), Path(sys.argv[1]))
 w.show()
-w.open_path(Path(sys.argv[2]), ask=False)
+w.files.open_path(Path(sys.argv[2]), ask=False)
 w.doc.set_quantity(w.doc.index_of_kind(Kind.STORAGE), 3)   # the edits that must survive
 w.doc.rename("Edited then killed")
-w.autosave_now()                                            # what the 60 s timer does
+w.autosave.save_now()                                            # what the 60 s timer does
 print("autosaved", flush=True)
 app.exec()
 """
@@ -71,29 +71,29 @@ def test_edit_kill_restart_recover(qtbot, catalog, tmp_path: Path, examples_dir:
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(catalog, load_offers(), load_perf(), settings, None, data)
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    assert w.offer_recovery() is True
+    assert w.autosave.offer_recovery() is True
     assert len(shown) == 1 and "Edited then killed" in shown[0][0] and "parts" in shown[0][0]
     assert w.doc.build.name == "Edited then killed"
     storage = w.doc.build.of_kind(Kind.STORAGE)
     assert storage and storage[0].quantity == 3
     assert w.isWindowModified()  # recovered edits are unsaved until the user saves them
     # The recovered file was taken over by this instance's own autosave.
-    assert w.autosave is not None and w.autosave.file.exists()
-    assert w.autosave.orphans() == []
+    assert w.autosave.store is not None and w.autosave.store.file.exists()
+    assert w.autosave.store.orphans() == []
 
 
 def test_normal_close_removes_the_autosave(qtbot, catalog, tmp_path: Path, examples_dir: Path) -> None:  # noqa: ANN001
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(catalog, load_offers(), load_perf(), settings, None, tmp_path / "data")
     qtbot.addWidget(w)
-    w.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+    w.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     w.doc.rename("Changed")
-    w.autosave_now()
-    assert w.autosave is not None and w.autosave.file.exists()
+    w.autosave.save_now()
+    assert w.autosave.store is not None and w.autosave.store.file.exists()
     w.doc.undo_stack.setClean()
-    assert not w.autosave.file.exists()  # saving (a clean stack) drops the autosave
+    assert not w.autosave.store.file.exists()  # saving (a clean stack) drops the autosave
     w.doc.rename("Changed again")
-    w.autosave_now()
+    w.autosave.save_now()
     w.doc.undo_stack.setClean()
     w.close()
     assert not list((tmp_path / "data" / "autosave").glob("autosave-*"))

@@ -72,13 +72,13 @@ def click_in_box(monkeypatch: pytest.MonkeyPatch, *labels: str) -> list[str]:
 def test_second_window_asks_before_overwriting_the_first(
     window: MainWindow, second: MainWindow, build_file: Path, monkeypatch: pytest.MonkeyPatch, choice: str
 ) -> None:
-    assert window.open_path(build_file, ask=False) and second.open_path(build_file, ask=False)
+    assert window.files.open_path(build_file, ask=False) and second.files.open_path(build_file, ask=False)
     window.doc.rename("Saved by window 1")
-    assert window.save()
+    assert window.files.save()
     second.doc.rename("Saved by window 2")
     # Each window's watcher offers to reload the other's save: not now.
     shown = click_in_box(monkeypatch, choice, "Keep my version", "Not now")
-    saved = second.save()
+    saved = second.files.save()
     assert shown and "was changed by another window or program" in shown[0]  # silently overwritten before
     on_disk = load(build_file).name
     if choice == "Cancel":
@@ -93,15 +93,15 @@ def test_second_window_asks_before_overwriting_the_first(
 def test_save_as_from_the_conflict_keeps_both_versions(
     window: MainWindow, second: MainWindow, build_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window.open_path(build_file, ask=False)
-    second.open_path(build_file, ask=False)
+    window.files.open_path(build_file, ask=False)
+    second.files.open_path(build_file, ask=False)
     window.doc.rename("Saved by window 1")
-    window.save()
+    window.files.save()
     second.doc.rename("Saved by window 2")
     click_in_box(monkeypatch, "Save As...", "Keep my version", "Not now")
     other = tmp_path / "mine.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(other), ""))
-    assert second.save()
+    assert second.files.save()
     assert load(build_file).name == "Saved by window 1" and load(other).name == "Saved by window 2"
     assert second.doc.path == other
 
@@ -115,15 +115,17 @@ def test_a_change_by_another_program_offers_a_reload(
     monkeypatch: pytest.MonkeyPatch,
     qtbot,  # noqa: ANN001
 ) -> None:
-    window.open_path(build_file, ask=False)
+    window.files.open_path(build_file, ask=False)
     asked = click_in_box(monkeypatch, "Reload")
     save(load(build_file).model_copy(update={"name": "Written by another program"}), build_file)
     qtbot.waitUntil(lambda: window.doc.build.name == "Written by another program", timeout=5000)
     assert len(asked) == 1 and "changed by another program" in asked[0] and "Reload it to see" in asked[0]
     # Its own saves never ask.
     window.doc.rename("Mine")
-    assert window.save()
-    qtbot.wait(300)
+    # The folder's watch reports the save itself (the file is replaced; the guard re-watches the new file after
+    # writing); the handler has run when the wait returns.
+    with qtbot.waitSignal(window.files.guard.watcher.directoryChanged, timeout=5000):
+        assert window.files.save()
     assert len(asked) == 1 and load(build_file).name == "Mine"
 
 
@@ -133,14 +135,14 @@ def test_keeping_unsaved_edits_after_an_outside_change_then_saving_asks(
     monkeypatch: pytest.MonkeyPatch,
     qtbot,  # noqa: ANN001
 ) -> None:
-    window.open_path(build_file, ask=False)
+    window.files.open_path(build_file, ask=False)
     window.doc.rename("My unsaved edit")
     asked = click_in_box(monkeypatch, "Cancel", "Keep my version")
     save(load(build_file).model_copy(update={"name": "Outside"}), build_file)
     qtbot.waitUntil(lambda: len(asked) == 1, timeout=5000)
     assert "lose your unsaved changes" in asked[0]
     assert window.doc.build.name == "My unsaved edit"
-    assert not window.save()  # the save asks; Cancel
+    assert not window.files.save()  # the save asks; Cancel
     assert "changed by another window or program" in asked[1] and load(build_file).name == "Outside"
 
 
@@ -150,13 +152,14 @@ def test_a_deleted_file_is_reported_and_watched_again_when_it_comes_back(
     monkeypatch: pytest.MonkeyPatch,
     qtbot,  # noqa: ANN001
 ) -> None:
-    window.open_path(build_file, ask=False)
+    window.files.open_path(build_file, ask=False)
     asked = click_in_box(monkeypatch, "Reload")
     text = build_file.read_bytes()
-    build_file.unlink()  # no reload offer for a file that is not there
+    # Both watches report the deletion (the file's and its folder's) before it comes back.
+    with qtbot.waitSignals([window.files.guard.watcher.fileChanged, window.files.guard.watcher.directoryChanged]):
+        build_file.unlink()  # no reload offer for a file that is not there
     qtbot.waitUntil(lambda: "was deleted or moved" in window.statusBar().currentMessage(), timeout=5000)
     assert asked == []
-    qtbot.wait(700)  # well after the event: the file is really gone for a while
     build_file.write_bytes(text.replace(b"Budget single-GPU learner", b"Put back by another program"))
     qtbot.waitUntil(lambda: window.doc.build.name == "Put back by another program", timeout=5000)
     assert len(asked) == 1
@@ -168,11 +171,11 @@ def test_a_deleted_file_is_reported_and_watched_again_when_it_comes_back(
 def test_a_backup_that_fails_is_reported_not_hidden(
     window: MainWindow, build_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window.open_path(build_file, ask=False)
+    window.files.open_path(build_file, ask=False)
     build_file.with_name(build_file.name + ".bak").mkdir()  # the backup cannot be written there
     warnings = record(monkeypatch, "warning")
     window.doc.rename("Second")
-    assert window.save()
+    assert window.files.save()
     assert load(build_file).name == "Second"
     assert len(warnings) == 1 and warnings[0][0] == "Saved without a backup"
     assert "could not be written" in warnings[0][1] and "previous backup is kept" in warnings[0][1]
@@ -183,14 +186,14 @@ def test_a_backup_that_fails_is_reported_not_hidden(
 def test_a_write_protected_file_is_replaced_only_after_asking(
     window: MainWindow, build_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window.open_path(build_file, ask=False)
+    window.files.open_path(build_file, ask=False)
     os.chmod(build_file, 0o444)
     window.doc.rename("Second")
     asked = record(monkeypatch, "question", Button.No)
-    assert not window.save()
+    assert not window.files.save()
     assert "write-protected" in asked[0][1] and load(build_file).name != "Second"
     asked = record(monkeypatch, "question", Button.Yes)
-    assert window.save()
+    assert window.files.save()
     assert load(build_file).name == "Second" and stat.S_IMODE(build_file.stat().st_mode) == 0o444
 
 
@@ -216,11 +219,11 @@ def test_opening_or_saving_onto_a_fifo_is_refused_without_blocking(
     fifo = tmp_path / "pipe.rigplan.yaml"
     os.mkfifo(fifo)
     warnings = record(monkeypatch, "warning")
-    assert _within(20, lambda: window.open_path(fifo, ask=False)) is False
+    assert _within(20, lambda: window.files.open_path(fifo, ask=False)) is False
     assert warnings[-1][0] == "Cannot open build" and "named pipe (FIFO)" in warnings[-1][1]
-    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+    window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(fifo), ""))
-    assert _within(20, window.save_as) is False
+    assert _within(20, window.files.save_as) is False
     assert warnings[-1][0] == "Cannot save" and "named pipe (FIFO)" in warnings[-1][1]
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".ini")) == ["pipe.rigplan.yaml"]
 
@@ -235,23 +238,27 @@ def test_huge_figures_are_refused_and_the_largest_allowed_keep_the_chart_finite(
     qtbot,  # noqa: ANN001
 ) -> None:
     warnings = record(monkeypatch, "warning")
-    assert not window.open_path(DATA / "bad" / "huge-storage.rigplan.yaml", ask=False)  # an infinite range before
-    assert not window.open_path(DATA / "bad" / "huge-price.rigplan.yaml", ask=False)  # "Total: $inf" before
+    assert not window.files.open_path(DATA / "bad" / "huge-storage.rigplan.yaml", ask=False)  # an infinite range before
+    assert not window.files.open_path(DATA / "bad" / "huge-price.rigplan.yaml", ask=False)  # "Total: $inf" before
     assert "storage_gb" in warnings[0][1] and "less than or equal to" in warnings[1][1]
-    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+    window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     a = window.doc.build.assumptions.model_copy(update={"storage_gb": 1e8, "storage_per_gb_month": 1e4})
     window.doc.set_assumptions(a)
     window.tabs.setCurrentIndex(1)
     window.costs.ensure_charts()
-    qtbot.wait(50)
-    (x0, x1), (y0, y1) = window.costs.chart("breakeven").widget.getPlotItem().vb.viewRange()
-    assert all(math.isfinite(v) for v in (x0, x1, y0, y1)) and y1 > y0
+    vb = window.costs.chart("breakeven").widget.getPlotItem().vb
+
+    def finite_range() -> bool:
+        (x0, x1), (y0, y1) = vb.viewRange()
+        return all(math.isfinite(v) for v in (x0, x1, y0, y1)) and y1 > y0
+
+    qtbot.waitUntil(finite_range)
 
 
 def test_a_typed_price_beyond_the_limit_is_refused(
     window: MainWindow, examples_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
+    window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     before = window.doc.build
     warnings = record(monkeypatch, "warning")
     window._price_edited(0, 1e308)  # what the build table sends for a typed "1e308"
@@ -279,12 +286,12 @@ def test_saving_a_recovered_build_asks_if_its_file_changed_after_the_autosave(
         catalog, offers, perf, QSettings(str(tmp_path / "a.ini"), QSettings.Format.IniFormat), None, data
     )
     qtbot.addWidget(crashed, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    crashed.open_path(build_file, ask=False)
+    crashed.files.open_path(build_file, ask=False)
     crashed.doc.rename("Unsaved when it crashed")
-    crashed.autosave_now()
-    assert crashed.autosave is not None
-    crashed.autosave.lock.release()  # the process died: the OS dropped its lock, the autosave stays
-    crashed.autosave_timer.stop()
+    crashed.autosave.save_now()
+    assert crashed.autosave.store is not None
+    crashed.autosave.store.lock.release()  # the process died: the OS dropped its lock, the autosave stays
+    crashed.autosave.timer.stop()
     save(load(build_file).model_copy(update={"name": "Saved elsewhere after the crash"}), build_file)
 
     def recover(dlg: RecoveryDialog) -> int:
@@ -294,9 +301,9 @@ def test_saving_a_recovered_build_asks_if_its_file_changed_after_the_autosave(
     monkeypatch.setattr(RecoveryDialog, "exec", recover)
     w = MainWindow(catalog, offers, perf, QSettings(str(tmp_path / "b.ini"), QSettings.Format.IniFormat), None, data)
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    assert w.offer_recovery()
+    assert w.autosave.offer_recovery()
     assert w.doc.build.name == "Unsaved when it crashed" and w.doc.path == build_file
     shown = click_in_box(monkeypatch, "Cancel", "Keep my version", "Not now")
-    assert not w.save()
+    assert not w.files.save()
     assert any("changed by another window or program" in s for s in shown)
     assert load(build_file).name == "Saved elsewhere after the crash"  # silently overwritten before

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    assert window.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
+    assert window.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
     build = window.doc.build
     gpus = [i for i in build.items if i.part.kind is Kind.GPU]
     assert sum(i.quantity for i in gpus) == 2

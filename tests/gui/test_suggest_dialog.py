@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 
 from rigplan.catalog import Catalog
@@ -78,7 +79,7 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
 
     monkeypatch.setattr(SuggestDialog, "exec", answer)
     assert "Suggest a build..." in [a.text().replace("&", "") for a in w.menuBar().actions()[0].menu().actions()]
-    w.act_suggest.trigger()
+    w.menus.suggest.trigger()
     build = w.doc.build
     assert build.count(Kind.GPU) >= 1 and check(build).ok
     assert w.doc.is_modified() and w.doc.path is None
@@ -87,6 +88,7 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
     assert w.doc.build.items == ()
 
 
+@pytest.mark.slow
 def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
     """The break-even goal names the offer and the day; a build's own prices are used and shown as the user's."""
     from rigplan.cloud.offers import load_offers

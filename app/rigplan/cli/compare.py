@@ -48,12 +48,14 @@ def comparison_json(cmp: Any) -> dict[str, Any]:
 
 def cmd_compare(ns: argparse.Namespace) -> int:
     from rigplan.cli.export import load_plan
+    from rigplan.cloud.store import offers_in_use
     from rigplan.exports.compare import MAX_BUILDS, compare, figure_rows
     from rigplan.exports.plan import ExportError
 
     if len(ns.builds) > MAX_BUILDS:
         raise UsageError(f"compare 2 to {MAX_BUILDS} builds, not {len(ns.builds)}")
-    plans = [load_plan(path, ns) for path in ns.builds]
+    offers = offers_in_use()  # one catalog for every build
+    plans = [load_plan(path, ns, offers) for path in ns.builds]
     try:
         cmp = compare(plans)
     except ExportError as exc:

@@ -67,14 +67,13 @@ def _r(v: float | None, nd: int = 2) -> float | None:
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
-    from rigplan.cloud.store import load_prices
+    from rigplan.cloud.store import offers_in_use
     from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
     from rigplan.costs.fx import NoRate, electricity_price, rate_for
     from rigplan.costs.jobs import job_defined, jobs
     from rigplan.costs.model import OwnInputs, compute
     from rigplan.files import load
     from rigplan.model.build import Build
-    from rigplan.paths import default_data_dir
 
     if not ns.build and ns.build_cost is None:
         raise UsageError("give a BUILD file or --build-cost")
@@ -99,7 +98,7 @@ def cmd_cost(ns: argparse.Namespace) -> int:
         own = OwnInputs(ns.build_cost / k.per_usd, own.load_wall_w, own.idle_wall_w, own.throughput, ())
     if not ns.build:
         own = OwnInputs(own.parts_usd, a.load_watts or 0.0, a.idle_watts or 0.0, own.throughput, own.unpriced)
-    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
+    catalog = offers_in_use()  # bundled, or the user's updated prices
     if catalog.problem and not len(catalog):
         raise UsageError(catalog.problem)
     offers = [_pick_offer(catalog, name, ns.region, a.pricing, ns.hourly) for name in ns.instance]

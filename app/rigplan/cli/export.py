@@ -17,19 +17,7 @@ QT_FORMATS = ("pdf", "png", "svg")
 CHARTS = ("breakeven", "breakdown", "sensitivity")
 
 
-def offer_catalog() -> Any:
-    """The one offer catalog every command reads: the bundled prices, or the user's updated ones (as `rigplan cost`
-    and `rigplan suggest` read them), so an offer picked by id is found again when the plan is costed."""
-    from rigplan.cloud.store import load_prices
-    from rigplan.paths import default_data_dir
-
-    catalog = load_prices(default_data_dir())
-    if catalog.problem and not len(catalog):
-        raise UsageError(catalog.problem)
-    return catalog
-
-
-def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]] | None:
+def chosen_offers(ns: argparse.Namespace, pricing: Any, catalog: Any) -> list[tuple[str, Any]] | None:
     """--instance TYPE|ID (repeatable) as (offer id, pricing); None: the build's own chart offers."""
     if not ns.instance:
         if ns.pricing or ns.region:
@@ -38,18 +26,22 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any) -> list[tuple[str, Any]]
     from rigplan.cli.cost import _pick_offer
     from rigplan.model.assumptions import Pricing
 
-    catalog = offer_catalog()
+    if catalog.problem and not len(catalog):  # no offers at all (a broken install): say why, as `rigplan cost` does
+        raise UsageError(catalog.problem)
     p = Pricing(ns.pricing) if ns.pricing else pricing
     return [(_pick_offer(catalog, name, ns.region, p, None).id, p) for name in ns.instance]
 
 
-def load_plan(path: str, ns: argparse.Namespace) -> Any:
+def load_plan(path: str, ns: argparse.Namespace, catalog: Any = None) -> Any:
+    """The plan of one build file, priced with the offers in use (bundled, or the user's updated prices)."""
+    from rigplan.cloud.store import offers_in_use
     from rigplan.exports.plan import ExportError, make_plan
     from rigplan.files import load
 
+    catalog = offers_in_use() if catalog is None else catalog
     build = load(path)
     try:
-        return make_plan(build, chosen_offers(ns, build.assumptions.pricing), catalog=offer_catalog())
+        return make_plan(build, chosen_offers(ns, build.assumptions.pricing, catalog), catalog=catalog)
     except ExportError as exc:
         raise UsageError(str(exc)) from None
 

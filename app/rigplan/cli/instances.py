@@ -12,10 +12,9 @@ def _usd(v: float | None) -> str:
 
 
 def cmd_list(ns: argparse.Namespace) -> int:
-    from rigplan.cloud.store import load_prices
-    from rigplan.paths import default_data_dir
+    from rigplan.cloud.store import offers_in_use
 
-    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
+    catalog = offers_in_use()  # bundled, or the user's updated prices
     offers = catalog.find(provider=ns.provider, gpu=ns.gpu, region=ns.region, current_only=ns.current)
     if ns.json:
         print_json(

@@ -42,10 +42,9 @@ def resolve_offer(text: str, region: str | None, pricing: Any) -> Any:
     among regions as `rigplan cost --instance` (current prices, us-east-1 first, then the cheapest)."""
     from rigplan.cli.cost import _pick_offer
     from rigplan.cli.main import UsageError
-    from rigplan.cloud.store import load_prices
-    from rigplan.paths import default_data_dir
+    from rigplan.cloud.store import offers_in_use
 
-    catalog = load_prices(default_data_dir())  # bundled, or the user's updated prices
+    catalog = offers_in_use()  # bundled, or the user's updated prices
     if catalog.problem:
         raise UsageError(f"cloud prices unavailable: {catalog.problem}")
     if catalog.get(text):

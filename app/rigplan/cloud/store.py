@@ -14,14 +14,25 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rigplan.cloud.cachepath import cache_file
+from rigplan.cloud.cachepath import cache_file, prices_home
 from rigplan.cloud.fetch import PriceUpdateError
 from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.files.errors import BuildFileError
 from rigplan.files.safeio import write_atomic
 from rigplan.model.offers import Offer
 
-__all__ = ["BUNDLED", "PriceSet", "cache_file", "load_cache", "load_prices", "merge", "revert", "save", "status"]
+__all__ = [
+    "BUNDLED",
+    "PriceSet",
+    "cache_file",
+    "load_cache",
+    "load_prices",
+    "merge",
+    "offers_in_use",
+    "revert",
+    "save",
+    "status",
+]
 CACHE_FORMAT = 1
 BUNDLED = "bundled snapshot (SkyPilot catalog v9, prices from after 2025-06)"
 
@@ -132,6 +143,12 @@ def load_prices(user_dir: Path | None, folder: Path | None = None) -> OfferCatal
     """The offers the app uses: bundled, with the user's cached update applied when there is one."""
     cached, problem = load_cache(user_dir)
     return merge(load_offers(folder), cached, problem)
+
+
+def offers_in_use() -> OfferCatalog:
+    """The one offer catalog every command and view uses: the bundled offers with the user's updated prices (in
+    prices_home(), shared by the CLI and the GUI) applied. Read afresh on each call, so an update is seen at once."""
+    return load_prices(prices_home())
 
 
 def status(user_dir: Path) -> dict[str, Any]:

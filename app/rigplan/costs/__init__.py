@@ -1,1 +1,2 @@
-"""Costs of owning vs renting: offers, GPU performance, cost model. No Qt."""
+"""Costs of owning vs renting: GPU performance, the cost model, commitments, FX and resale. No Qt. (The cloud offers
+themselves are rigplan.cloud's.)"""

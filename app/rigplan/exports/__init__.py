@@ -1,1 +1,1 @@
-"""Exports: every shareable format from the Qt-free core (Markdown, CSV, comparison); PDF and images in gui/."""
+"""Exports: every shareable format from the Qt-free core (Markdown, CSV, comparison); PDF and images: rigplan.render."""

@@ -11,7 +11,8 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rigplan.cloud.offers import OfferCatalog, load_offers
+from rigplan.cloud.offers import OfferCatalog
+from rigplan.cloud.store import offers_in_use
 from rigplan.costs.analysis import BuildCosting, CostInputError, cost_build, offer_input, perf_for
 from rigplan.costs.fx import NoRate
 from rigplan.costs.jobs import JobResult, job_defined, jobs
@@ -94,8 +95,9 @@ def make_plan(
     perf: PerfTable | None = None,
     today: dt.date | None = None,
 ) -> Plan:
-    """Check and cost a build against the offers on its chart (see chart_offers)."""
-    catalog = catalog if catalog is not None else load_offers()
+    """Check and cost a build against the offers on its chart (see chart_offers). Without a catalog: the offers in use
+    (bundled, or the user's updated prices), the ones the Costs workspace and `rigplan cost` show."""
+    catalog = catalog if catalog is not None else offers_in_use()
     offers, notes = chart_offers(build, catalog, chosen)
     a = build.assumptions
     perf = perf_for(a, perf)

@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QWidget
+
+    from rigplan.gui.mainwindow import MainWindow
 
 
 def data_dir() -> Path:
@@ -29,11 +32,11 @@ def data_dir() -> Path:
     return default_data_dir()
 
 
-def create_window(settings: object | None = None, data: Path | None = None, staged: bool = False):  # noqa: ANN201
+def create_window(settings: QSettings | None = None, data: Path | None = None, paint_early: bool = False) -> MainWindow:
     """Load the catalog and make the main window (shared by run_gui, tests and benchmarks).
 
-    staged=True returns the window's first stage (catalog, build panel, findings, menus) and leaves the rest to
-    `window.finish()`, which run_gui calls right after the first paint; see rigplan.gui.mainwindow.
+    paint_early=True shows the window and lets it paint as soon as the catalog is listed, before the cost model is
+    loaded (run_gui does); the window is complete when this returns either way. See rigplan.gui.mainwindow.
     """
     from PySide6.QtCore import QSettings
 
@@ -50,10 +53,10 @@ def create_window(settings: object | None = None, data: Path | None = None, stag
         catalog,
         None,
         None,
-        settings or QSettings("RigPlan", "RigPlan"),  # type: ignore[arg-type]
+        settings or QSettings("RigPlan", "RigPlan"),
         docs if docs.is_dir() else None,
         data,
-        staged=staged,
+        paint_early=paint_early,
     )
 
 
@@ -74,7 +77,7 @@ def run_gui(args: Sequence[str]) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0], *args])
     app.setApplicationName("RigPlan")
     app.setOrganizationName("RigPlan")
-    app.setDesktopFileName(APP_ID)
+    QApplication.setDesktopFileName(APP_ID)
     if smoke and args:
         from rigplan.files import BuildFileError, load
 
@@ -86,7 +89,7 @@ def run_gui(args: Sequence[str]) -> int:
     from rigplan.gui.crash import install_exception_hook
 
     data = data_dir()
-    holder: list[object] = []
+    holder: list[QWidget] = []
     settings = None
     if smoke:
         import tempfile
@@ -99,12 +102,12 @@ def run_gui(args: Sequence[str]) -> int:
         scratch = tempfile.TemporaryDirectory(prefix="rigplan-smoke-")  # removed when run_gui returns
         settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
     else:
-        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)  # type: ignore[return-value]
-    window = create_window(settings, data=None if smoke else data, staged=not smoke)
+        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)
+    window = create_window(settings, data=None if smoke else data, paint_early=not smoke)
     holder.append(window)
     if smoke:
         if args:
-            window.open_path(Path(args[0]), ask=False)
+            window.files.open_path(Path(args[0]), ask=False)
         window.show()
 
         def ready() -> None:
@@ -120,25 +123,22 @@ def run_gui(args: Sequence[str]) -> int:
 
         QTimer.singleShot(0, ready)
         return app.exec()
-    if args:
-        window.statusBar().showMessage(f"Opening {Path(args[0]).name}...")
     # macOS hands a double-clicked build to the running RigPlan as a file-open event, both at launch and later;
     # Linux and Windows start a new process with the file as its argument instead.
     from rigplan.gui.files.file_open import FileOpenHandler
+    from rigplan.gui.mainwindow import warm_up
 
-    window._file_opener = FileOpenHandler(window)  # type: ignore[attr-defined]
-    window.show()  # paints the first stage; the rest follows on the first turn of the event loop
+    kept: list[object] = [FileOpenHandler(window)]  # lives as long as run_gui's event loop
+    if args:
+        window.statusBar().showMessage(f"Opening {Path(args[0]).name}...")
 
-    def second_stage() -> None:
-        from rigplan.gui.mainwindow import warm_up
-
-        window.finish()
+    def after_paint() -> None:
         if args:
-            window.open_path(Path(args[0]), ask=False)
-        window._warm = warm_up(window)  # type: ignore[attr-defined]
-        window.offer_recovery()
+            window.files.open_path(Path(args[0]), ask=False)
+        kept.append(warm_up(window))
+        window.autosave.offer_recovery()
 
-    after_first_paint(window, second_stage)
+    after_first_paint(window, after_paint)
     return app.exec()
 
 
@@ -149,6 +149,7 @@ def after_first_paint(window: QWidget, fn: Callable[[], None], fallback_ms: int 
     from PySide6.QtWidgets import QApplication, QWidget
 
     app = QApplication.instance()
+    assert app is not None
     done = False
 
     def fire() -> None:

@@ -1,14 +1,15 @@
 """The main window: a Parts tab (build panel | part picker) and a Costs tab (the break-even workspace, full width),
 the findings dock; the one place the view follows the build.
 
-Files (files_controller), autosave and recovery (autosave_controller), remembered settings (window_settings) and
-the menus (menus) live in their own modules.
+The window is composed of parts it owns and builds in its constructor, each given what it needs: the document
+(`doc`, the build and its undo stack), the files controller (open, save, recent files, the changed-on-disk guard),
+autosave and recovery, the menus and their actions, File > Export and the cloud-prices controller. No mixins, and
+nothing sets attributes on the window from outside.
 
-Start-up is staged so that the window paints early. The constructor builds the shell (build panel, the whole catalog
-in the part picker, findings, menus), which needs Qt and the catalog's columns only. `finish()` then brings in the
-rest (pydantic models, checks, numpy, cloud offers, speed table, costs view) and shows the build; `run_gui` calls it
-right after the first paint, everything else (tests, tools) at construction. That is why most imports from
-pydantic-backed modules sit inside the methods that use them.
+Early paint: with paint_early=True (run_gui) the constructor shows the window as soon as the parts that need only Qt
+and the catalog's columns exist (build panel, the whole catalog in the picker, findings, menus), lets Qt paint it
+with user input held back, and then builds the rest (pydantic models, checks, numpy, cloud offers, speed table, the
+Costs tab) before it returns. The window is complete when the constructor returns, either way.
 """
 
 from __future__ import annotations
@@ -19,13 +20,10 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLocale, QSettings, Qt, QTimer, QUrl
-from PySide6.QtGui import (
-    QCloseEvent,
-    QDesktopServices,
-    QUndoStack,
-)
+from PySide6.QtCore import QEventLoop, QLocale, QSettings, Qt, QTimer, QUrl
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QUndoStack
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QInputDialog,
     QLabel,
@@ -39,175 +37,189 @@ from PySide6.QtWidgets import (
 
 from rigplan import __version__
 from rigplan.catalog import Catalog
-from rigplan.gui.files.autosave_controller import AutosaveMixin
-from rigplan.gui.files.files_controller import FilesMixin
-from rigplan.gui.menus import make_actions
+from rigplan.cloud.cachepath import prices_home
+from rigplan.gui import window_state
+from rigplan.gui.exports.export_actions import install_export_menu, window_chart_offers
+from rigplan.gui.menus import WindowMenus
 from rigplan.gui.parts.build_header import BuildHeader
 from rigplan.gui.parts.build_panel import BuildPanel
 from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
-from rigplan.gui.window_settings import SettingsMixin
+from rigplan.gui.prices.prices_update import PricesController
+from rigplan.gui.settings import ASSUMPTIONS_SHOWN, Settings
 from rigplan.kinds import Kind
 
 if TYPE_CHECKING:
     from rigplan.cloud.offers import OfferCatalog
     from rigplan.costs.perf import PerfTable
-    from rigplan.files.autosave import AutosaveStore
-    from rigplan.gui.costs.costs_view import CostsView
-    from rigplan.gui.files.document import BuildDocument
     from rigplan.model import Build
-    from rigplan.rules import Report
 
 DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
+COSTS_TAB = 1
 
 
-class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
+def paint_now(window: QWidget) -> None:
+    """Show `window` and let Qt paint it now, holding back user input (nothing can be clicked before it is built)."""
+    window.show()
+    app = QApplication.instance()
+    if app is not None:
+        app.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+
+
+class MainWindow(QMainWindow):
     def __init__(
         self,
         catalog: Catalog,
         offers: OfferCatalog | None,
         perf: PerfTable | None,
-        settings: QSettings,
+        settings: Settings | QSettings,
         docs_dir: Path | None = None,
         data_dir: Path | None = None,
         *,
-        staged: bool = False,
+        paint_early: bool = False,
     ) -> None:
-        """The window. offers and perf may be None: finish() loads them. With staged=True the caller must call
-        finish() (run_gui does, right after the first paint); otherwise it is called here."""
+        """offers and perf may be None: they are loaded here (the updated cloud prices, or the bundled ones)."""
         super().__init__()
-        self.catalog, self.settings, self.docs_dir = catalog, settings, docs_dir
-        self._offers, self._perf, self._data_dir = offers, perf, data_dir
-        self.ready = False
-        loc = QLocale()
+        self.catalog, self.settings, self.docs_dir, self.data_dir = catalog, Settings.of(settings), docs_dir, data_dir
         # The "C" locale formats money as "449.96$"; fall back to US English there.
-        self.locale = (
-            QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
-            if loc.language() == QLocale.Language.C
-            else loc
-        )
+        loc = QLocale()
+        c_locale = loc.language() == QLocale.Language.C
+        self.money_locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates) if c_locale else loc
+        self.currency = window_state.saved_currency(self.settings)  # the build's, kept in step by refresh()
         self.undo_stack = QUndoStack(self)
         self.picker = PickerPanel(catalog, perf, self.money)
         self.build_panel = BuildPanel(self.money)
         self.findings = FindingsPanel()
-        self.costs_placeholder = QLabel("Loading the cost model...")
-        self.costs_placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.build_header = BuildHeader()
-        self.build_header.rename_requested.connect(lambda: self.rename_build())
-        self.build_header.example_requested.connect(lambda p: self.open_example(p))
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)  # the build panel shares the Parts tab with the picker
+        self.tabs = QTabWidget()
+        self.findings_dock = QDockWidget("Findings", self)
+        self.findings_wanted = True  # the View menu's choice; the Costs tab hides the dock while it is shown
+        self._lay_out()
+        self.menus = WindowMenus(self)
+        # File > Export and Cloud prices: Qt only until they run; their callbacks read the document when they do.
+        self.exporter = install_export_menu(
+            self,
+            self.menus.file_menu,
+            self.menus.quit,
+            lambda: self.doc.build,
+            lambda: window_chart_offers(self.costs),
+            self.settings,
+        )
+        self.prices = PricesController(self, prices_home(), lambda new: self.costs.set_offers(new))
+        self.menus.add_prices_menu(self.prices)
+        self.prices.done.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        window_state.restore(self, self.splitter, self.settings)
+        self.build_panel.show_build(None, None)
+        self.build_header.show_build(None)
+        self.setWindowTitle("RigPlan")
+        self._status(f"Checking...  ·  {len(self.catalog):,} parts in the catalog")
+        if paint_early:
+            paint_now(self)
+        self._build_core(offers, perf)
+
+    def _lay_out(self) -> None:
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.build_header)
         ll.addWidget(self.build_panel, 1)
-        # The build panel shares the Parts tab with the picker; the Costs tab has the whole width for its chart.
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.picker)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([470, 930])
-        self.tabs = QTabWidget()
+        placeholder = QLabel("Loading the cost model...")
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.tabs.addTab(self.splitter, "Parts")
-        self.tabs.addTab(self.costs_placeholder, "Costs")
+        self.tabs.addTab(placeholder, "Costs")
         self.tabs.setAccessibleName("Parts and costs")
         self.setCentralWidget(self.tabs)
-        dock = QDockWidget("Findings", self)
+        dock = self.findings_dock
         dock.setObjectName("findings")
         dock.setWidget(self.findings)
         dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
         )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        self.findings_dock = dock
-        self.findings_wanted = True  # the View menu's choice; the Costs tab hides the dock while it is shown
         self.tabs.currentChanged.connect(lambda _: self._place_findings())
-        self.setAcceptDrops(True)
-        make_actions(self)
-        self.build_panel.slot_selected.connect(self._slot_selected)
-        self.findings.slot_selected.connect(self.select_slot)
-        self._restore_geometry()
-        self.build_panel.show_build(None, None)
-        self.build_header.show_build(None)
-        self.setWindowTitle("RigPlan")
-        self._status(f"Checking...  ·  {len(self.catalog):,} parts in the catalog")
-        self.autosave: AutosaveStore | None = None
-        self.autosave_timer = QTimer(self)
-        if not staged:
-            self.finish()
+        self.build_header.rename_requested.connect(self.rename_build)
 
-    def finish(self) -> None:
-        """Second stage: the document, checks, costs and autosave. Idempotent."""
-        if self.ready:
-            return
-        from rigplan.cloud.cachepath import prices_home
+    def _build_core(self, offers: OfferCatalog | None, perf: PerfTable | None) -> None:
+        """The parts that need pydantic, the checks, numpy and the cost model (see the module's note)."""
         from rigplan.cloud.store import load_prices
         from rigplan.costs.perf import load_perf
         from rigplan.gui.costs.costs_view import CostsView
+        from rigplan.gui.files.autosave_controller import AutosaveController
         from rigplan.gui.files.document import BuildDocument
+        from rigplan.gui.files.files_controller import FilesController
+        from rigplan.gui.imports.import_actions import apply_saved_prices
         from rigplan.model import Build
+        from rigplan.rules import check
 
-        offers = self._offers if self._offers is not None else load_prices(prices_home())  # bundled or updated
-        if self._perf is None:
-            self._perf = load_perf()
-            self.picker.set_perf(self._perf)
-        self.doc: BuildDocument = BuildDocument(self, self.undo_stack)
-        self.costs: CostsView = CostsView(offers, self._perf, self.money, self.money_short)
+        offers = offers if offers is not None else load_prices(prices_home())  # bundled or updated
+        if perf is None:
+            perf = load_perf()
+            self.picker.set_perf(perf)
+        self.doc = BuildDocument(self, self.undo_stack)
+        self.report = check(self.doc.build)
+        self.costs = CostsView(offers, perf, self.money, self.money_short)
         current = self.tabs.currentIndex()
-        self.tabs.removeTab(1)
-        self.tabs.insertTab(1, self.costs, "Costs")
+        placeholder = self.tabs.widget(COSTS_TAB)
+        self.tabs.removeTab(COSTS_TAB)
+        self.tabs.insertTab(COSTS_TAB, self.costs, "Costs")
         self.tabs.setCurrentIndex(current)
-        self.costs_placeholder.deleteLater()
+        if placeholder is not None:
+            placeholder.deleteLater()
+        self.files = FilesController(
+            self,
+            self.doc,
+            self.settings,
+            self.catalog,
+            self._status_for,
+            self.menus.recent_menu,
+            self.menus.examples_menu,
+        )
+        self.autosave = AutosaveController(self, self.doc, self.files.guard, self.settings, self.data_dir)
         # wiring: user actions -> document edits -> one refresh
         self.picker.part_chosen.connect(self.doc.add_part)
         self.build_panel.remove_requested.connect(self.doc.remove_item)
         self.build_panel.quantity_changed.connect(self.doc.set_quantity)
         self.build_panel.price_edited.connect(self._price_edited)
+        self.build_panel.slot_selected.connect(self.picker.set_kind)
+        self.findings.slot_selected.connect(self.select_slot)
+        self.build_header.example_requested.connect(self.files.open_example)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.comparison_changed.connect(self.doc.set_comparison)
         self.doc.changed.connect(self.refresh)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_title())
         self.doc.path_changed.connect(lambda _: self._update_title())
-        self.tabs.currentChanged.connect(lambda i: self.costs.ensure_charts() if i == 1 else None)
-        shown = self.settings.value("costs/assumptions_shown")
-        if shown is not None:  # the user's last choice, else the Costs tab decides by the window's width
-            self.costs.assumptions_wanted = str(shown).lower() in ("true", "1")
+        self.tabs.currentChanged.connect(lambda i: self.costs.ensure_charts() if i == COSTS_TAB else None)
+        self.costs.assumptions_wanted = self.settings.get(ASSUMPTIONS_SHOWN)  # None: the tab decides by its width
         gc.freeze()  # the modules and data just loaded live as long as the app (see create_window)
-        self.ready = True
-        self.doc.reset(Build(assumptions=self._last_assumptions()), None)
-        if current == 1:
+        self.doc.reset(Build(assumptions=window_state.last_assumptions(self.settings)), None)
+        if current == COSTS_TAB:
             self.costs.ensure_charts()
-        for a in self.doc_actions:
-            a.setEnabled(True)
-        self._update_title()
-        from rigplan.gui.imports.import_actions import apply_saved_prices
-
         apply_saved_prices(self)  # issue 19: your own prices over the catalog's
-        # Autosave: unsaved edits are written every N seconds to the data folder, one file per instance.
-        self.start_autosave()
+        self.autosave.start()
 
     # --- formatting ------------------------------------------------------------------------------------------------
 
     def money(self, amount: float, currency: str | None = None) -> str:
         """An amount in the build's currency, or in `currency` when it is another (a catalog price in USD)."""
-        return self.locale.toCurrencyString(float(amount), self._currency_symbol(currency))
+        return self.money_locale.toCurrencyString(float(amount), _symbol(currency or self.currency))
 
     def money_short(self, amount: float) -> str:
         """Whole units with the locale's thousands separators, for chart axes and the read-out."""
-        text = self.locale.toCurrencyString(abs(float(amount)), self._currency_symbol(), 0)
+        text = self.money_locale.toCurrencyString(abs(float(amount)), _symbol(self.currency), 0)
         return "-" + text if amount < 0 else text  # "-$5,000", not the accounting style "($5,000)"
-
-    def _currency_symbol(self, currency: str | None = None) -> str:
-        code = currency or (self.doc.build.assumptions.currency if self.ready else self._saved_currency())
-        return {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}.get(code, code + " ")
-
-    # --- actions and menus -----------------------------------------------------------------------------------------
 
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
     def refresh(self, build: Build) -> None:
         from rigplan.rules import Severity, check
 
-        self.report: Report = check(build)
+        self.currency = build.assumptions.currency
+        self.report = check(build)
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report)
         self.picker.set_build(build)
@@ -225,6 +237,9 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         if self.statusBar().currentMessage() != text:
             self.statusBar().showMessage(text)
 
+    def _status_for(self, text: str, ms: int) -> None:
+        self.statusBar().showMessage(text, ms)
+
     def set_findings_wanted(self, on: bool) -> None:
         """View > Findings: shown on the Parts tab or not at all."""
         self.findings_wanted = on
@@ -232,19 +247,14 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
 
     def _place_findings(self) -> None:
         """The Costs tab has the window's full height for its chart; the findings come back on the Parts tab."""
-        on_costs = self.tabs.currentIndex() == 1
+        on_costs = self.tabs.currentIndex() == COSTS_TAB
         self.findings_dock.setVisible(self.findings_wanted and not on_costs)
 
     def _update_title(self) -> None:
-        if not self.ready:
-            return
         name = self.doc.build.name
         where = f" ({self.doc.path.name})" if self.doc.path else ""
         self.setWindowTitle(f"{name}{where}[*] - RigPlan")
         self.setWindowModified(self.doc.is_modified())
-
-    def _slot_selected(self, kind: Kind) -> None:
-        self.picker.set_kind(kind)
 
     def select_slot(self, kind: Kind) -> None:
         self.build_panel.select_kind(kind)
@@ -257,6 +267,7 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         self.picker.search.selectAll()
 
     def _price_edited(self, index: int, value: float | None) -> None:
+        from rigplan.model import Price
         from rigplan.model.common import MAX_AMOUNT
 
         if value is None:
@@ -265,8 +276,6 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
             QMessageBox.warning(self, "Price", f"A price must be a number from 0 to {MAX_AMOUNT:,.0f}.")
             self.refresh(self.doc.build)
         else:
-            from rigplan.model import Price
-
             a = self.doc.build.assumptions
             self.doc.set_price(
                 index, Price(amount=value, currency=a.currency, date=dt.date.today(), source="your price")
@@ -286,6 +295,12 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
         if ok and name.strip():
             self.doc.rename(name.strip()[:200])
 
+    def suggest_build(self) -> None:
+        """Issue 16: the best build for a budget opens as a new, unsaved build; Undo goes back to an empty one."""
+        from rigplan.gui.suggest.suggest_dialog import run_suggest
+
+        run_suggest(self, self.doc, self.catalog, self.costs.offers, self.data_dir, self.files.maybe_save)
+
     def open_docs(self) -> None:
         local = self.docs_dir / "checks.md" if self.docs_dir else None
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(local.parent)) if local and local.exists() else QUrl(DOCS_URL))
@@ -295,24 +310,29 @@ class MainWindow(FilesMixin, AutosaveMixin, SettingsMixin, QMainWindow):
 
         QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT)
 
+    def save_settings(self) -> None:
+        window_state.save(
+            self, self.splitter, self.settings, self.doc.build.assumptions, not self.costs.side.isHidden()
+        )
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if self.maybe_save():
+        if self.files.maybe_save():
             self.save_settings()
-            if self.autosave:
-                self.autosave.close()  # a normal close leaves nothing to recover (and frees the lock)
+            self.autosave.close()  # a normal close leaves nothing to recover (and frees the lock)
             event.accept()
         else:
             event.ignore()
+
+
+def _symbol(code: str) -> str:
+    return {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}.get(code, code + " ")
 
 
 def warm_up(window: MainWindow) -> QTimer:
     """After the first paint: build the charts and the compatible-filter columns, so the first use is quick."""
     from rigplan.rules import compatible
 
-    window.finish()
-    steps = [lambda: window.costs.ensure_charts()] + [
-        (lambda k=k: compatible(window.doc.build, k, window.catalog)) for k in Kind
-    ]
+    steps = [window.costs.ensure_charts] + [(lambda k=k: compatible(window.doc.build, k, window.catalog)) for k in Kind]
     timer = QTimer(window)
     timer.setInterval(0)
 
@@ -327,4 +347,4 @@ def warm_up(window: MainWindow) -> QTimer:
     return timer
 
 
-__all__ = ["MainWindow", "warm_up"]
+__all__ = ["MainWindow", "paint_now", "warm_up"]

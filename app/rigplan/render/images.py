@@ -168,6 +168,7 @@ def sensitivity_plot(plan: Plan) -> pg.PlotWidget:
         why = "No break-even within the horizon" if bars else "No offer with a known speed ratio"
         w.setTitle(f"{CHART_TITLES['sensitivity']}: {why.lower()}", color="#000000", size="12pt")
         return w
+    assert first is not None  # bars come from it
     horizon = float(plan.cost.days[-1])
     base = bars[0].base_days
     ys = list(range(len(bars)))[::-1]
@@ -215,7 +216,7 @@ def write_png(w: pg.PlotWidget, path: Path, width: int, height: int, dpi: int = 
     # the text a second time.
     img.setDotsPerMeterX(round(dpi / 0.0254))
     img.setDotsPerMeterY(round(dpi / 0.0254))
-    if not img.save(str(path), "PNG"):
+    if not img.save(str(path), "PNG"):  # type: ignore[call-overload]  # the stubs say bytes; PySide6 takes str
         raise OSError(f"could not write the image {path}")
 
 

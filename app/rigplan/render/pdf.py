@@ -49,7 +49,7 @@ tr.total td { font-weight: bold; border-top: 1px solid #555; }
 def _doc(html: str, width: float, points: float = 9) -> QTextDocument:
     doc = QTextDocument()
     doc.setDefaultStyleSheet(CSS.replace("font-size: 9pt", f"font-size: {points:g}pt"))
-    doc.setDefaultFont(QFont("DejaVu Sans", points))
+    doc.setDefaultFont(QFont("DejaVu Sans", int(points)))  # whole points, as Qt's QFont(family, size) takes
     doc.setDocumentMargin(0)
     doc.setHtml(f"<html><body>{html}</body></html>")
     doc.setTextWidth(width)

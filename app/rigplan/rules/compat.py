@@ -1,14 +1,14 @@
-"""compatible(build, kind, catalog): the "compatible only" filter, vectorised over a whole kind of the catalog.
+"""compatible(build, kind, catalog): the "compatible only" filter over a whole kind of the catalog.
 
 A candidate is compatible when putting it in the build (a CPU, cooler, board, PSU or case replaces the current one;
 a GPU, memory kit or drive is added once, or replaces one of its kind when the board's memory or x16 slots are all
-taken: see slots_full) adds no error that check() would report. Errors are compared by rule id
-and the parts involved, leaving the candidate out, so an error the build already has does not hide every candidate.
-`naive_compatible` runs that definition literally (check() per candidate); tests/test_compat.py holds the two equal
-and benchmarks/compat_filter.py times both.
+taken: see slots_full) adds no error that check() would report. Errors are compared by rule id and the parts
+involved, leaving the candidate out, so an error the build already has does not hide every candidate.
 
-cpu-igpu is left out on purpose: "no GPU and no integrated graphics" is about a part that is missing, not about the
-candidate's fit, and would otherwise hide every Threadripper until a GPU is chosen.
+There is no second copy of the rules here: each rule of engine.RULES that reads this kind is run on the build with
+one representative part per distinct value of the facts it reads (rule.py), and the verdicts are spread over the
+rows. `naive_compatible` runs the definition literally (check() per candidate); tests/test_rule_agreement.py holds
+the two equal over every part of every kind, and benchmarks/compat_filter.py times both.
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from __future__ import annotations
 import numpy as np
 
 from rigplan.catalog.loader import Catalog
-from rigplan.model.build import Build, BuildItem
+from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Part
 from rigplan.rules.context import Ctx
-from rigplan.rules.engine import check
-from rigplan.rules.filters import FILTERS, Base
+from rigplan.rules.engine import RULES, check
+from rigplan.rules.rule import rule_mask, with_part
 
 SINGLE = frozenset({Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.PSU, Kind.CASE})
-IGNORED_RULES = frozenset({"cpu-igpu"})
+# Rules the filter leaves out on purpose (see engine.RULES): they read no kind, so rule_mask never runs them.
+IGNORED_RULES = frozenset(r.id for r in RULES if not r.reads)
 
 
 def slots_full(build: Build, kind: Kind) -> str | None:
@@ -59,13 +60,7 @@ def base_build(build: Build, kind: Kind, replacing: str | None = None) -> Build:
 
 
 def with_candidate(base: Build, part: Part) -> Build:
-    items = list(base.items)
-    if part.kind not in SINGLE:
-        for n, item in enumerate(items):
-            if item.part.id == part.id:
-                items[n] = item.model_copy(update={"quantity": min(item.quantity + 1, 64)})
-                return base.model_copy(update={"items": tuple(items)})
-    return base.model_copy(update={"items": (*items, BuildItem(part=part))})
+    return with_part(base, part, part.kind in SINGLE)
 
 
 def error_keys(build: Build, leave_out: str) -> set[tuple[str, tuple[str, ...]]]:
@@ -94,11 +89,17 @@ def compatible_mask(build: Build, kind: Kind, catalog: Catalog, replacing: str |
     if not len(table):
         return np.zeros(0, dtype=bool)
     base = base_build(build, kind, replacing)
-    report = check(base)
-    power = report.power
-    assert power is not None
-    b = Base(Ctx(base), power.load_w, power.gpu_w, {f.rule for f in report.errors()}, bool(power.unknown))
-    return FILTERS[kind](b, table)
+    single = kind in SINGLE
+    mask = np.ones(len(table), dtype=bool)
+    for rule in RULES:
+        if kind in rule.reads:
+            mask &= rule_mask(rule, base, table, single)
+    if not single:  # a part already in the build goes in as one more of the same item: judged on its own
+        in_base = {i.part.id for i in base.items if i.part.kind == kind}
+        for row, pid in enumerate(table.ids if in_base else ()):
+            if pid in in_base:
+                mask[row] = error_keys(with_candidate(base, table.part(row)), pid) <= error_keys(base, pid)
+    return mask
 
 
 def compatible(build: Build, kind: Kind, catalog: Catalog, replacing: str | None = None) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TypeVar
 
 from rigplan.model.assumptions import Assumptions
@@ -12,6 +13,7 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
 from rigplan.rules.platforms import key, platforms
+from rigplan.rules.power import PowerEstimate, estimate_power
 
 P = TypeVar("P")
 
@@ -95,6 +97,10 @@ class Ctx:
         self.storage: list[tuple[Storage, int]] = [(i.part, i.quantity) for i in b.items if isinstance(i.part, Storage)]
         self.gpu_items: list[BuildItem] = b.of_kind(Kind.GPU)
         self.gpus: list[Gpu] = [i.part for i in self.gpu_items for _ in range(i.quantity) if isinstance(i.part, Gpu)]
+
+    @cached_property
+    def power(self) -> PowerEstimate:
+        return estimate_power(self.build)
 
     @property
     def assumptions(self) -> Assumptions:

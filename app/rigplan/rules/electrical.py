@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.context import Ctx, gpu_cables
-from rigplan.rules.power import PSU_SIZES, PowerEstimate, is_atx3
+from rigplan.rules.power import PSU_SIZES, PowerEstimate, circuit_limit_w, is_atx3
 
 K = Kind
-CONTINUOUS_SHARE = 0.8  # a breaker may carry 80 % of its rating continuously (US NEC 210.19/210.20)
 # A 6+2-pin PCIe cable carries 150 W (PCI-SIG CEM 5.0); the 16-pin (12VHPWR / 12V-2x6) adapter shipped with a card
 # takes one 8-pin per 150 W of its power: 2 up to 300 W, 3 for 450 W, 4 for 600 W (NVIDIA's adapters for the RTX
 # 4070 Ti, 4080 and 4090; the sense pins tell the card how many are connected).
 WATTS_PER_8PIN = 150
 MAX_ADAPTER_8PIN = 4
-
-
-def circuit_limit_w(volts: float, amps: float) -> float:
-    return volts * amps * CONTINUOUS_SHARE
 
 
 def adapter_cables(board_w: float | None, plugs16: int) -> tuple[int, int] | None:
@@ -31,6 +27,16 @@ def adapter_cables(board_w: float | None, plugs16: int) -> tuple[int, int] | Non
     # Cards at 450 W or more ship a 4-cable adapter, so the power limit can be raised to 600 W (RTX 4090, 5090).
     shipped = MAX_ADAPTER_8PIN if per_plug >= 450 else need
     return need, shipped
+
+
+def psu_overloaded(sizing_w: Any, psu_w: Any) -> Any:
+    """The psu-wattage error: the sizing load (with the spike margin) above the rating. Floats or arrays."""
+    return sizing_w > psu_w
+
+
+def circuit_overloaded(wall_peak_w: Any, limit_w: float) -> Any:
+    """The wall-circuit error: the wall draw at the sizing load above the circuit's continuous limit."""
+    return wall_peak_w > limit_w
 
 
 def _unknown_power(c: Ctx, p: PowerEstimate, rule: str, kinds: tuple[Kind, ...]) -> bool:
@@ -61,7 +67,7 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
     circuit = circuit_conflict(c, p) or too_big(p)
     big = p.recommended_psu_w > PSU_SIZES[-1]
     rec = f"more than any single PSU ({PSU_SIZES[-1]} W)" if big else f"{p.recommended_psu_w} W"
-    if p.sizing_w > w:
+    if psu_overloaded(p.sizing_w, w):
         c.error(
             "psu-wattage",
             f"The parts draw about {p.load_w:.0f} W at full load (GPUs at board power, CPU at sustained boost; "
@@ -235,7 +241,7 @@ def wall_circuit(c: Ctx, p: PowerEstimate) -> None:
         return
     a = c.assumptions
     limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
-    if p.wall_peak_w > limit:
+    if circuit_overloaded(p.wall_peak_w, limit):
         c.error(
             "wall-circuit",
             f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall; a {a.wall_voltage:g} V / "

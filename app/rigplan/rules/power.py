@@ -8,12 +8,24 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from rigplan.model.build import Build
-from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
-from rigplan.rules.platforms import platforms
+from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, Psu, Storage
+from rigplan.rules.part_power import (
+    CASE_FANS,
+    VRM_LOSS,
+    board_watts,
+    cooler_watts,
+    cpu_boost_w,
+    cpu_watts,
+    gpu_watts,
+    memory_watts,
+    storage_watts,
+)
 
 # 80 PLUS efficiency requirements, 115 V internal non-redundant PSUs, at 20 % / 50 % / 100 % of rated load
 # (Titanium also 10 %). Source: 80 PLUS program (CLEAResult), "80 PLUS Certified Power Supplies and Manufacturers".
@@ -46,17 +58,15 @@ RECOMMEND_MARGIN = 0.10  # Dettmers: sum of part powers + 10 %
 # under 1 ms in Igor's Lab measurements).
 TRANSIENT_SHARE = 0.25
 
-# Training-load profile for running costs (docs/checks.md, "Two power figures"). A GPU kept busy by training runs
-# below its board power on average: RigPlan takes 70 %, between two published measurements: a GTX 1070 Ti (180 W)
-# + Pentium G4600 box drew about 180 W at the wall at peak training, which leaves the card about 60 % of its board
-# power (thescinder.com, "I too built a rather decent deep learning rig for 900 quid", 2018), and an 8x H100 node
-# peaked at 82 % of its rated power while training (Latif et al., arXiv 2412.08602, 2024). The CPU feeds data
-# loaders: half its base power (TDP), not its boost.
-TRAIN_GPU_SHARE = 0.70
-TRAIN_CPU_SHARE = 0.50
-VRM_LOSS = 0.10  # board voltage regulators lose about 10 % of what they feed the CPU
+
+CONTINUOUS_SHARE = 0.8  # a breaker may carry 80 % of its rating continuously (US NEC 210.19/210.20)
 
 
+def circuit_limit_w(volts: float, amps: float) -> float:
+    return volts * amps * CONTINUOUS_SHARE
+
+
+@lru_cache(maxsize=16)
 def _curve(rating: str | None) -> tuple[np.ndarray, np.ndarray]:
     points = EIGHTY_PLUS.get(rating or "")
     if points is None:
@@ -71,7 +81,20 @@ def _curve(rating: str | None) -> tuple[np.ndarray, np.ndarray]:
 def efficiency(load_fraction: float | np.ndarray, rating: str | None) -> float | np.ndarray:
     """Efficiency at a fraction of rated load, interpolated between the 80 PLUS points (flat beyond them)."""
     xs, ys = _curve(rating)
+    if isinstance(load_fraction, float | int):  # one build: the same line, without numpy's per-call overhead
+        return _interp1(float(load_fraction), xs, ys)
     return np.interp(load_fraction, xs, ys)
+
+
+def _interp1(x: float, xs: np.ndarray, ys: np.ndarray) -> float:
+    """np.interp for one value (flat beyond the ends)."""
+    if x <= xs[0]:
+        return float(ys[0])
+    for k in range(1, len(xs)):
+        if x <= xs[k]:
+            x0, x1, y0, y1 = float(xs[k - 1]), float(xs[k]), float(ys[k - 1]), float(ys[k])
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return float(ys[-1])
 
 
 def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None) -> float:
@@ -81,6 +104,24 @@ def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None) -
     rating = psu.efficiency if psu else DEFAULT_RATING
     size = (psu.wattage if psu and psu.wattage else None) or rated_w or dc_watts
     return float(dc_watts / efficiency(dc_watts / size, rating))
+
+
+def wall_draw(
+    load: np.ndarray, gpu_w: np.ndarray, psu_w: np.ndarray, rating: np.ndarray, atx3: np.ndarray | bool
+) -> np.ndarray:
+    """wall_watts at the sizing load over arrays of candidates (the suggester's bounds): a PSU of unknown wattage
+    is taken at the recommended size, as estimate_power does."""
+    sizes = np.array(PSU_SIZES, dtype=float)
+    raw = load * RECOMMEND_MARGIN + sizing_watts(load, gpu_w, atx3)  # recommended_psu, over arrays
+    pos = np.searchsorted(sizes, raw)
+    rec = np.where(pos < len(sizes), sizes[np.minimum(pos, len(sizes) - 1)], np.ceil(raw / 100) * 100)
+    size = np.where(np.isnan(psu_w), rec, psu_w)
+    frac = load / np.where(size > 0, size, 1.0)
+    eff = np.full(load.shape, UNKNOWN_EFFICIENCY)
+    for r in set(rating.tolist()):
+        m = rating == r
+        eff[m] = efficiency(frac[m], r if r in EIGHTY_PLUS else None)
+    return np.where(load > 0, load / eff, 0.0)
 
 
 def round_up_psu(watts: float) -> int:
@@ -98,9 +139,14 @@ def is_atx3(psu: Psu | None) -> bool:
     return bool(psu and ATX3_NAME.search(psu.name))
 
 
-def sizing_watts(peak_w: float, gpu_w: float, atx3: bool) -> float:
-    """The worst case a PSU must carry: sustained peak, plus GPU spikes unless the unit is rated for them."""
-    return peak_w + (0.0 if atx3 else TRANSIENT_SHARE * gpu_w)
+def sizing_watts(peak_w: Any, gpu_w: Any, atx3: Any) -> Any:
+    """The worst case a PSU must carry: sustained peak, plus GPU spikes unless the unit is rated for them. Floats
+    for one build, arrays for the filter."""
+    return (
+        peak_w + np.where(atx3, 0.0, TRANSIENT_SHARE * gpu_w)
+        if isinstance(peak_w, np.ndarray)
+        else (peak_w + (0.0 if atx3 else TRANSIENT_SHARE * gpu_w))
+    )
 
 
 def recommended_psu(peak_w: float, gpu_w: float, atx3: bool) -> int:
@@ -158,138 +204,65 @@ class PowerEstimate:
         }
 
 
-# --- per-part figures (peak W, idle W, training W); basis in docs/checks.md ----------------------------------------
-
-
-def gpu_watts(gpu: Gpu) -> tuple[float, float, float]:
-    """Board power at peak; idle 5 % of it within 7-30 W (TechPowerUp idle measurements: GTX 1070 Ti ~8 W, RTX
-    4090 FE ~21 W); 75 % of it while training."""
-    tdp = float(gpu.tdp_w or 0)
-    if not tdp:
-        return 0.0, 0.0, 0.0
-    return tdp, min(30.0, max(7.0, 0.05 * tdp)), TRAIN_GPU_SHARE * tdp
-
-
-# Sustained boost power as a multiple of TDP, where the maker's own figure (OpenDB's `ppt`) is missing.
-# AMD: PPT = 1.35 x TDP on AM4/AM5 (AMD, "Socket power (PPT)" in Ryzen Master and the AM4/AM5 default limits:
-# 65 W -> 88 W, 105 W -> 142 W, 170 W -> 230 W); Threadripper PPT equals TDP (280 W -> 280 W, 350 W -> 350 W).
-# Intel 12th-14th gen and Core Ultra: PL2 253 W for 125 W K parts (i9-13900K), so 2.0 x; 10th/11th gen 250 W for
-# 125 W (i9-10900K), 2.0 x; 6th-9th gen and HEDT: the datasheet default PL2 = 1.25 x PL1.
-BOOST_FACTOR: dict[str, float] = {
-    "AM4": 1.35,
-    "AM5": 1.35,
-    "sTR4": 1.0,
-    "sTRX4": 1.0,
-    "sTR5": 1.0,
-    "sWRX8": 1.0,
-    "LGA 1700": 2.0,
-    "LGA 1851": 2.0,
-    "LGA 1200": 2.0,
-}
-DEFAULT_BOOST_FACTOR = 1.25
-
-
-def cpu_boost_w(cpu: Cpu) -> tuple[float, str] | None:
-    """(sustained boost watts, where the figure comes from), or None when the CPU's power is unknown."""
-    if cpu.boost_power_w:
-        return float(cpu.boost_power_w), "maker's figure"
-    if not cpu.tdp_w:
-        return None
-    sock = platforms().canonical_socket(cpu.socket) or ""
-    factor = BOOST_FACTOR.get(sock, DEFAULT_BOOST_FACTOR)
-    return cpu.tdp_w * factor, f"{factor:g} x TDP ({sock or 'unknown socket'} family rule)"
-
-
-def cpu_watts(cpu: Cpu) -> tuple[float, float, float]:
-    """Sustained boost at peak; idle and training from the TDP (docs/checks.md)."""
-    boost = cpu_boost_w(cpu)
-    tdp = float(cpu.tdp_w or 0)
-    if boost is None or not tdp:
-        return (boost[0] if boost else 0.0), 0.0, 0.0
-    sock = platforms().socket(cpu.socket)
-    apu = re.search(r"\d{4}G[E]?\b", cpu.name) is not None
-    if sock and sock.hedt:
-        idle = 0.2 * tdp  # Threadripper and Xeon W idle at 40-90 W (their I/O die and mesh stay awake)
-    elif sock and sock.vendor == "AMD" and sock.name in {"AM4", "AM5"} and not apu:
-        idle = max(15.0, 0.12 * tdp)  # Ryzen chiplet parts: the I/O die alone idles at about 15 W
-    else:
-        idle = max(3.0, 0.05 * tdp)  # monolithic desktop parts idle at a few watts
-    return boost[0], idle, TRAIN_CPU_SHARE * tdp
-
-
-def board_watts(board: Motherboard | None, socket: str | None) -> tuple[float, float]:
-    """Board and chipset without the CPU's VRM losses: (load, idle)."""
-    s = platforms().socket(board.socket if board and board.socket else socket)
-    return (30.0, 20.0) if s and s.hedt else (10.0, 6.0)
-
-
-def memory_watts(mem: Memory) -> tuple[float, float, float]:
-    per = (6.0, 3.0) if mem.registered else (3.0, 1.0)
-    n = mem.modules or 1
-    return per[0] * n, per[1] * n, per[0] * n
-
-
-def storage_watts(drive: Storage) -> tuple[float, float, float]:
-    if (drive.storage_type or "").upper() == "HDD":
-        return 8.0, 5.0, 6.0
-    if drive.nvme or drive.is_m2:
-        return 7.0, 0.5, 3.0
-    return 3.0, 0.5, 2.0
-
-
-def cooler_watts(cooler: Cooler | None) -> tuple[float, float, float]:
-    if cooler is None:
-        return 3.0, 0.7, 1.5  # a boxed cooler's fan
-    fans = cooler.fan_count or (0 if cooler.fanless else 1)
-    pump = 5.0 if cooler.water_cooled else 0.0
-    return 3.0 * fans + pump, 0.7 * fans + pump, 1.5 * fans + pump
-
-
-CASE_FANS = (9.0, 2.0, 4.5)  # three 120 mm fans at full, idle and training speed; the case data has no fan count
-
-
 def _psu_of(build: Build) -> Psu | None:
     psu = build.first(Kind.PSU)
     return psu if isinstance(psu, Psu) else None
 
 
+def power_unknown(p: Part) -> bool:
+    """A GPU or CPU without a power figure: every total is then a lower bound and the power rules are not checked."""
+    if isinstance(p, Gpu):
+        return not p.tdp_w
+    return isinstance(p, Cpu) and cpu_boost_w(p) is None
+
+
+def part_lines(p: Part, n: int) -> list[PowerLine]:
+    """The power lines one build item adds (a CPU adds its voltage regulators' losses too)."""
+    lines: list[PowerLine] = []
+    watts: tuple[float, float, float] | None = None
+    if isinstance(p, Gpu):
+        watts = gpu_watts(p)
+    elif isinstance(p, Cpu):
+        watts = cpu_watts(p)
+        if cpu_boost_w(p) is not None:
+            extra = VRM_LOSS * watts[0], VRM_LOSS * watts[1], VRM_LOSS * watts[2]
+            lines.append(PowerLine("CPU voltage regulator losses (10 %)", Kind.MOTHERBOARD, *extra))
+    elif isinstance(p, Memory):
+        watts = memory_watts(p)
+    elif isinstance(p, Storage):
+        watts = storage_watts(p)
+    elif isinstance(p, Cooler):
+        watts = cooler_watts(p)
+    if watts is not None:
+        label = f"{n}x {p.name}" if n > 1 else p.name
+        lines.append(PowerLine(label, p.kind, watts[0] * n, watts[1] * n, watts[2] * n))
+    return lines
+
+
+def fixed_lines(board: Part | None, cpu: Part | None, has_cooler: bool, has_items: bool) -> list[PowerLine]:
+    """Lines no single part owns: board and chipset, a boxed cooler's fan, case fans (none for an empty build)."""
+    if not has_items:
+        return []
+    mb = board if isinstance(board, Motherboard) else None
+    bw = board_watts(mb, cpu.socket if isinstance(cpu, Cpu) else None)
+    lines = [PowerLine("Motherboard and chipset (estimate)", Kind.MOTHERBOARD, bw[0], bw[1], bw[0])]
+    if not has_cooler and isinstance(cpu, Cpu) and cpu.includes_cooler:
+        lines.append(PowerLine("Boxed CPU cooler fan", Kind.COOLER, *cooler_watts(None)))
+    lines.append(PowerLine("Case fans (3 assumed)", Kind.CASE, *CASE_FANS))
+    return lines
+
+
 def estimate_power(build: Build) -> PowerEstimate:
     lines: list[PowerLine] = []
     cpu = build.first(Kind.CPU)
-    board = build.first(Kind.MOTHERBOARD)
     unknown: list[str] = []
     for item in build.items:
-        p, n = item.part, item.quantity
-        watts: tuple[float, float, float] | None = None
-        if isinstance(p, Gpu):
-            watts = gpu_watts(p)
-            if not p.tdp_w:
-                unknown.append(p.name)
-        elif isinstance(p, Cpu):
-            watts = cpu_watts(p)
-            if cpu_boost_w(p) is None:
-                unknown.append(p.name)
-            else:
-                extra = VRM_LOSS * watts[0], VRM_LOSS * watts[1], VRM_LOSS * watts[2]
-                lines.append(PowerLine("CPU voltage regulator losses (10 %)", Kind.MOTHERBOARD, *extra))
-        elif isinstance(p, Memory):
-            watts = memory_watts(p)
-        elif isinstance(p, Storage):
-            watts = storage_watts(p)
-        elif isinstance(p, Cooler):
-            watts = cooler_watts(p)
-        if watts is not None:
-            label = f"{n}x {p.name}" if n > 1 else p.name
-            lines.append(PowerLine(label, p.kind, watts[0] * n, watts[1] * n, watts[2] * n))
+        lines += part_lines(item.part, item.quantity)
+        if power_unknown(item.part):
+            unknown.append(item.part.name)
     notes: list[str] = []
-    if build.items:
-        bw = board_watts(
-            board if isinstance(board, Motherboard) else None, cpu.socket if isinstance(cpu, Cpu) else None
-        )
-        lines.append(PowerLine("Motherboard and chipset (estimate)", Kind.MOTHERBOARD, bw[0], bw[1], bw[0]))
-        if build.first(Kind.COOLER) is None and isinstance(cpu, Cpu) and cpu.includes_cooler:
-            lines.append(PowerLine("Boxed CPU cooler fan", Kind.COOLER, *cooler_watts(None)))
-        lines.append(PowerLine("Case fans (3 assumed)", Kind.CASE, *CASE_FANS))
+    has_cooler = build.first(Kind.COOLER) is not None
+    lines += fixed_lines(build.first(Kind.MOTHERBOARD), cpu, has_cooler, bool(build.items))
     unknown = list(dict.fromkeys(unknown))
     if unknown:
         notes.append(f"no power figure for {', '.join(unknown)}: every figure is a lower bound (at least)")
@@ -309,8 +282,16 @@ def estimate_power(build: Build) -> PowerEstimate:
     elif psu.wattage is None:
         notes.append("PSU wattage unknown: efficiency taken at the recommended size")
     a = build.assumptions
-    limit = a.wall_voltage * a.wall_amps * 0.8  # continuous share of the breaker (electrical.CONTINUOUS_SHARE)
-    wall_peak = wall_watts(load, psu, recommended)
+    limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
+    wall_peak = float(
+        wall_draw(
+            np.array([load]),
+            np.array([gpu_w]),
+            np.array([psu.wattage if psu and psu.wattage else np.nan]),
+            np.array([(psu.efficiency if psu else DEFAULT_RATING) or "?"], dtype=object),
+            psu is None or atx3,
+        )[0]
+    )
     if wall_peak > limit:
         notes.append(
             f"no PSU fixes the wall circuit: at {wall_peak:,.0f} W from the wall the build needs more than a "

@@ -2,7 +2,7 @@
 
 Each bound relaxes a rule of rigplan.rules to the one condition that rule errors on, so it never exceeds the true
 cheapest part: a CPU whose socket differs from the board's (fit.cpu_socket: an error when both are known and differ
-after norm_socket), memory of another type (fit.memory_rules: mem.ram_type != board.ram_type), a case that does not
+after norm_socket), memory of another type (memory.memory_rules: mem.ram_type != board.ram_type), a case that does not
 list the board's form factor (fit.board_form_factor: board_fits_case). A part whose value is unknown is "not
 checked" by those rules, so it counts as fitting every board.
 """
@@ -15,17 +15,17 @@ from rigplan.catalog.loader import Catalog, KindTable
 from rigplan.model.build import Build
 from rigplan.model.parts import Cooler, Cpu, Kind, Memory, Part, Psu, Storage
 from rigplan.rules.context import board_fits_case, norm_socket
-from rigplan.rules.electrical import circuit_limit_w
-from rigplan.rules.filters import wall_draw
 from rigplan.rules.power import (
     TRANSIENT_SHARE,
     VRM_LOSS,
+    circuit_limit_w,
     cooler_watts,
     cpu_watts,
     estimate_power,
     is_atx3,
     memory_watts,
     storage_watts,
+    wall_draw,
     wall_watts,
 )
 from rigplan.suggest.found import ORDER  # the order of `lists`

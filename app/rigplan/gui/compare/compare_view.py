@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,15 +29,16 @@ from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare,
 from rigplan.exports.plan import ExportError, Plan, make_plan
 from rigplan.files import BuildFileError, load
 from rigplan.gui.files.files_controller import OPEN_FILTER
+from rigplan.gui.settings import COMPARE_LAST_DIR, Settings
 
 DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
-LAST_DIR_KEY = "compare/last_dir"
+LAST_DIR_KEY = COMPARE_LAST_DIR
 
 
 class CompareView(QWidget):
     """Give it plans (add_plan / add_file); it recomputes the comparison and redraws the tables and the chart."""
 
-    def __init__(self, settings: QSettings | None = None, planner: Callable[..., Plan] = make_plan) -> None:
+    def __init__(self, settings: Settings | None = None, planner: Callable[..., Plan] = make_plan) -> None:
         super().__init__()
         self.settings = settings
         self.planner = planner
@@ -117,11 +118,11 @@ class CompareView(QWidget):
             self._refresh()
 
     def _choose_file(self) -> None:
-        folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
+        folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""
         path, _ = QFileDialog.getOpenFileName(self, "Add a build to compare", folder, OPEN_FILTER)
         if path:
             if self.settings:
-                self.settings.setValue(LAST_DIR_KEY, str(Path(path).parent))
+                self.settings.set(LAST_DIR_KEY, str(Path(path).parent))
             self.add_file(Path(path))
 
     def save_chart(self, path: Path, width: int = 1200, height: int = 700) -> None:
@@ -140,7 +141,7 @@ class CompareView(QWidget):
             w.deleteLater()
 
     def _choose_chart_file(self) -> None:
-        folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
+        folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""
         name, _ = QFileDialog.getSaveFileName(
             self, "Save the comparison chart", str(Path(folder) / "comparison.png"), "PNG (*.png);;SVG (*.svg)"
         )
@@ -148,7 +149,7 @@ class CompareView(QWidget):
             return
         path = Path(name) if Path(name).suffix.lower() in (".png", ".svg") else Path(name + ".png")
         if self.settings:
-            self.settings.setValue(LAST_DIR_KEY, str(path.parent))
+            self.settings.set(LAST_DIR_KEY, str(path.parent))
         try:
             self.save_chart(path)
         except OSError as exc:
@@ -211,18 +212,23 @@ class CompareView(QWidget):
             t.setColumnWidth(j, min(t.columnWidth(j), 190 if j else 210))
 
 
-def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: QSettings | None = None) -> QDialog:
-    """The comparison in its own window, starting with the current build (File > Compare builds…)."""
-    dlg = QDialog(parent)
-    dlg.setWindowTitle("Compare builds")
-    dlg.resize(1280, 720)
-    if current is not None:
-        # Every build against the offers on the current build's chart, so the break-even rows line up.
-        chosen = [(c.offer.id, c.pricing) for c in current.offers]
-        view = CompareView(settings, lambda build: make_plan(build, chosen))
-        view.add_plan(current)
-    else:
-        view = CompareView(settings)
-    QVBoxLayout(dlg).addWidget(view)
-    dlg.view = view  # type: ignore[attr-defined]
-    return dlg
+class CompareDialog(QDialog):
+    """The comparison in its own window (File > Compare builds…); `view` is its CompareView."""
+
+    def __init__(self, parent: QWidget | None, view: CompareView) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Compare builds")
+        self.resize(1280, 720)
+        self.view = view
+        QVBoxLayout(self).addWidget(view)
+
+
+def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: Settings | None = None) -> CompareDialog:
+    """The comparison, starting with the current build."""
+    if current is None:
+        return CompareDialog(parent, CompareView(settings))
+    # Every build against the offers on the current build's chart, so the break-even rows line up.
+    chosen = [(c.offer.id, c.pricing) for c in current.offers]
+    view = CompareView(settings, lambda build: make_plan(build, chosen))
+    view.add_plan(current)
+    return CompareDialog(parent, view)

@@ -167,7 +167,7 @@ class AssumptionsForm(QWidget):
 
     @property
     def job_size(self) -> FieldSpin:
-        return self.job.size
+        return self.job.size_spin
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         guard_wheel(self)  # rows added after construction get the guard too
@@ -258,7 +258,7 @@ class AssumptionsForm(QWidget):
                 ("resale_curve", f"Resale kept after {age}", s) for age, s in zip(AGES, self.curve.spins, strict=True)
             ]
         if self.job.field():
-            out.append((self.job.field() or "", "Job size", self.job.size))
+            out.append((self.job.field() or "", "Job size", self.job.size_spin))
         return out
 
     def _outside_limits(self) -> tuple[str, str, QWidget] | None:
@@ -335,15 +335,16 @@ class AssumptionsForm(QWidget):
             return None
         if field in self.optional:
             return self.optional[field].spin
-        return self.spins.get(field) or {
+        widget: QWidget | None = self.spins.get(field) or {
             "currency": self.currency,
             "speedup": self.speedup,
             "pricing": self.pricing,
             "precision": self.precision,
             "resale_curve": self.curve,
-            "job_hours": self.job.size,
-            "job_days": self.job.size,
+            "job_hours": self.job.size_spin,
+            "job_days": self.job.size_spin,
         }.get(field)
+        return widget
 
     def _shown(self, widget: QWidget | None) -> str | None:
         """What a spin box shows once back to the build's value ("the default" while its default is in use)."""
@@ -362,7 +363,8 @@ class AssumptionsForm(QWidget):
             item = self.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
             if item is None:
                 continue
-            if item.widget() is widget or (item.widget() is not None and item.widget().isAncestorOf(widget)):
+            held = item.widget()
+            if held is widget or (held is not None and held.isAncestorOf(widget)):
                 return row
             lay = item.layout()
             if isinstance(lay, QLayout) and lay.indexOf(widget) >= 0:

@@ -205,20 +205,20 @@ class JobRow(QWidget):
             self.mode.addItem(text, name)
         self.mode.setAccessibleName("Compare by")
         self.mode.setToolTip(DEFAULT_SOURCES["job_hours"] + "\n" + DEFAULT_SOURCES["job_days"])
-        self.size = field_spin(0.1, MAX_JOB, 1, 10, "", "Job size", self.mode.toolTip())
-        self.size.setValue(400)
-        self.size.hint_suffix = " V100-h"
-        self.size.setEnabled(False)
+        self.size_spin = field_spin(0.1, MAX_JOB, 1, 10, "", "Job size", self.mode.toolTip())
+        self.size_spin.setValue(400)
+        self.size_spin.hint_suffix = " V100-h"
+        self.size_spin.setEnabled(False)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.mode, 1)
-        row.addWidget(self.size, 1)
+        row.addWidget(self.size_spin, 1)
         self.mode.currentIndexChanged.connect(self._mode_changed)
-        self.size.valueChanged.connect(lambda _: self.changed.emit())
+        self.size_spin.valueChanged.connect(lambda _: self.changed.emit())
 
     def _mode_changed(self, index: int) -> None:
-        self.size.setEnabled(index > 0)
-        self.size.setSuffix(JOB_MODES[index][2])
+        self.size_spin.setEnabled(index > 0)
+        self.size_spin.setSuffix(JOB_MODES[index][2])
         self.changed.emit()
 
     def field(self) -> str | None:
@@ -227,15 +227,15 @@ class JobRow(QWidget):
     def set(self, a: Assumptions) -> None:
         mode = 1 if a.job_hours is not None else 2 if a.job_days is not None else 0
         self.mode.setCurrentIndex(mode)
-        self.size.setEnabled(mode > 0)
-        self.size.setSuffix(JOB_MODES[mode][2])
+        self.size_spin.setEnabled(mode > 0)
+        self.size_spin.setSuffix(JOB_MODES[mode][2])
         if mode:
-            self.size.setValue(a.job_hours if mode == 1 else a.job_days)  # type: ignore[arg-type]
+            self.size_spin.setValue(a.job_hours if mode == 1 else a.job_days)  # type: ignore[arg-type]
 
     def gather(self, data: dict[str, object]) -> None:
         field = self.field()
-        data["job_hours"] = self.size.value() if field == "job_hours" else None
-        data["job_days"] = self.size.value() if field == "job_days" else None
+        data["job_hours"] = self.size_spin.value() if field == "job_hours" else None
+        data["job_days"] = self.size_spin.value() if field == "job_days" else None
 
 
 def workload_box() -> QComboBox:

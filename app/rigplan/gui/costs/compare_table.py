@@ -121,16 +121,18 @@ class CompareTable(QTableWidget):
 
     def set_column(self, col: int, texts: list[str], header: str | None = None) -> None:
         """Texts of column `col`, owning first; only the cells that change are touched (no repaint otherwise)."""
-        if header is not None and self.horizontalHeaderItem(col).text() != header:
-            self.horizontalHeaderItem(col).setText(header)
+        head = self.horizontalHeaderItem(col)
+        if header is not None and head is not None and head.text() != header:
+            head.setText(header)
         for r, text in enumerate(texts[: self.rowCount()]):
             item = self.item(r, col)
             if item is not None and item.text() != text:
                 item.setText(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
-    def column(self, col: int) -> list[str]:
-        return [self.item(r, col).text() if self.item(r, col) else "" for r in range(self.rowCount())]
+    def column_texts(self, col: int) -> list[str]:
+        items = (self.item(r, col) for r in range(self.rowCount()))
+        return [item.text() if item is not None else "" for item in items]
 
     def _item_changed(self, item: QTableWidgetItem) -> None:
         if not self._filling and item.column() == 0:

@@ -3,7 +3,7 @@ of the chart's x axis (plain functions over rigplan.costs.model.CostReport, no w
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -38,7 +38,7 @@ def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
 
 
 def summary_html(
-    r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: list[str] = ()
+    r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: Sequence[str] = ()
 ) -> str:
     """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes."""
     n = len(r.unpriced)  # issue 19: with unpriced parts the owning figures are lower bounds and say so
@@ -93,7 +93,10 @@ def offer_inputs(
     offers: OfferCatalog, comparison: list[ChartOffer], a: Assumptions, perf: PerfTable, costing: BuildCosting
 ) -> tuple[list[OfferInput], list[ChartOffer], list[ChartOffer], list[str]]:
     """The cost model's inputs for the comparison: (inputs, drawn: known speed, unknown speed, notes on skipped)."""
-    inputs, drawn, unknown, skipped = [], [], [], []
+    inputs: list[OfferInput] = []
+    drawn: list[ChartOffer] = []
+    unknown: list[ChartOffer] = []
+    skipped: list[str] = []
     for c in comparison:
         offer = offers.get(c.offer)
         try:

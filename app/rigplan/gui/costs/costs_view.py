@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -51,6 +50,7 @@ from rigplan.gui.costs.offers_model import default_comparison
 from rigplan.gui.costs.offers_panel import OffersPanel
 from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.side_panel import SidePanel
+from rigplan.gui.widgets.splitter import splitter
 from rigplan.gui.widgets.wheel_guard import guard_wheel
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
@@ -84,12 +84,12 @@ class CostsView(QWidget):
         self._stale = False
         self._sens_offer: str | None = None
         self.assumptions_wanted: bool | None = None  # the assumptions panel shown or folded, as last left
+        self._sized = False  # the panes get their first sizes at the first resize
 
         self.form = AssumptionsForm()
         self.form.set_assumptions(self.build.assumptions)
         self.form.changed.connect(self.assumptions_changed.emit)
         self.side = SidePanel("Assumptions", self.form)
-        self.side_button = self.side.button
 
         self.summary = LiveText("Add parts and offers to see when owning beats renting.", lines=3, rich=True)
         self.summary.setAccessibleName("Break-even summary")
@@ -116,32 +116,19 @@ class CostsView(QWidget):
 
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.side_button, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.side.button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.summary, 1)
         top.addWidget(self.axis_box, 0, Qt.AlignmentFlag.AlignTop)
-        chart_split = QSplitter(Qt.Orientation.Horizontal)
-        chart_split.addWidget(self.chart_tabs)
-        chart_split.addWidget(self.compare)
-        chart_split.setStretchFactor(0, 1)
-        chart_split.setCollapsible(0, False)
-        self.chart_split = chart_split
+        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        self.chart_split = splitter(horizontal, self.chart_tabs, self.compare, stretch=(1,), keep=(0,))
         upper = QWidget()
         ul = QVBoxLayout(upper)
         ul.setContentsMargins(0, 0, 0, 0)
         ul.addLayout(top)
         ul.addWidget(self.notice)
-        ul.addWidget(chart_split, 1)
-        self.vsplit = QSplitter(Qt.Orientation.Vertical)
-        self.vsplit.addWidget(upper)
-        self.vsplit.addWidget(self.offers_panel)
-        self.vsplit.setStretchFactor(0, 3)
-        self.vsplit.setStretchFactor(1, 1)
-        self.vsplit.setCollapsible(0, False)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.side)
-        self.splitter.addWidget(self.vsplit)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setCollapsible(1, False)
+        ul.addWidget(self.chart_split, 1)
+        self.vsplit = splitter(vertical, upper, self.offers_panel, stretch=(3, 1), keep=(0,))
+        self.splitter = splitter(horizontal, self.side, self.vsplit, stretch=(0, 1), keep=(1,))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.splitter)
@@ -150,7 +137,7 @@ class CostsView(QWidget):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         # The chart gets most of the room: the offers table a third of the height, the side table what it needs.
-        if not getattr(self, "_sized", False) and self.width() > 0 and self.height() > 0:
+        if not self._sized and self.width() > 0 and self.height() > 0:
             self._sized = True
             wanted = self.assumptions_wanted
             # a laptop screen: the chart first, the assumptions one click away (unless the user chose otherwise)
@@ -227,6 +214,14 @@ class CostsView(QWidget):
 
     # --- model -------------------------------------------------------------------------------------------------------
 
+    def set_offers(self, offers: OfferCatalog) -> None:
+        """New cloud prices (Cloud prices > Update): the table, then the default comparison and the chart afresh; the
+        caches of the old offers (default comparisons, side-table rows) go first."""
+        self.offers, self.comparison, self._rows_key = offers, [], ()
+        self._defaults.clear()
+        self.offers_panel.set_catalog(offers)
+        self.set_build(self.build)
+
     def set_build(self, build: Build) -> None:
         self.build = build
         if self.form.assumptions != build.assumptions:
@@ -276,7 +271,7 @@ class CostsView(QWidget):
         self.hover_at(self._hover_x)
 
     def breakeven_text(self) -> str:
-        return self.summary.text() + " " + " ".join(self.compare.column(2))
+        return self.summary.text() + " " + " ".join(self.compare.column_texts(2))
 
     def totals_at(self, x: float) -> list[float]:
         """Cumulative cost of owning, then of each drawn offer, at x on the current axis (clamped to the chart)."""
@@ -299,7 +294,7 @@ class CostsView(QWidget):
         self.compare.set_column(
             3, texts, head if x is not None else ("At the end" if self.by_months else f"{head}, end")
         )
-        vline = self._charts.get("breakeven").vline if self._charts_ready else None
+        vline = self._charts["breakeven"].vline if self._charts_ready else None
         if vline is not None:
             vline.setVisible(x is not None)
             if x is not None:

@@ -3,7 +3,7 @@ the chart"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -47,7 +47,7 @@ class OffersPanel(QWidget):
         self.proxy.setSourceModel(self.model)
         self.model.toggled.connect(self._toggled)
 
-        def combo(name: str, items: list[tuple[str, object]]) -> QComboBox:
+        def combo(name: str, items: Sequence[tuple[str, object]]) -> QComboBox:
             box = QComboBox()
             box.setAccessibleName(name)
             for text, data in items:
@@ -122,7 +122,7 @@ class OffersPanel(QWidget):
         self._apply()
 
     def _show_origin(self) -> None:
-        origin = getattr(self.catalog, "origin", "bundled snapshot")
+        origin = self.catalog.origin
         if self.catalog.problem:  # e.g. an unreadable price cache: said here, the bundled prices in use
             origin += f" ({self.catalog.problem})"
         self.as_of.setText(f"Cloud prices: {origin}.  Cloud prices > Update to refresh; each row's date: 'Prices of'.")

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,12 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-if TYPE_CHECKING:  # the menu is built in the window's first stage, before numpy and pydantic are imported
+from rigplan.gui.settings import EXPORT_DPI, EXPORT_HEIGHT, EXPORT_LAST_DIR, EXPORT_WIDTH, Settings
+
+if TYPE_CHECKING:  # the menu is made before the window paints, before numpy and pydantic are imported
     from rigplan.exports.plan import Plan
+    from rigplan.gui.compare.compare_view import CompareDialog
+    from rigplan.gui.costs.costs_view import CostsView
     from rigplan.model.assumptions import Pricing
     from rigplan.model.build import Build
 
-LAST_DIR_KEY = "export/last_dir"
+LAST_DIR_KEY = EXPORT_LAST_DIR
 # (menu text, format, file filter, suffix)
 FORMATS = [
     ("&Markdown parts list…", "md", "Markdown (*.md)", ".md"),
@@ -49,18 +52,10 @@ def text_export(plan: Plan, fmt: str) -> str:
     return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
 
 
-def _int_setting(settings: QSettings | None, key: str, default: int) -> int:
-    """A remembered number; anything unreadable (an edited settings file) is the default, never a crash."""
-    try:
-        return int(settings.value(key, default)) if settings else default
-    except (TypeError, ValueError):
-        return default
-
-
 class ImageOptions(QDialog):
     """Which chart, and its size and DPI (PNG) before the file dialog."""
 
-    def __init__(self, parent: QWidget | None, fmt: str, settings: QSettings | None) -> None:
+    def __init__(self, parent: QWidget | None, fmt: str, settings: Settings | None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export chart as {fmt.upper()}")
         self.settings = settings
@@ -69,13 +64,13 @@ class ImageOptions(QDialog):
         self.chart.addItem("Cost at the horizon", "breakdown")
         self.chart.addItem("Break-even sensitivity", "sensitivity")
         self.width_box, self.height_box, self.dpi_box = QSpinBox(), QSpinBox(), QSpinBox()
-        for box, lo, hi, key, default in (
-            (self.width_box, 200, 10000, "width", 1200),
-            (self.height_box, 150, 10000, "height", 700),
-            (self.dpi_box, 48, 1200, "dpi", 96),
+        for box, lo, hi, key in (
+            (self.width_box, 200, 10000, EXPORT_WIDTH),
+            (self.height_box, 150, 10000, EXPORT_HEIGHT),
+            (self.dpi_box, 48, 1200, EXPORT_DPI),
         ):
             box.setRange(lo, hi)
-            box.setValue(_int_setting(settings, f"export/{key}", default))
+            box.setValue(settings.get(key) if settings else key.default)  # a bad stored value reads as the default
         self.width_box.setSuffix(" px")
         self.height_box.setSuffix(" px")
         self.dpi_box.setSuffix(" dpi")
@@ -94,8 +89,12 @@ class ImageOptions(QDialog):
     def values(self) -> dict[str, Any]:
         v = {"width": self.width_box.value(), "height": self.height_box.value(), "dpi": self.dpi_box.value()}
         if self.settings:
-            for k, x in v.items():
-                self.settings.setValue(f"export/{k}", x)
+            for key, box in (
+                (EXPORT_WIDTH, self.width_box),
+                (EXPORT_HEIGHT, self.height_box),
+                (EXPORT_DPI, self.dpi_box),
+            ):
+                self.settings.set(key, box.value())
         return {"which": self.chart.currentData(), **v}
 
 
@@ -108,10 +107,20 @@ class Exporter:
         parent: QWidget,
         build: Callable[[], Build],
         chosen: Callable[[], list[tuple[str, Pricing]] | None],
-        settings: QSettings | None,
+        settings: Settings | None,
     ) -> None:
         self.parent, self.build, self.chosen, self.settings = parent, build, chosen, settings
         self.last_written: Path | None = None
+        self.menu = QMenu("&Export", parent)
+        for text, fmt, filt, suffix in FORMATS:
+            a = QAction(text, self.menu)
+            a.triggered.connect(lambda _=False, f=fmt, fl=filt, s=suffix: self.export(f, fl, s))
+            self.menu.addAction(a)
+        self.copy_action = QAction("Cop&y parts list as Markdown", parent)
+        self.copy_action.setShortcut("Ctrl+Shift+C")
+        self.copy_action.triggered.connect(lambda _=False: self.copy_markdown())
+        self.compare_action = QAction("Co&mpare builds…", parent)
+        self.compare_action.triggered.connect(lambda _=False: self.compare())
 
     def plan(self) -> Plan:
         from rigplan.exports.plan import make_plan
@@ -119,7 +128,7 @@ class Exporter:
         return make_plan(self.build(), self.chosen())
 
     def ask_path(self, fmt: str, filt: str, suffix: str) -> Path | None:
-        folder = str(self.settings.value(LAST_DIR_KEY, "")) if self.settings else ""
+        folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""
         name = "".join(c if c.isalnum() or c in " -_" else "_" for c in self.build().name).strip() or "build"
         start = str(Path(folder) / f"{name}{suffix}") if folder else f"{name}{suffix}"
         path, _ = QFileDialog.getSaveFileName(self.parent, "Export", start, filt)
@@ -129,7 +138,7 @@ class Exporter:
         if p.suffix.lower() != suffix:
             p = p.with_name(p.name + suffix)
         if self.settings:
-            self.settings.setValue(LAST_DIR_KEY, str(p.parent))
+            self.settings.set(LAST_DIR_KEY, str(p.parent))
         return p
 
     def export(self, fmt: str, filt: str = "", suffix: str = "") -> Path | None:
@@ -184,7 +193,7 @@ class Exporter:
         QGuiApplication.clipboard().setText(text)
         return text
 
-    def compare(self) -> QDialog | None:
+    def compare(self) -> CompareDialog | None:
         from rigplan.gui.compare.compare_view import comparison_dialog
 
         plan = self._plan_or_message()
@@ -201,51 +210,18 @@ def install_export_menu(
     before: QAction | None,
     build: Callable[[], Build],
     chosen: Callable[[], list[tuple[str, Pricing]] | None],
-    settings: QSettings | None,
+    settings: Settings | None,
 ) -> Exporter:
     """Add File > Export (every format), Copy parts list as Markdown and Compare builds… before `before`."""
     ex = Exporter(window, build, chosen, settings)
-    sub = QMenu("&Export", menu)
-    for text, fmt, filt, suffix in FORMATS:
-        a = QAction(text, sub)
-        a.triggered.connect(lambda _=False, f=fmt, fl=filt, s=suffix: ex.export(f, fl, s))
-        sub.addAction(a)
-    copy = QAction("Cop&y parts list as Markdown", menu)
-    copy.setShortcut("Ctrl+Shift+C")
-    copy.triggered.connect(lambda _=False: ex.copy_markdown())
-    comp = QAction("Co&mpare builds…", menu)
-    comp.triggered.connect(lambda _=False: ex.compare())
-    menu.insertMenu(before, sub) if before else menu.addMenu(sub)
-    for a in (copy, comp):
+    menu.insertMenu(before, ex.menu) if before else menu.addMenu(ex.menu)
+    for a in (ex.copy_action, ex.compare_action):
         menu.insertAction(before, a) if before else menu.addAction(a)
     if before:
         menu.insertSeparator(before)
-    ex.menu, ex.copy_action, ex.compare_action = sub, copy, comp  # type: ignore[attr-defined]
     return ex
 
 
-def window_chart_offers(w: Any) -> list[tuple[str, Pricing]] | None:
-    """The offers on the window's Costs chart as (offer id, pricing). Two shapes of the Costs view exist while the
-    issue-13 redesign lands: `comparison` (ChartOffer: offer id and pricing) and the older `chosen` (Offer objects)."""
-    costs = getattr(w, "costs", None)
-    if hasattr(costs, "comparison"):
-        return [(c.offer, c.pricing) for c in costs.comparison]
-    if hasattr(costs, "chosen"):
-        return [(c.offer.id, c.pricing) for c in costs.chosen]
-    return None  # the Costs view not built yet: the build's own chart offers
-
-
-def install_in_window(w: Any) -> Exporter:
-    """The one hook the main window needs, called where it makes its menus: File > Export, Copy parts list as
-    Markdown and Compare builds… go above Quit, and are enabled with the window's other document actions."""
-    file_menu = getattr(w, "file_menu", None) or next(
-        a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "File"
-    )
-    ex = install_export_menu(w, file_menu, w.act_quit, lambda: w.doc.build, lambda: window_chart_offers(w), w.settings)
-    added = (ex.menu.menuAction(), ex.copy_action, ex.compare_action)  # type: ignore[attr-defined]
-    name = "doc_actions" if hasattr(w, "doc_actions") else "_doc_actions"
-    setattr(w, name, tuple(getattr(w, name, ())) + added)
-    for a in added:
-        a.setEnabled(False)  # as the other document actions: enabled by finish(), once the build document exists
-    w.exporter = ex
-    return ex
+def window_chart_offers(costs: CostsView) -> list[tuple[str, Pricing]]:
+    """The offers on the window's Costs chart as (offer id, pricing)."""
+    return [(c.offer, c.pricing) for c in costs.comparison]

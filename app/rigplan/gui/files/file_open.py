@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 class FileOpenHandler(QObject):
     """Opens the file of each QFileOpenEvent in `window`, which comes to the front. The usual "save changes?"
-    question comes first, and a file that cannot be read gets the usual one-line message (MainWindow.open_path)."""
+    question comes first, and a file that cannot be read gets the usual one-line message (FilesController.open_path)."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -43,5 +43,5 @@ class FileOpenHandler(QObject):
             w.show()
         w.raise_()
         w.activateWindow()
-        w.open_path(Path(name))
+        w.files.open_path(Path(name))
         return True

@@ -10,34 +10,47 @@ and nothing on disk changes behind the user's back without an offer to reload.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QFileSystemWatcher, QObject
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from rigplan.files import BuildFileError, FileChangedError, Fingerprint, ReadOnlyFileError, SaveResult
 from rigplan.files.tracked import TrackedFile
 from rigplan.model import Build
 
 if TYPE_CHECKING:
-    from rigplan.gui.mainwindow import MainWindow
+    from rigplan.gui.files.document import BuildDocument
 
 Button = QMessageBox.StandardButton
 
 
 class FileGuard(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    """The guard of `doc`'s file. `window` parents its questions; `save_as` is the window's Save As (offered when the
+    file changed on disk), `saved` is told each path written, `status` shows a line for some milliseconds."""
+
+    def __init__(
+        self,
+        window: QWidget,
+        doc: BuildDocument,
+        *,
+        save_as: Callable[[], bool],
+        saved: Callable[[Path], None],
+        status: Callable[[str, int], None],
+    ) -> None:
         super().__init__(window)
-        self.window = window
-        self.tracked = TrackedFile(window.doc.path)
+        self.window, self.doc = window, doc
+        self._save_as, self._saved_to, self._status = save_as, saved, status
+        self.tracked = TrackedFile(doc.path)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._on_file_changed)
         self.watcher.directoryChanged.connect(self._on_folder_changed)
         self._asking = False
         self._declined: Fingerprint | None = None  # the outside version the user chose not to reload
-        window.doc.path_changed.connect(self._follow)
-        self._watch(window.doc.path)
+        doc.path_changed.connect(self._follow)
+        self._watch(doc.path)
 
     # --- which file -----------------------------------------------------------------------------------------------
 
@@ -82,16 +95,16 @@ class FileGuard(QObject):
         while True:
             try:
                 if as_new or path != self.tracked.path:
-                    result = self.tracked.save_as(w.doc.build, path, replace_read_only=replace_read_only)
+                    result = self.tracked.save_as(self.doc.build, path, replace_read_only=replace_read_only)
                 else:
-                    result = self.tracked.save(w.doc.build, overwrite=overwrite, replace_read_only=replace_read_only)
+                    result = self.tracked.save(self.doc.build, overwrite=overwrite, replace_read_only=replace_read_only)
             except FileChangedError:
                 choice = self._ask_changed(path)
                 if choice == "overwrite":
                     overwrite = True
                     continue
                 if choice == "save-as":
-                    return w.save_as()
+                    return self._save_as()
                 if choice == "reload":
                     self.reload()
                 return False
@@ -109,19 +122,19 @@ class FileGuard(QObject):
 
     def _saved(self, path: Path, result: SaveResult) -> None:
         w = self.window
-        w.doc.mark_saved(path)
-        w._add_recent(path)
+        self.doc.mark_saved(path)
+        self._saved_to(path)
         self._declined = None
         self._watch(path)
         if result.backup_error:
-            w.statusBar().showMessage(f"Saved {path}, but without a backup", 8000)
+            self._status(f"Saved {path}, but without a backup", 8000)
             QMessageBox.warning(
                 w,
                 "Saved without a backup",
                 f"The build was saved, but {result.backup_error}.\n\n{path}",
             )
         else:
-            w.statusBar().showMessage(f"Saved {path}", 4000)
+            self._status(f"Saved {path}", 4000)
 
     def _ask_changed(self, path: Path) -> str:
         box = QMessageBox(self.window)
@@ -159,7 +172,7 @@ class FileGuard(QObject):
         except (BuildFileError, ValueError) as exc:
             QMessageBox.warning(w, "Cannot reload", getattr(exc, "message", str(exc)))
             return False
-        w.doc.reset(build, self.tracked.path)
+        self.doc.reset(build, self.tracked.path)
         self._declined = None
         return True
 
@@ -168,7 +181,7 @@ class FileGuard(QObject):
         if path is None or Path(name) != path:
             return
         if not path.exists():  # deleted or moved: nothing to reload; the folder's watch says when it is back
-            self.window.statusBar().showMessage(f"{path.name} was deleted or moved; Save writes it again", 8000)
+            self._status(f"{path.name} was deleted or moved; Save writes it again", 8000)
             return
         if name not in self.watcher.files():
             self.watcher.addPath(name)  # editors that save by rename drop the watch
@@ -196,7 +209,7 @@ class FileGuard(QObject):
             self._on_file_changed(str(path))
 
     def _offer_reload(self, path: Path) -> bool:
-        modified = self.window.doc.is_modified()
+        modified = self.doc.is_modified()
         box = QMessageBox(self.window)
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle("File changed on disk")

@@ -25,7 +25,7 @@ def import_pcpartpicker(w: MainWindow) -> None:
         return
     apply_picks(paste.imported, review.choices(), w.catalog)
     build = to_build(paste.imported, w.catalog, assumptions=w.doc.build.assumptions)
-    if w.maybe_save():
+    if w.files.maybe_save():
         # As a suggested build opens: a new unsaved build, and Undo goes back to an empty one.
         w.doc.reset(Build(assumptions=build.assumptions), None)
         w.doc.edit(build, "Import PCPartPicker list")
@@ -59,7 +59,8 @@ def import_price_path(w: MainWindow, path: Path, target: str | None = None) -> s
         to_cat_btn = box.addButton("Your catalog prices", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.exec()
-        target = {to_build_btn: "build", to_cat_btn: "catalog"}.get(box.clickedButton())
+        clicked = box.clickedButton()
+        target = "build" if clicked is to_build_btn else "catalog" if clicked is to_cat_btn else None
         if target is None:
             return ""
     skipped = [f"skipped {p}" for p in pf.problems]
@@ -80,11 +81,11 @@ def _into_catalog(w: MainWindow, pf: object) -> list[str]:
     from rigplan.imports.user_prices import UserPricesError, add_user_prices, apply_to_catalog
 
     resolved = resolve_catalog(pf, w.catalog)  # type: ignore[arg-type]
-    if w._data_dir is None:  # noqa: SLF001 - no data folder (tests, --no-data): shown, not kept
+    if w.data_dir is None:  # no data folder (tests, --no-data): shown, not kept
         apply_to_catalog(w.catalog, resolved.prices)
     else:
         try:
-            apply_to_catalog(w.catalog, add_user_prices(resolved.prices, w._data_dir))  # noqa: SLF001
+            apply_to_catalog(w.catalog, add_user_prices(resolved.prices, w.data_dir))
         except UserPricesError as exc:
             return [str(exc)]
     refresh_picker(w)
@@ -95,10 +96,10 @@ def remove_your_prices(w: MainWindow, ask: bool = True) -> int:
     """File > Import > Remove your prices: every user price goes; the catalog's own prices come back."""
     from rigplan.imports.user_prices import UserPricesError, load_user_prices, remove_user_prices, restore_in_catalog
 
-    if w._data_dir is None:  # noqa: SLF001
+    if w.data_dir is None:
         return 0
     try:
-        n = len(load_user_prices(w._data_dir))  # noqa: SLF001
+        n = len(load_user_prices(w.data_dir))
         if not n:
             QMessageBox.information(w, "Your prices", "You have no prices of your own.")
             return 0
@@ -106,7 +107,7 @@ def remove_your_prices(w: MainWindow, ask: bool = True) -> int:
         question = f"Remove your {n} price{'s' if n != 1 else ''}? The catalog's own prices come back."
         if ask and QMessageBox.question(w, "Your prices", question) != yes:
             return 0
-        gone = remove_user_prices(None, w._data_dir)  # noqa: SLF001
+        gone = remove_user_prices(None, w.data_dir)
     except UserPricesError as exc:
         QMessageBox.warning(w, "Your prices", str(exc))
         return 0
@@ -117,18 +118,17 @@ def remove_your_prices(w: MainWindow, ask: bool = True) -> int:
 
 def refresh_picker(w: MainWindow) -> None:
     """The picker's tables read prices once per model: drop them so the next view shows the new prices."""
-    w.picker._models.clear()  # noqa: SLF001 - the picker rebuilds a model on demand (as set_perf does)
-    w.picker._show_kind()  # noqa: SLF001
+    w.picker.reload_prices()
 
 
 def apply_saved_prices(w: MainWindow) -> None:
     """At start: your saved prices over the catalog's. A broken file is reported once and left as it is."""
-    if w._data_dir is None:  # noqa: SLF001
+    if w.data_dir is None:
         return
     from rigplan.imports.user_prices import UserPricesError, apply_to_catalog, load_user_prices
 
     try:
-        prices = load_user_prices(w._data_dir)  # noqa: SLF001
+        prices = load_user_prices(w.data_dir)
     except UserPricesError as exc:
         w.statusBar().showMessage(str(exc), 15000)
         return

@@ -115,7 +115,7 @@ class ReviewMatchesDialog(QDialog):
 
     def __init__(self, result: ListImport, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.result = result
+        self.listed = result  # not self.result: QDialog.result() is the dialog's exit code
         self.setWindowTitle("Review the matches")
         lay = QVBoxLayout(self)
         n_open = len(result.uncertain)
@@ -189,7 +189,7 @@ class ReviewMatchesDialog(QDialog):
             self.table.setItem(r, 4, QTableWidgetItem(text))
 
     def take_best(self) -> None:
-        for r in self.result.uncertain:
+        for r in self.listed.uncertain:
             combo = self.combos.get(r)
             if combo is not None and combo.count() > 1:
                 combo.setCurrentIndex(1)

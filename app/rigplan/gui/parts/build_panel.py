@@ -79,9 +79,10 @@ class BuildPanel(QWidget):
 
     COLS = ["Slot", "Part", "Qty", "Price", ""]
 
-    def __init__(self, money: Callable[[float], str]) -> None:
+    def __init__(self, money: Callable[..., str]) -> None:  # (amount, currency=None): the window's money()
         super().__init__()
         self.money = money
+        self._keys: list[tuple[Kind, str | None]] | None = None  # the rows shown (slot, part id), to update in place
         self.table = QTableWidget(0, len(self.COLS))
         self.table.setAccessibleName("Build parts")
         self.table.setHorizontalHeaderLabels(self.COLS)
@@ -109,12 +110,9 @@ class BuildPanel(QWidget):
         self.table.currentCellChanged.connect(self._on_current)
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.cellClicked.connect(self._on_clicked)
-        QShortcut(
-            QKeySequence(QKeySequence.StandardKey.Delete),
-            self.table,
-            activated=self._remove_current,
-            context=Qt.ShortcutContext.WidgetShortcut,
-        )
+        delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
+        delete.activated.connect(self._remove_current)
         self._rows: list[tuple[Kind, int | None]] = []
         self._filling = False
 
@@ -138,7 +136,7 @@ class BuildPanel(QWidget):
             idx = [n for n, i in enumerate(items) if i.part.kind == kind]
             rows += [(kind, n) for n in idx] or [(kind, None)]
         keys = [(k, None if n is None else items[n].part.id) for k, n in rows]
-        same_rows = keys == getattr(self, "_keys", None)
+        same_rows = keys == self._keys
         self._rows, self._keys = rows, keys
         if same_rows:  # the common edit (quantity, price): update values in place, keep the cell widgets
             self._update_values(build)
@@ -151,8 +149,8 @@ class BuildPanel(QWidget):
         ro = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         for r, (kind, n) in enumerate(rows):
             cells = [QTableWidgetItem(KIND_LABELS[kind])] + [QTableWidgetItem() for _ in range(4)]
-            for c in cells:
-                c.setFlags(ro)
+            for cell in cells:
+                cell.setFlags(ro)
             if n is None:
                 cells[1].setText("(none chosen: pick one on the right)")
                 cells[1].setForeground(self.palette().placeholderText())
@@ -168,8 +166,8 @@ class BuildPanel(QWidget):
                 cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
                 cells[4].setToolTip(f"Remove {item.part.name}")
                 cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                for c in cells[2:]:
-                    c.setData(Qt.ItemDataRole.UserRole, n)
+                for index_cell in cells[2:]:
+                    index_cell.setData(Qt.ItemDataRole.UserRole, n)
             for c, cell in enumerate(cells):
                 self.table.setItem(r, c, cell)
         if 0 <= current < len(rows):
@@ -182,7 +180,7 @@ class BuildPanel(QWidget):
         unpriced = 0
         total = 0.0
         rate = None
-        if build is not None:  # the first stage (no build yet) must not import the cost model
+        if build is not None:  # painted before the cost model loads: no build yet
             from rigplan.costs.fx import NoRate, rate_for
             from rigplan.costs.fx import convert as fx_convert
 
@@ -195,11 +193,12 @@ class BuildPanel(QWidget):
                 continue
             assert build is not None  # rows with an item index come from a build
             item = build.items[n]
-            qty = self.table.item(r, 2)
+            qty, cell = self.table.item(r, 2), self.table.item(r, 3)
+            if qty is None or cell is None:
+                continue  # every build row has both (filled just before)
             if qty.data(Qt.ItemDataRole.EditRole) != item.quantity:
                 qty.setData(Qt.ItemDataRole.EditRole, item.quantity)  # an int: the delegate edits it with a spin box
             price = item.unit_price
-            cell = self.table.item(r, 3)
             cell.setText(self.money(price.amount, price.currency) if price else "no price")  # its own currency
             tip = price.describe() if price else "No price known: type one to use your own quote"
             cell.setToolTip(

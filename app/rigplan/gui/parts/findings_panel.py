@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QStyle, QTreeWidget, QTreeWidgetItem
@@ -37,10 +37,11 @@ class FindingsPanel(QTreeWidget):
         self.header().setStretchLastSection(False)
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
+        self._shown: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None  # the report on screen, to skip repeats
 
     def show_report(self, report: Report) -> None:
         key = (tuple(report.findings), tuple(report.not_checked))
-        if key == getattr(self, "_shown", None):
+        if key == self._shown:
             return  # most edits leave the findings as they were: no rebuild, no repaint
         self._shown = key
         self.clear()
@@ -62,7 +63,8 @@ class FindingsPanel(QTreeWidget):
             head.setExpanded(len(report.not_checked) <= 6)
 
     def findings_shown(self) -> list[tuple[str, str]]:
-        return [(self.topLevelItem(i).text(1), self.topLevelItem(i).text(0)) for i in range(self.topLevelItemCount())]
+        items = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
+        return [(item.text(1), item.text(0)) for item in items if item is not None]
 
     def _clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
         kind = item.data(0, Qt.ItemDataRole.UserRole)

@@ -55,11 +55,12 @@ class PickerPanel(QWidget):
     def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
         super().__init__()
         self.catalog, self.perf, self.money = catalog, perf, money
-        self.build: Build | None = None  # None until the window's second stage: no filter yet
+        self.build: Build | None = None  # None until the window's document exists: no filter yet
         self._models: dict[Kind, PartTableModel] = {}
         self._views: dict[Kind, SlotView] = {}
         self._shown_kind: Kind | None = None
         self._stale = False  # the build changed while the picker was hidden
+        self._problem = ""  # what the search text's filter could not read
         self.kind_box = QComboBox()
         self.kind_box.setAccessibleName("Part kind")
         for kind in SLOT_ORDER:
@@ -104,12 +105,9 @@ class PickerPanel(QWidget):
         self.view.doubleClicked.connect(self._activate)
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _: self.add_button.setEnabled(cur.isValid()))
         for key in ("Return", "Enter"):
-            QShortcut(
-                QKeySequence(key),
-                self.view,
-                activated=self._activate_current,
-                context=Qt.ShortcutContext.WidgetShortcut,
-            )
+            shortcut = QShortcut(QKeySequence(key), self.view)
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
+            shortcut.activated.connect(self._activate_current)
         top = QHBoxLayout()
         top.addWidget(self.kind_box)
         top.addWidget(self.search, 1)
@@ -133,6 +131,11 @@ class PickerPanel(QWidget):
     @property
     def kind(self) -> Kind:
         return Kind(self.kind_box.currentData())  # Qt hands enum data back as plain str
+
+    def reload_prices(self) -> None:
+        """The catalog's prices changed (your own prices): the tables read them again, from the one shown."""
+        self._models.clear()  # a model is rebuilt on demand (as set_perf does for the GPUs)
+        self._show_kind()
 
     def set_perf(self, perf: PerfTable) -> None:
         """The speed table arrived (second stage): the GPU table gains its speed columns."""
@@ -239,7 +242,7 @@ class PickerPanel(QWidget):
         total = len(self.catalog.table(self.kind))
         shown = self.proxy.rowCount()
         self.count.setText(f"{shown:,} of {total:,}")
-        problem = getattr(self, "_problem", "")
+        problem = self._problem
         hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words and not problem
         full = self._slots_full()
         why = f"{full[0][:1].upper()}{full[0][1:]}" if full else ""

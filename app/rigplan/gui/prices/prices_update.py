@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 # Threads whose job has not returned yet, kept here rather than as children of a window: a cancelled download may
 # still wait for its server's answer (up to the timeout) after its window is gone, and a QThread deleted while
@@ -73,7 +73,7 @@ class PricesController(QObject):
         super().__init__(parent)
         self.parent_widget, self.user_dir, self.reload, self.url = parent, user_dir, reload, url
         self.providers: tuple[str, ...] | None = None  # None: gpuhunt's names of the four clouds (fetch.py)
-        self.thread: QThread | None = None
+        self.worker_thread: QThread | None = None
         self.job: PriceJob | None = None
         self.dialog: QProgressDialog | None = None
         self._in_set_value = 0  # how deep inside the dialog's setValue (see _progress; reports can nest)
@@ -89,6 +89,9 @@ class PricesController(QObject):
         for a in (self.act_update, self.act_import, self.act_revert):
             a.setEnabled(user_dir is not None)  # no data folder: nowhere to keep prices
         self._sync_revert()
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
 
     def _sync_revert(self) -> None:
         from rigplan.cloud.cachepath import cache_file
@@ -118,7 +121,7 @@ class PricesController(QObject):
         self._start(f"Importing {path.name}", lambda p, c: import_file(user_dir, path, provider, date))
 
     def _start(self, title: str, work: Callable[..., Any]) -> None:
-        if self.thread is not None:
+        if self.worker_thread is not None:
             return  # one job at a time; its dialog is already showing
         self.dialog = QProgressDialog(title + "...", "Cancel", 0, 1000, self.parent_widget)
         self.dialog.setWindowTitle(title)
@@ -131,7 +134,7 @@ class PricesController(QObject):
         global _REAPER
         if _REAPER is None:
             _REAPER = _Reaper()
-        self.thread = thread = QThread()
+        self.worker_thread = thread = QThread()
         _RUNNING[thread] = self.job
         self.job.moveToThread(thread)
         thread.started.connect(self.job.run)
@@ -144,7 +147,7 @@ class PricesController(QObject):
         self.dialog.canceled.connect(self.cancel)
         for a in (self.act_update, self.act_import, self.act_revert):
             a.setEnabled(False)
-        self.thread.start()
+        self.worker_thread.start()
         self.dialog.show()
 
     def cancel(self) -> None:
@@ -181,7 +184,7 @@ class PricesController(QObject):
 
     def _finish(self, message: str) -> None:
         dialog, self.dialog = self.dialog, None
-        self.thread = self.job = None
+        self.worker_thread = self.job = None
         if dialog is not None:
             if self._in_set_value:
                 dialog.hide()  # the user sees it go now; _progress closes and deletes it after its setValue
@@ -219,42 +222,3 @@ class PricesController(QObject):
             self.cancel()
         for t in list(_RUNNING):
             t.wait(3000)
-
-
-def show_offers(view: Any, catalog: Any) -> None:
-    """New prices in the Costs tab (a CostsView): its table, then the default comparison and the chart afresh. The
-    view's caches of the old offers (default comparisons, side-table rows) are dropped first."""
-    view.offers = catalog
-    view._defaults.clear()
-    view._rows_key = ()
-    view.comparison = []
-    view.offers_panel.set_catalog(catalog)
-    view.set_build(view.build)
-
-
-def install_prices_menu(w: Any) -> PricesController:
-    """A "Cloud prices" menu before Help; the window's Costs tab takes the new offers."""
-
-    def reload(catalog: Any) -> None:
-        if getattr(w, "ready", False):
-            show_offers(w.costs, catalog)
-        else:
-            w._offers = catalog
-
-    from rigplan.cloud.cachepath import prices_home
-
-    ctl = PricesController(w, prices_home(), reload)
-    menu = QMenu("Cloud &prices", w)
-    for a in (ctl.act_update, ctl.act_import):
-        menu.addAction(a)
-    menu.addSeparator()
-    menu.addAction(ctl.act_revert)
-    bar = w.menuBar()
-    actions = bar.actions()
-    bar.insertMenu(actions[-1], menu) if actions else bar.addMenu(menu)
-    ctl.done.connect(lambda text: w.statusBar().showMessage(text, 15000))
-    app = QApplication.instance()
-    if app is not None:
-        app.aboutToQuit.connect(ctl.shutdown)
-    w.prices = ctl
-    return ctl

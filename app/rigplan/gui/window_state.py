@@ -1,0 +1,84 @@
+"""What the window remembers between runs (through the typed settings table): geometry, splitters, the last
+assumptions and whether the assumptions panel was shown."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter
+
+from rigplan.gui.settings import (
+    ASSUMPTIONS,
+    ASSUMPTIONS_SHOWN,
+    WINDOW_GEOMETRY,
+    WINDOW_SPLITTER,
+    WINDOW_STATE,
+    Settings,
+)
+
+if TYPE_CHECKING:
+    from rigplan.model import Assumptions
+
+DEFAULT_SIZE = (1400, 880)
+
+
+def saved_currency(settings: Settings) -> str:
+    """The currency of the last assumptions, read without pydantic (the window paints before pydantic loads)."""
+    try:
+        code = json.loads(settings.get(ASSUMPTIONS) or "{}").get("currency")
+    except (ValueError, AttributeError):
+        code = None
+    return code if isinstance(code, str) else "USD"
+
+
+def last_assumptions(settings: Settings) -> Assumptions:
+    """The last build's assumptions, for a new build; the defaults when none were kept or they no longer validate."""
+    from rigplan.model import Assumptions
+
+    raw = settings.get(ASSUMPTIONS)
+    if raw:
+        try:
+            return Assumptions.model_validate_json(raw)
+        except ValueError:
+            pass
+    return Assumptions()
+
+
+def restore(window: QMainWindow, splitter: QSplitter, settings: Settings) -> None:
+    geo = settings.get(WINDOW_GEOMETRY)
+    if geo.isEmpty() or not window.restoreGeometry(geo):
+        window.resize(*DEFAULT_SIZE)
+    fit_to_screen(window)
+    state = settings.get(WINDOW_STATE)
+    if not state.isEmpty():
+        window.restoreState(state)
+    sizes = settings.get(WINDOW_SPLITTER)
+    if not sizes.isEmpty():
+        splitter.restoreState(sizes)
+
+
+def fit_to_screen(window: QMainWindow) -> None:
+    """Never larger than the screen's free area (a size saved on a big monitor, or the default on a laptop)."""
+    screen = window.screen() or QApplication.primaryScreen()
+    if screen is None:
+        return
+    avail = screen.availableGeometry()
+    frame = window.frameGeometry().size() - window.geometry().size()  # title bar and borders
+    w = min(window.width(), avail.width() - frame.width())
+    h = min(window.height(), avail.height() - frame.height())
+    if (w, h) != (window.width(), window.height()):
+        window.resize(max(w, 200), max(h, 200))
+    if not avail.contains(window.frameGeometry().topLeft()):
+        window.move(avail.topLeft())
+
+
+def save(
+    window: QMainWindow, splitter: QSplitter, settings: Settings, assumptions: Assumptions, assumptions_shown: bool
+) -> None:
+    settings.set(WINDOW_GEOMETRY, window.saveGeometry())
+    settings.set(WINDOW_STATE, window.saveState())
+    settings.set(WINDOW_SPLITTER, splitter.saveState())
+    settings.set(ASSUMPTIONS_SHOWN, assumptions_shown)
+    settings.set(ASSUMPTIONS, assumptions.model_dump_json())
+    settings.sync()

@@ -1,0 +1,159 @@
+"""Rules about GPUs: length, x16 slots, expansion slots, lanes per card and cards packed together."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rigplan.model.parts import Kind
+from rigplan.rules.context import Ctx, gpu_slots, mm, open_air
+
+K = Kind
+
+
+def gpu_length(c: Ctx) -> None:
+    if not (c.gpus and c.case):
+        return
+    limit = c.case.max_gpu_length_mm
+    for item in c.gpu_items:
+        g = item.part
+        length = getattr(g, "length_mm", None)
+        if length is None or limit is None:
+            which = "the GPU's length" if length is None else "the case's GPU clearance"
+            c.unchecked("gpu-length", f"GPU length vs case: {which} is unknown", (K.GPU, K.CASE))
+        elif length > limit:
+            c.error(
+                "gpu-length",
+                f"GPU is {mm(length)} long; the case takes at most {mm(limit)}.",
+                f"Choose a case with >= {mm(length)} of GPU clearance or a shorter card.",
+                [g, c.case],
+                (K.GPU, K.CASE),
+            )
+
+
+def gpu_slots_rule(c: Ctx) -> None:
+    if not (c.gpus and c.board):
+        return
+    n = len(c.gpus)
+    x16 = c.board.x16_size_slots()
+    if x16 is None:
+        c.unchecked("gpu-slots", "the board's PCIe slots are not in the data", (K.GPU, K.MOTHERBOARD))
+    elif n > x16:
+        c.error(
+            "gpu-slots",
+            f"The build has {n} GPUs; the motherboard has {x16} x16-size slot{'s' if x16 != 1 else ''}.",
+            f"Choose a board with at least {n} x16 slots (a workstation board for 3+ GPUs).",
+            [*(i.part for i in c.gpu_items), c.board],
+            (K.GPU, K.MOTHERBOARD),
+        )
+
+
+def gpu_expansion_slots(c: Ctx) -> None:
+    if not (c.gpus and c.case):
+        return
+    widths = [gpu_slots(g) for g in c.gpus]
+    if None in widths or c.case.expansion_slots is None:
+        c.unchecked(
+            "gpu-expansion-slots", "a GPU's slot width or the case's expansion slots are unknown", (K.GPU, K.CASE)
+        )
+        return
+    need = sum(w for w in widths if w)
+    if need > c.case.expansion_slots:
+        c.error(
+            "gpu-expansion-slots",
+            f"The GPUs take {need} expansion slots together; the case has {c.case.expansion_slots}.",
+            "Choose thinner (2-slot or blower) cards or a case with more expansion slots.",
+            [*(i.part for i in c.gpu_items), c.case],
+            (K.GPU, K.CASE),
+        )
+
+
+def gpu_multi(c: Ctx) -> None:
+    """Several GPUs: slot spacing (not in the data), lanes per card and open-air cards packed together. Notes and
+    warnings only."""
+    parts = [i.part for i in c.gpu_items]
+    n = len(c.gpus)
+    if n >= 2 and c.board:
+        c.unchecked(
+            "gpu-slot-spacing",
+            "the distance between the board's x16 slots is not in the data: check that "
+            "each card's cooler clears the next slot",
+            (K.GPU, K.MOTHERBOARD),
+        )
+    if n >= 2:
+        gpu_lanes(c, n, parts)
+    if n >= 3:
+        packed = [g for g in c.gpus if open_air(g)]
+        if any(open_air(g) is None for g in c.gpus):
+            c.unchecked("gpu-spacing", "a GPU's cooler type is unknown", (K.GPU,))
+        if len(packed) >= 3:
+            c.warn(
+                "gpu-spacing",
+                f"{len(packed)} open-air GPUs packed side by side recirculate each other's hot air and throttle.",
+                "Use blower-style cards, risers with spacing, or water cooling for 3+ GPUs.",
+                parts,
+                (K.GPU,),
+            )
+
+
+def lane_split(cpu_lanes: int, n: int) -> int:
+    """Lanes per GPU: the CPU lanes left for graphics (16 on desktop platforms, all but 8 on HEDT), split evenly,
+    rounded down to a PCIe link width and capped at x16."""
+    budget = graphics_lanes(cpu_lanes)
+    per = budget // n
+    for width in (16, 8, 4, 2, 1):
+        if per >= width:
+            return width
+    return 0
+
+
+def graphics_lanes(cpu_lanes: int) -> int:
+    return 16 if cpu_lanes <= 28 else cpu_lanes - 8
+
+
+def _widths(per_slot: list[int]) -> str:
+    return "/".join(f"x{w}" for w in per_slot)
+
+
+def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
+    """What each GPU's link runs at: the board's wiring where the data lists its slots' lanes, within the CPU's
+    budget; otherwise an even split of the CPU's graphics lanes."""
+    if not c.cpu or c.cpu.pcie_lanes is None:
+        c.unchecked("gpu-lanes", "the CPU's PCIe lane count is not known", (K.GPU, K.CPU))
+        return
+    budget = graphics_lanes(c.cpu.pcie_lanes)
+    board_slots = (c.board.pcie_slots if c.board else None) or ()
+    slots = sorted((s.lanes for s in board_slots for _ in range(s.count)), reverse=True)
+    wired = slots[:n] if c.board and len(slots) >= n else None
+    if wired and sum(wired) <= budget:
+        per_slot = wired
+        how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes"
+    elif wired:
+        per = lane_split(c.cpu.pcie_lanes, n)
+        per_slot = [min(w, per) for w in wired]
+        how = (
+            f"the board lists {_widths(wired)} slots, but the CPU has {budget} lanes for graphics, so not all can "
+            f"run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot wired to "
+            f"the chipset instead runs at x4 or less (the board's manual says which)"
+        )
+    else:
+        per = lane_split(c.cpu.pcie_lanes, n)
+        per_slot = [per] * n
+        how = f"split evenly, the CPU's {budget} graphics lanes give about {_widths(per_slot)}"
+    slowest = min(per_slot)
+    msg = f"{n} GPUs: {how}."
+    if slowest >= 8:
+        c.note(
+            "gpu-lanes",
+            msg + " Data-parallel training loses little at x8 or more (Dettmers: a few percent on PCIe 4.0).",
+            "",
+            [*parts, c.cpu],
+            (K.GPU, K.CPU),
+        )
+    else:
+        c.warn(
+            "gpu-lanes",
+            msg + f" A GPU at x{slowest} exchanges gradients slowly, which slows data-parallel training noticeably.",
+            "Choose a platform with more CPU lanes (Threadripper, Xeon W) for this many GPUs.",
+            [*parts, c.cpu],
+            (K.GPU, K.CPU),
+        )
