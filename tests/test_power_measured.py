@@ -15,7 +15,8 @@ from rigplan.catalog import Catalog
 from rigplan.model import Build, BuildItem, Kind
 from rigplan.model.parts import Cpu, Part
 from rigplan.rules import estimate_power
-from rigplan.rules.power import TRAIN_GPU_SHARE, wall_watts
+from rigplan.rules.part_power import TRAIN_GPU_SHARE
+from rigplan.rules.power import wall_watts
 
 TOLERANCE = 0.25
 
