@@ -1,5 +1,5 @@
 # Convenience targets. The README's two commands are `bash scripts/dev run` and `bash scripts/dev test`.
-.PHONY: run test package smoke chroot-test lintian icons
+.PHONY: run test package smoke chroot-test bare-test lintian icons
 
 run:
 	bash scripts/dev run
@@ -20,6 +20,11 @@ smoke:
 # Install the .deb into a fresh Debian 12 chroot, smoke-test it there and remove it (root; Debian mirror).
 chroot-test:
 	PYTHON=.venv/bin/python bash packaging/linux/chroot_test.sh
+
+# The README's test command in a fresh Debian 12 minbase chroot with only git and ca-certificates added, on a clone of
+# the committed HEAD (root; Debian mirror and PyPI). ARGS are pytest's, e.g. make bare-test ARGS=tests/test_wheel.py
+bare-test:
+	bash packaging/linux/bare_debian_test.sh $(ARGS)
 
 # lintian on the .deb; fails on errors beyond the three any /opt bundle gets (docs/packaging.md).
 lintian:
