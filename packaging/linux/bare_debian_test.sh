@@ -17,6 +17,7 @@ command -v debootstrap >/dev/null || { echo "needs debootstrap: apt-get install 
 WORK=$(realpath -m "${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/rigplan-bare.XXXXXX")}")
 ROOTFS=$WORK/rootfs
 SRC=$WORK/src.git
+mkdir -p "$WORK"
 
 mounted() { findmnt -rn -o TARGET | grep -F "$ROOTFS/" | sort -r || true; }  # deepest first
 cleanup() {
