@@ -6,7 +6,7 @@
 #   bash packaging/linux/bare_debian_test.sh [pytest args]          e.g. tests/test_packaging_registration.py -x
 # Environment: WORK=DIR (default: a new folder under $TMPDIR or /tmp), KEEP=1 keeps the chroot (reused by the next run
 # with the same WORK: the debootstrap step is skipped, the clone is fresh), MIRROR=URL, TIMEOUT=seconds for the tests
-# (default 7200). The host's /dev and /etc are never mounted into the chroot; every mount is undone on exit.
+# (default 7200), LOCAL_CAS=0 (see below). The host's /dev and /etc are never mounted into the chroot; every mount is undone on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$PWD
@@ -53,6 +53,13 @@ python3 $(in_root sh -c 'command -v python3 || echo absent'), git $(in_root sh -
 echo "== apt-get install git ca-certificates (nothing else)"
 in_root apt-get update -qq
 in_root apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null
+# Certificate authorities this host's administrator added (/usr/local/share/ca-certificates, e.g. a TLS-inspecting
+# proxy in front of PyPI) are the site's configuration, not a package: the chroot trusts them too (LOCAL_CAS=0: not).
+if [ "${LOCAL_CAS:-1}" = 1 ] && ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+  cp /usr/local/share/ca-certificates/*.crt "$ROOTFS/usr/local/share/ca-certificates/"
+  in_root update-ca-certificates >/dev/null
+  echo "== trusted this host's local CAs: $(cd /usr/local/share/ca-certificates && echo *.crt)"
+fi
 
 # A copy of the committed repository (a worktree's .git points outside the chroot), bind-mounted read-only.
 rm -rf "$SRC"
