@@ -230,7 +230,8 @@ def fetch(lock: dict[str, Any], cache: Path, mirror: Path | None, base_url: str 
             print(f"FAIL {src['name']}: refused, not written: {', '.join(bad)}", file=sys.stderr)
             failed += 1
         else:
-            print(f"ok   {src['name']}: {len(todo)} file(s) downloaded and verified")
+            verb = "copied from this repository" if src["how"] == "repo" else "downloaded"
+            print(f"ok   {src['name']}: {len(todo)} file(s) {verb} and verified")
     return 1 if failed else 0
 
 
