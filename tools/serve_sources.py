@@ -16,6 +16,8 @@ import functools
 import http.server
 import io
 import json
+import shutil
+import signal
 import sys
 import tarfile
 import tempfile
@@ -91,12 +93,15 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="rigplan-serve-"))
     n = build_tree(root, a.mirror, a.pypi, a.corrupt)
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", a.port), handler) as httpd:
-        print(f"serving {n} downloads from {root} at http://127.0.0.1:{a.port}", flush=True)
-        try:
+    try:
+        with http.server.ThreadingHTTPServer(("127.0.0.1", a.port), handler) as httpd:
+            print(f"serving {n} downloads from {root} at http://127.0.0.1:{a.port}", flush=True)
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
             httpd.serve_forever()
-        except KeyboardInterrupt:
-            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
     return 0
 
 
