@@ -34,8 +34,9 @@ lintian:
 # tools/fetch_sources.py fills SOURCES (checked against tools/sources.lock.json), then the importers run in order.
 # The result is byte-identical to the committed files (tests/test_data_rebuild.py); git status shows any change.
 PY ?= .venv/bin/python
-SOURCES ?= $(shell $(PY) -c 'import sys; sys.path.insert(0, "tools"); import sources; print(sources.cache_dir())')
+SOURCES ?= $(shell python3 -c 'import sys; sys.path.insert(0, "tools"); import sources; print(sources.cache_dir())')
 data:
+	test -x $(PY) || bash scripts/dev setup
 	$(PY) tools/fetch_sources.py --cache "$(SOURCES)"
 	$(PY) tools/import_parts.py --data "$(SOURCES)" >/dev/null
 	$(PY) tools/import_perf.py --data "$(SOURCES)"
