@@ -59,7 +59,7 @@ def quirks_for(ondemand: float | None, spot: float | None, note: str) -> list[st
 
 
 # Why the v9 rows are "after 2025-06": AWS p5.48xlarge is 55.04 $/h in us-east-1 there, 98.32 in the v7 snapshot, so
-# the v9 catalog was taken after AWS's June 2025 P4/P5 price cut (../shared/data/cloud/SOURCE.md, "Dates"). The
+# the v9 catalog was taken after AWS's June 2025 P4/P5 price cut (tools/transcribed/cloud/SOURCE.md, "Dates"). The
 # catalog commit's own date was not available offline.
 V9_NOTE = "SkyPilot catalog v9 @2c3d7ea: taken after AWS's June 2025 GPU price cut; exact date unknown"
 V6_NOTE = "SkyPilot catalog v6 @098741e (Azure): date unknown, older schema than v9"
