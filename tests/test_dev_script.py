@@ -51,7 +51,6 @@ def test_every_program_a_test_looks_up_is_installed_by_dev_test() -> None:
     assert re.search(r"^\s*test\)\n\s*ensure_debs test$", script, re.M)
 
 
-
 @pytest.mark.skipif(os.name != "posix", reason="scripts/dev is a bash script")
 def test_run_without_a_display_says_so_in_one_place() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}

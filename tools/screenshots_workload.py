@@ -60,10 +60,9 @@ def main() -> int:
 
 
 def window_shot(app: object, path: Path) -> None:
-    from shots import grab, screen_window
-
     from rigplan.gui.mainwindow import COSTS_TAB
     from rigplan.model.workload import Task, WorkloadSpec
+    from shots import grab, screen_window
 
     with screen_window() as (app, w, _):
         w.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)

@@ -89,7 +89,9 @@ def check_structure(text: str) -> None:
         # 1,000 levels): the same refusal as ours, said in the project's words.
         mark = exc.problem_mark
         if "nesting depth" in str(exc.problem) and mark is not None:
-            raise YamlRefused(mark.line + 1, f"lists or mappings are nested more than {MAX_DEPTH} levels deep") from None
+            raise YamlRefused(
+                mark.line + 1, f"lists or mappings are nested more than {MAX_DEPTH} levels deep"
+            ) from None
         raise
 
 
