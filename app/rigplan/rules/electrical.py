@@ -59,10 +59,12 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
     if _unknown_power(c, p, "psu-wattage", (K.PSU, K.GPU, K.CPU)):
         return
     w = c.psu.wattage
+    rated = is_atx3(c.psu)
     spikes = (
         "an ATX 3.x unit is rated for GPU power spikes"
-        if is_atx3(c.psu)
-        else f"+{p.sizing_w - p.load_w:.0f} W for GPU power spikes, as the PSU is not an ATX 3.x unit"
+        if rated
+        else f"+{p.sizing_w - p.load_w:.0f} W for GPU power spikes, as the PSU "
+        + ("is not an ATX 3.x unit" if rated is False else "is not known to be an ATX 3.x unit")
     )
     circuit = circuit_conflict(c, p) or too_big(p)
     big = p.recommended_psu_w > PSU_SIZES[-1]

@@ -134,9 +134,22 @@ def round_up_psu(watts: float) -> int:
 ATX3_NAME = re.compile(r"\bATX\s*3(\.\d)?\b|\bATX3", re.I)
 
 
-def is_atx3(psu: Psu | None) -> bool:
-    """An ATX 3.x unit (its name says so); unknown or older units get the transient margin."""
-    return bool(psu and ATX3_NAME.search(psu.name))
+def is_atx3(psu: Psu | None) -> bool | None:
+    """Three-valued. True: an ATX 3.x unit (the maker or the data says so, its name says so, or it has native
+    12V-2x6 / 12VHPWR cables, which came with ATX 3.0); False: the data says it is not; None: unknown (and said so,
+    never "not ATX 3.x")."""
+    if psu is None:
+        return None
+    if psu.atx3 is not None:
+        return psu.atx3
+    if ATX3_NAME.search(psu.name) or (psu.connectors is not None and psu.connectors.pcie16):
+        return True
+    return None
+
+
+def spike_rated(psu: Psu | None) -> bool:
+    """Rated for GPU power spikes (ATX 3.x); unknown and older units get the transient margin."""
+    return bool(is_atx3(psu))
 
 
 def sizing_watts(peak_w: Any, gpu_w: Any, atx3: Any) -> Any:
@@ -271,7 +284,7 @@ def estimate_power(build: Build) -> PowerEstimate:
     train = sum(line.train_w for line in lines)
     gpu_w = sum(line.load_w for line in lines if line.kind is Kind.GPU)
     psu = _psu_of(build)
-    atx3 = is_atx3(psu)
+    atx3 = spike_rated(psu)
     rec3 = recommended_psu(load, gpu_w, True)
     rec2 = recommended_psu(load, gpu_w, False)
     recommended = rec3 if (psu is None or atx3) else rec2
