@@ -37,7 +37,8 @@ def _build(catalog: Catalog, case: dict[str, Any]) -> Build:
         for prefix, qty in spec if isinstance(spec, list) else [(spec, 1)]:
             items.append(BuildItem(part=_part(catalog, kind, prefix), quantity=qty))
     for record in case.get("custom") or []:
-        items.append(BuildItem(part=PART_ADAPTER.validate_python(record)))
+        qty = (case.get("quantities") or {}).get(record["id"], 1)
+        items.append(BuildItem(part=PART_ADAPTER.validate_python(record), quantity=qty))
     return Build(name=case["id"], items=tuple(items), assumptions=Assumptions(**(case.get("assumptions") or {})))
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules import electrical as el
-from rigplan.rules import fit, gpu, memory
+from rigplan.rules import fit, gpu, memory, units
 from rigplan.rules import workstation as ws
 from rigplan.rules.context import Ctx
 from rigplan.rules.findings import Report
-from rigplan.rules.power import is_atx3
+from rigplan.rules.power import is_atx3, psu_units
 from rigplan.rules.power_mask import power_errors
 from rigplan.rules.rule import Rule, count_only, facts
 
@@ -166,11 +166,28 @@ RULES: tuple[Rule, ...] = (
     Rule(("gpu-slot-lanes",), ws.gpu_slot_lanes),  # a warning at most
     Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), gpu.gpu_multi),
     Rule(("psu-wattage", "wall-circuit"), power_rules, POWER_FACTS, assumptions=True, vector=power_errors),
+    Rule(
+        ("psu-quantity",),
+        units.psu_quantity,
+        POWER_FACTS,
+        needs=frozenset({K.PSU}),
+        applies=lambda b: psu_units(b) > 1,
+    ),
     Rule(("psu-atx3",), ws.psu_atx3),  # a note at most
     Rule(
         ("psu-pcie-connectors",),
         el.psu_pcie,
         {K.GPU: facts("power_connectors", "tdp_w"), K.PSU: facts("connectors")},
+        needs=both(K.GPU, K.PSU),
+    ),
+    Rule(
+        ("gpu-eps-power",),
+        el.gpu_eps,
+        {
+            K.GPU: facts("power_connectors", "tdp_w"),
+            K.PSU: facts("connectors"),
+            K.MOTHERBOARD: facts("eps_connectors"),
+        },
         needs=both(K.GPU, K.PSU),
     ),
     Rule(

@@ -97,12 +97,12 @@ def _interp1(x: float, xs: np.ndarray, ys: np.ndarray) -> float:
     return float(ys[-1])
 
 
-def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None) -> float:
+def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None, units: int = 1) -> float:
     """AC watts at the wall for `dc_watts` drawn from `psu` (or a Gold unit of `rated_w` when there is none)."""
     if dc_watts <= 0:
         return 0.0
     rating = psu.efficiency if psu else DEFAULT_RATING
-    size = (psu.wattage if psu and psu.wattage else None) or rated_w or dc_watts
+    size = (psu.wattage * units if psu and psu.wattage else None) or rated_w or dc_watts
     return float(dc_watts / efficiency(dc_watts / size, rating))
 
 
@@ -217,6 +217,12 @@ class PowerEstimate:
         }
 
 
+def psu_units(build: Build) -> int:
+    """How many units of the build's PSU (the quantity of its line): their ratings add up (rules/units.py)."""
+    psu = _psu_of(build)
+    return sum(i.quantity for i in build.items if psu is not None and i.part.id == psu.id) or 1
+
+
 def _psu_of(build: Build) -> Psu | None:
     psu = build.first(Kind.PSU)
     return psu if isinstance(psu, Psu) else None
@@ -284,6 +290,7 @@ def estimate_power(build: Build) -> PowerEstimate:
     train = sum(line.train_w for line in lines)
     gpu_w = sum(line.load_w for line in lines if line.kind is Kind.GPU)
     psu = _psu_of(build)
+    units = psu_units(build)
     atx3 = spike_rated(psu)
     rec3 = recommended_psu(load, gpu_w, True)
     rec2 = recommended_psu(load, gpu_w, False)
@@ -300,7 +307,7 @@ def estimate_power(build: Build) -> PowerEstimate:
         wall_draw(
             np.array([load]),
             np.array([gpu_w]),
-            np.array([psu.wattage if psu and psu.wattage else np.nan]),
+            np.array([psu.wattage * units if psu and psu.wattage else np.nan]),
             np.array([(psu.efficiency if psu else DEFAULT_RATING) or "?"], dtype=object),
             psu is None or atx3,
         )[0]
@@ -310,15 +317,15 @@ def estimate_power(build: Build) -> PowerEstimate:
             f"no PSU fixes the wall circuit: at {wall_peak:,.0f} W from the wall the build needs more than a "
             f"{a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries ({limit:,.0f} W continuously)"
         )
-    size = (psu.wattage if psu else None) or recommended or 1
+    size = (psu.wattage * units if psu and psu.wattage else None) or recommended or 1
     rating = psu.efficiency if psu else DEFAULT_RATING
     eff = float(efficiency(train / size, rating)) if train else 0.0
     return PowerEstimate(
         load_w=load,
         idle_w=idle,
-        wall_load_w=wall_watts(train, psu, recommended),
-        wall_idle_w=wall_watts(idle, psu, recommended),
-        psu_w=psu.wattage if psu else None,
+        wall_load_w=wall_watts(train, psu, recommended, units),
+        wall_idle_w=wall_watts(idle, psu, recommended, units),
+        psu_w=psu.wattage * units if psu and psu.wattage else None,
         recommended_psu_w=recommended,
         efficiency_at_load=eff,
         gpu_w=gpu_w,

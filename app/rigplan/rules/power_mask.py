@@ -24,6 +24,7 @@ from rigplan.rules.power import (
     fixed_lines,
     part_lines,
     power_unknown,
+    psu_units,
     sizing_watts,
     spike_rated,
     wall_draw,
@@ -37,8 +38,11 @@ def _psu_facts(psu: Psu | None) -> tuple[float, str, bool]:
     return (float(psu.wattage) if psu.wattage else np.nan), psu.efficiency or "?", spike_rated(psu)
 
 
-def power_errors(base: Build, table: KindTable, codes: np.ndarray, first: list[int]) -> np.ndarray:
-    """Rows whose part, added to `base`, makes the build fail psu-wattage or wall-circuit where `base` did not."""
+def power_errors(base: Build, table: KindTable, codes: np.ndarray, first: list[int]) -> np.ndarray | None:
+    """Rows whose part, added to `base`, makes the build fail psu-wattage or wall-circuit where `base` did not.
+    None for a build with two or more PSUs (each unit's share: units.py), which the rule's `run` judges."""
+    if psu_units(base) > 1:
+        return None
     c = Ctx(base)
     est = c.power
     kind = table.kind

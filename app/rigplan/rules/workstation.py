@@ -139,7 +139,8 @@ def board_slot_positions(c: Ctx) -> None:
             f"{len(c.gpus)} GPUs of {'+'.join(str(w) for w in ws)} slots side by side need {need} slot positions "
             f"(every card but the last blocks the positions under it); a {ff} board has at most {positions} "
             f"({source}).",
-            f"Use at most {max(1, (positions - 1) // max(ws) + 1)} such cards, thinner (2-slot or blower) cards, "
+            f"Use at most {(k := (positions - 1) // max(ws) + 1)} such card{'s' if k != 1 else ''}, thinner (2-slot "
+            "or blower) cards, "
             "PCIe risers, or a larger board (ATX: 7 positions, E-ATX / SSI EEB: up to 8).",
             [*(i.part for i in c.gpu_items), c.board],
             (K.GPU, K.MOTHERBOARD),
@@ -161,7 +162,7 @@ def case_radiator_gpu(c: Ctx) -> None:
             return
         c.error(
             "case-radiator-gpu",
-            f"{name.capitalize()} fits neither the case's top (at most {top} mm) nor its front (at most {front} mm).",
+            f"{_cap(name)} fits neither the case's top (at most {top} mm) nor its front (at most {front} mm).",
             f"Choose a case that takes a {r} mm radiator, or a cooler with a radiator of at most {max(top, front)} mm.",
             [c.cooler, c.case],
             kinds,
@@ -182,13 +183,17 @@ def case_radiator_gpu(c: Ctx) -> None:
         n, g, length = max(long, key=lambda x: x[2] or 0)
         c.error(
             "case-radiator-gpu",
-            f"{name.capitalize()} fits only the case's front (its top takes {f'at most {top} mm' if top else 'none'}), "
+            f"{_cap(name)} fits only the case's front (its top takes {f'at most {top} mm' if top else 'none'}), "
             f"where it and its fans take about {FRONT_RADIATOR_MM} mm of the {mm(limit)} GPU clearance, leaving "
             f"{mm(left)}: GPU {n} ({g.name}) is {mm(length)} long.",
             f"Choose a case whose top takes a {r} mm radiator, a GPU of at most {mm(left)}, or a smaller radiator.",
             [c.cooler, c.case, g],
             (K.CASE, K.GPU, K.COOLER),
         )
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def psu_atx3(c: Ctx) -> None:
@@ -206,11 +211,13 @@ def psu_atx3(c: Ctx) -> None:
             (K.PSU,),
         )
     elif v is False and gpu_w:
-        c.note(
+        c.warn(
             "psu-atx3",
-            f"The {c.psu.name} is not an ATX 3.x unit: RigPlan adds {TRANSIENT_SHARE:.0%} of the GPUs' {gpu_w} W "
-            f"board power ({TRANSIENT_SHARE * gpu_w:.0f} W) to the PSU sizing for millisecond power spikes.",
-            "An ATX 3.x unit is rated for 200 % spikes (Intel ATX 3.0 design guide, 3.2.11) and needs no margin.",
+            f"The {c.psu.name} is not an ATX 3.x unit: GPUs spike to 1.5-2x board power for under 1 ms (Igor's Lab), "
+            f"which can trip an older unit's over-current protection; RigPlan adds {TRANSIENT_SHARE:.0%} of the "
+            f"GPUs' {gpu_w} W ({TRANSIENT_SHARE * gpu_w:.0f} W) to its sizing.",
+            "Keep that margin, or choose an ATX 3.x unit: it is rated for 200 % spikes (Intel ATX 3.0 design guide, "
+            "3.2.11).",
             [c.psu],
             (K.PSU,),
         )
