@@ -261,11 +261,6 @@ def offer_speed(table: PerfTable, offer: Offer) -> Speed | None:
     return table.models.get(key(name)) if name else None
 
 
-def scaled(per_gpu: float, count: int, efficiency: float) -> float:
-    """Throughput of `count` GPUs: each GPU after the first adds `efficiency` of one (1 + (n-1) * e)."""
-    return per_gpu * (1 + (count - 1) * efficiency) if count > 0 else 0.0
-
-
 @dataclass(frozen=True)
 class MeasuredWorkload:
     """One workload of the speed table, for reuse (the workload planner, the GUI's choice): its per-GPU speeds

@@ -3,6 +3,8 @@ date, the total, power, findings one per line and the break-even against the off
 
 from __future__ import annotations
 
+from urllib.parse import quote, urlsplit
+
 from rigplan import __version__
 from rigplan.costs.fx import electricity_price
 from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
@@ -12,9 +14,38 @@ from rigplan.rules import Severity
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
 
 
+_ESCAPES = str.maketrans(
+    {
+        "\\": "\\\\",
+        "|": "\\|",  # a pipe would end the table cell
+        "[": "\\[",  # no link or image can open: `[x](javascript:...)`, `![x](file://...)`
+        "]": "\\]",
+        "`": "\\`",
+        "&": "&amp;",  # no HTML: tags and entities show as typed (`<img src=...>` is text, never an image)
+        "<": "&lt;",
+        ">": "&gt;",
+    }
+)
+
+
 def cell(text: str) -> str:
-    """A table cell: pipes escaped and line breaks flattened, so a part name cannot break the table."""
-    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+    """Data as Markdown text: HTML and link syntax escaped, pipes escaped, line breaks flattened, so a part name
+    can neither break the table nor become markup."""
+    return " ".join(str(text).translate(_ESCAPES).split())
+
+
+def source(text: str) -> str:
+    """A price source: an http(s) address becomes a link; any other scheme (`javascript:`, `file:`, `data:`) stays
+    escaped text, never a link."""
+    t = text.strip()
+    parts = urlsplit(t) if " " not in t and len(t) < 2000 else None
+    if parts is not None and parts.scheme.lower() in ("http", "https") and parts.netloc:
+        shown = cell(parts.netloc + parts.path.rstrip("/"))
+        return f"[{shown}]({quote(t, safe=_URL_SAFE)})"
+    return cell(t)
+
+
+_URL_SAFE = "/:?#&=%+@!$',;~*-._"  # everything else (brackets, spaces, quotes, <>) is percent-encoded
 
 
 def to_markdown(plan: Plan) -> str:
@@ -31,7 +62,7 @@ def to_markdown(plan: Plan) -> str:
     n = len(plan.costing.own.unpriced)
     conv = " " + total_note(plan) if total_note(plan) else ""
     out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), n)}** | |")
-    out += ["", f"Prices: {'; '.join(sources) or 'none'}."]
+    out += ["", f"Prices: {'; '.join(source(s) for s in sources) or 'none'}."]
     out += ["", f"**Power:** {power_line(plan)}."]
     r = plan.report
     out += ["", f"**Checks:** {r.summary()}."]
@@ -68,6 +99,9 @@ def to_markdown(plan: Plan) -> str:
     jobs = job_lines(plan)
     if jobs:
         out += ["**By the job:**"] + [f"- {cell(line)}" for line in jobs] + [""]
+    if plan.workload_lines:
+        out += ["**Workload (estimates, docs/workload.md):**"] + [f"- {cell(line)}" for line in plan.workload_lines]
+        out.append("")
     # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
     return "\n".join(out) + "\n"

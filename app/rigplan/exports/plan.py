@@ -58,6 +58,9 @@ class Plan:
     jobs: list[JobResult] = field(default_factory=list)  # job mode only
     inputs: list[OfferInput] = field(default_factory=list)  # the cost model's inputs of the charted offers
     notes: list[str] = field(default_factory=list)
+    # The build's saved workload in words (rigplan.workload.describe.plan_lines, filled by the caller: exports and
+    # workload are sibling layers); empty: none saved, or not asked for.
+    workload_lines: list[str] = field(default_factory=list)
 
     @property
     def currency(self) -> str:

@@ -12,6 +12,7 @@ from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import perf_for
 from rigplan.costs.perf import PerfTable, multi_gpu, offer_speed
 from rigplan.gui.parts.partsmodel import SORT_ROLE, refilter
+from rigplan.gui.widgets.plain import tip
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
 from rigplan.model.offers import Offer
@@ -197,7 +198,7 @@ class OfferTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             quirks = ("\nQuirks: " + "; ".join(o.quirks)) if o.quirks else ""
             note = f"\n{o.data_date_note}" if o.data_date_note and o.data_date_note != o.date_text else ""
-            return f"{o.label}\n{o.source}; prices as of {o.date_text}{note}{quirks}"
+            return tip(f"{o.label}\n{o.source}; prices as of {o.date_text}{note}{quirks}")
         if role == Qt.ItemDataRole.TextAlignmentRole and c in (COL_GPUS, COL_VRAM, COL_OD, COL_SPOT, COL_WORK):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
