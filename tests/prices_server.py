@@ -23,13 +23,34 @@ def zipped(provider: str, text: str) -> bytes:
     return buf.getvalue()
 
 
+_BOMBS: dict[str, bytes] = {}
+
+
+def bomb(provider: str, inflated: int = 2**30) -> bytes:
+    """A zip of about 1 MB whose `<provider>.csv` inflates to `inflated` bytes (1 GiB): a valid header line, then
+    spaces. Written in chunks, so making it never holds the gigabyte."""
+    if provider not in _BOMBS:
+        buf = io.BytesIO()
+        with (
+            zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf,
+            zf.open(f"{provider}.csv", "w", force_zip64=True) as fh,
+        ):
+            head = (DATA / f"{provider}.csv").read_text("utf-8").split("\n", 1)[0].encode() + b"\n"
+            fh.write(head)
+            chunk = b" " * 2**20
+            for _ in range((inflated - len(head)) // len(chunk)):
+                fh.write(chunk)
+        _BOMBS[provider] = buf.getvalue()
+    return _BOMBS[provider]
+
+
 def catalog_files(mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs")) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     for p in providers:
         text = (DATA / f"{p}.csv").read_text("utf-8")
         if mode == "wrong-columns":
             text = "name,zone,usd_per_hour\ng4dn.xlarge,us-east-1a,0.526\n"
-        body = zipped(p, text)
+        body = bomb(p) if mode == "bomb" else zipped(p, text)
         files[f"/v3/{p}/version"] = f"{VERSION}\n".encode()
         files[f"/v3/{p}/{VERSION}/catalog.zip"] = body
     return files
@@ -38,7 +59,8 @@ def catalog_files(mode: str = "good", providers: tuple[str, ...] = ("aws", "lamb
 @contextmanager
 def serve(mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs")) -> Iterator[tuple[str, list[str]]]:
     """Yields (base address, the paths asked for). mode: good, truncated, wrong-columns, timeout, missing, slow (the
-    zip in eight parts a quarter second apart, for screenshots of the progress dialog)."""
+    zip in eight parts a quarter second apart, for screenshots of the progress dialog), drip (the zip one byte every
+    0.1 s: each read is quick, the download never ends), bomb (a 1 MB zip inflating to 1 GiB)."""
     files = catalog_files(mode, providers)
     asked: list[str] = []
     release = threading.Event()
@@ -59,6 +81,16 @@ def serve(mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs")
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
+            if mode == "drip" and self.path.endswith(".zip"):
+                for i in range(len(body)):
+                    try:
+                        self.wfile.write(body[i : i + 1])
+                        self.wfile.flush()
+                    except OSError:  # the client gave up: the point of the test
+                        return
+                    if release.wait(0.1):
+                        return
+                return
             if mode == "slow" and self.path.endswith(".zip"):
                 step = len(body) // 8 + 1
                 for i in range(0, len(body), step):

@@ -133,7 +133,7 @@ def test_cli_pcpartpicker_import(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("import", "pcpartpicker", "no-such-file.txt", "-o", "x.yaml"), "cannot read no-such-file.txt"),
+        (("import", "pcpartpicker", "no-such-file.txt", "-o", "x.yaml"), "no-such-file.txt: no such file"),
         (("import", "pcpartpicker", "README.md", "-o", "x.yaml"), "no parts found"),
         (("import", "pcpartpicker", "tests/data/pcpartpicker/budget.txt", "-o", "x", "--pick", "3"), "LINE=PART_ID"),
         (("import", "prices", "tests/data/prices-quotes.csv"), "--build B -o OUT or --catalog"),

@@ -1,5 +1,7 @@
 """Screenshots of the Workload panel on its own (issue 28), filling the Xvfb screen, on the 2x RTX 4090 example build
-against three offers: Llama 3.1 8B LoRA (fits), and Llama 3.1 70B full fine-tuning (does not fit as set).
+against three offers: Llama 3.1 8B LoRA (fits), and Llama 3.1 70B full fine-tuning (does not fit as set); and the
+panel where the user meets it, as the Workload tab beside the break-even chart in the main window
+(workload-window-SIZE.png).
 
     xvfb-run -s "-screen 0 1280x720x24" python tools/screenshots_workload.py --size 1280x720
     xvfb-run -s "-screen 0 1920x1080x24" python tools/screenshots_workload.py --size 1920x1080
@@ -29,7 +31,7 @@ def main() -> int:
 
     from rigplan.cloud.offers import load_offers
     from rigplan.files import load
-    from rigplan.gui.workload import WorkloadPanel
+    from rigplan.gui.workload.panel import WorkloadPanel
     from rigplan.model.assumptions import Pricing
     from rigplan.model.workload import Task, WorkloadSpec
 
@@ -52,7 +54,25 @@ def main() -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         pix.save(str(path))
         print(f"wrote {path} ({pix.width()}x{pix.height()})")
+    panel.close()
+    window_shot(app, a.out / f"workload-window-{a.size}.png")
     return 0
+
+
+def window_shot(app: object, path: Path) -> None:
+    from rigplan.gui.mainwindow import COSTS_TAB
+    from rigplan.model.workload import Task, WorkloadSpec
+    from shots import grab, screen_window
+
+    with screen_window() as (app, w, _):
+        w.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
+        w.tabs.setCurrentIndex(COSTS_TAB)
+        w.costs.ensure_charts()
+        w.costs.chart_tabs.setCurrentWidget(w.costs.workload)
+        w.costs.workload.set_spec(WorkloadSpec(model="qwen2.5-32b", task=Task.QLORA, tokens=2e8))
+        pump(app, 0.5)
+        grab(app, w, path)
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

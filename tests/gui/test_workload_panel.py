@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.files import load
-from rigplan.gui.workload import WorkloadPanel
 from rigplan.gui.workload.jobs_model import COST, FITS, HOURS, MACHINE
+from rigplan.gui.workload.panel import WorkloadPanel
 from rigplan.model.assumptions import Pricing
 from rigplan.model.workload import Task, Weights, WorkloadSpec
 
@@ -105,3 +105,28 @@ def test_setters_follow_the_window(panel: WorkloadPanel, offers: OfferCatalog, t
     path.write_text(json.dumps(cfg))
     panel.use_config(str(path))
     assert panel.spec().model == str(path) and panel.comparison.own.model.params < 2e9
+
+
+def test_the_workload_tab_of_the_window_saves_its_choice_in_the_build(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    """Beside the break-even chart: the Costs view's Workload tab follows the open build, and a choice there is an
+    undoable edit that the saved file keeps."""
+    from rigplan.gui.mainwindow import COSTS_TAB
+
+    window.files.open_path(BUILD, ask=False)
+    window.tabs.setCurrentIndex(COSTS_TAB)
+    costs = window.costs
+    qtbot.waitUntil(lambda: costs.workload is not None)
+    tabs = costs.chart_tabs
+    tabs.setCurrentWidget(costs.workload)
+    panel = costs.workload
+    assert tabs.tabText(tabs.currentIndex()) == "Workload"
+    assert "2x GeForce RTX 4090" in panel.verdict.text()  # the window's build, not an empty one
+    _choose(panel.model_box, "qwen2.5-32b")
+    assert window.doc.build.workload is not None and window.doc.build.workload.model == "qwen2.5-32b"
+    assert window.undo_stack.undoText() == "Change the workload"
+    window.undo_stack.undo()
+    assert window.doc.build.workload is None or window.doc.build.workload.model != "qwen2.5-32b"
+    window.undo_stack.redo()
+    target = tmp_path / "with-workload.rigplan"
+    assert window.files.write(target, as_new=True)
+    assert load(target).workload.model == "qwen2.5-32b"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -56,35 +57,47 @@ def text_export(plan: Any, fmt: str) -> str:
     return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
 
 
-def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> None:
-    """PDF and images are drawn by Qt: the CLI hands them to the GUI layer (the core stays free of Qt)."""
+def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> bytes:
+    """PDF and images are drawn by Qt: the CLI hands them to rigplan.render (the core stays free of Qt). They are
+    drawn into a private temporary folder and returned as bytes, so the target is written only by write_user_file
+    (atomic, fsynced: a full disk fails with one line and leaves the old file whole)."""
     from rigplan.render.syslibs import check_frozen_linux
 
     if problem := check_frozen_linux(x11=False):  # the portable tarball without libGL (issue 18)
         raise UsageError(problem)
     from rigplan.render.drawn import write_drawn
 
-    write_drawn(plan, fmt, out, chart=ns.chart, width=ns.width, height=ns.height, dpi=ns.dpi)
+    with tempfile.TemporaryDirectory(prefix="rigplan-export-") as tmp:
+        drawn = Path(tmp) / f"export.{fmt}"
+        write_drawn(plan, fmt, drawn, chart=ns.chart, width=ns.width, height=ns.height, dpi=ns.dpi)
+        try:
+            data = drawn.read_bytes()
+        except OSError:
+            data = b""
+    if not data:
+        raise UsageError(f"cannot write {out}: the {fmt.upper()} could not be drawn (is the temporary folder full?)")
+    return data
 
 
 def cmd_export(ns: argparse.Namespace) -> int:
+    from rigplan.files.safeio import refuse_inputs, write_user_file
+
+    if ns.output is not None:
+        refuse_inputs(ns.output, (ns.build,), "export")  # before any work: `-o BUILD` used to replace the build
     plan = load_plan(ns.build, ns)
     if ns.format in TEXT_FORMATS:
         text = text_export(plan, ns.format)
         if ns.output is None:
             sys.stdout.write(text)
             return 0
-        try:
-            Path(ns.output).write_text(text, encoding="utf-8", newline="")
-        except OSError as exc:
-            raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
-        return 0
-    if ns.output is None:
+        data = text.encode("utf-8")
+    elif ns.output is None:
         raise UsageError(f"--format {ns.format} writes a file: give -o OUT.{ns.format}")
-    try:
-        _write_drawn(plan, ns.format, Path(ns.output), ns)
-    except OSError as exc:
-        raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
+    else:
+        data = _write_drawn(plan, ns.format, Path(ns.output), ns)
+    result = write_user_file(ns.output, data, inputs=(ns.build,), what="export")
+    if result.backup_error:
+        print(f"rigplan: wrote {ns.output}, but {result.backup_error}", file=sys.stderr)
     return 0
 
 

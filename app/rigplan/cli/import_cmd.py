@@ -51,16 +51,16 @@ def register(sub: Any) -> None:
     p.set_defaults(func=lambda ns: (_ for _ in ()).throw(UsageError("import what? 'pcpartpicker' or 'prices'")))
 
 
-def _read(name: str) -> str:
+def _read(name: str, what: str) -> str:
+    """Standard input, or a regular file through the one safe reader (a FIFO is refused, never waited on)."""
+    from rigplan.files.safeio import read_user_text
+
     if name == "-":
-        return sys.stdin.read(MAX_INPUT + 1)[:MAX_INPUT]
-    path = Path(name)
-    try:
-        if path.stat().st_size > MAX_INPUT:
-            raise UsageError(f"{name}: larger than {MAX_INPUT // 1_000_000} MB; not a part list or price file")
-        return path.read_text(encoding="utf-8-sig", errors="replace")
-    except OSError as exc:
-        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+        text = sys.stdin.read(MAX_INPUT + 1)
+        if len(text) > MAX_INPUT:
+            raise UsageError(f"standard input: over {MAX_INPUT:,} characters; not a {what}")
+        return text.removeprefix("\ufeff")
+    return read_user_text(name, MAX_INPUT, what=what)
 
 
 def _picks(items: list[str]) -> dict[int, str | None]:
@@ -83,7 +83,7 @@ def run_pcpartpicker(ns: argparse.Namespace) -> int:
     from rigplan.imports.list_import import apply_picks, match_list, to_build
     from rigplan.imports.pcpartpicker import ListFormatError
 
-    text = _read(ns.file)
+    text = _read(ns.file, "part list")
     catalog = load_catalog()
     try:
         result = match_list(text, catalog)
@@ -91,7 +91,9 @@ def run_pcpartpicker(ns: argparse.Namespace) -> int:
     except (ListFormatError, ValueError) as exc:
         raise UsageError(f"{ns.file}: {exc}") from None
     build = to_build(result, catalog, ns.name)
-    save(build, ns.output)
+    for problem in result.parts.problems:
+        print(f"rigplan: {ns.file}: {problem}", file=sys.stderr)
+    save(build, ns.output, inputs=(ns.file,))
     rows: list[dict[str, Any]] = []
     for n, ln in enumerate(result.lines, start=1):
         best = ln.match.best if ln.match else None
@@ -172,7 +174,7 @@ def _parse(ns: argparse.Namespace) -> Any:
     from rigplan.imports.price_file import PriceFileError, parse_price_file
 
     try:
-        pf = parse_price_file(_read(ns.file), default_source=f"price file {Path(ns.file).name}")
+        pf = parse_price_file(_read(ns.file, "price file"), default_source=f"price file {Path(ns.file).name}")
     except PriceFileError as exc:
         raise UsageError(f"{ns.file}: {exc}") from None
     for problem in pf.problems:
@@ -188,7 +190,7 @@ def _prices_into_build(ns: argparse.Namespace) -> int:
         raise UsageError("import prices --build: give -o OUT for the updated build")
     pf = _parse(ns)
     build, updated, unused = apply_to_build(pf, load(ns.build))
-    save(build, ns.output)
+    save(build, ns.output, inputs=(ns.file,))
     if ns.json:
         print_json({"output": ns.output, "updated": updated, "unused": unused, "skipped": pf.problems})
         return 0

@@ -76,8 +76,11 @@ def _safe_streams() -> None:
 
 
 def run_cli(args: Sequence[str]) -> int:
+    from pydantic import ValidationError
+
     from rigplan.catalog.search import QueryError
     from rigplan.files.errors import BuildFileError
+    from rigplan.model.errors import one_line_validation
 
     _safe_streams()
     try:
@@ -90,7 +93,10 @@ def run_cli(args: Sequence[str]) -> int:
             return 2
         return int(ns.func(ns) or 0)
     except (UsageError, QueryError, BuildFileError) as exc:
-        print(f"rigplan: {exc}", file=sys.stderr)
+        print(f"rigplan: {_one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except ValidationError as exc:  # a value beyond the model's bounds: the field and its limit, one line
+        print(f"rigplan: {one_line_validation(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
@@ -98,8 +104,12 @@ def run_cli(args: Sequence[str]) -> int:
         return 130
     except Exception as exc:  # never a traceback for a user: one line here, the trace in the log
         where = _log_exception(exc)
-        print(f"rigplan: internal error: {type(exc).__name__}: {exc}{where}", file=sys.stderr)
+        print(f"rigplan: internal error: {type(exc).__name__}: {_one_line(str(exc))}{where}", file=sys.stderr)
         return 2
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _log_exception(exc: BaseException) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rigplan.cli.argtypes import whole
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json, table
 from rigplan.model.parts import Kind, Part
@@ -112,7 +113,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="FIELD<op>VALUE",
         help="filter such as vram_gb>=24 or socket=AM5 (repeatable; unknown values never match)",
     )
-    lst.add_argument("--limit", type=int, default=0, help="show at most this many")
+    lst.add_argument("--limit", type=whole("--limit", 0, 10_000_000), default=0, help="show at most this many")
     lst.add_argument("--json", action="store_true", help="machine-readable output")
     lst.set_defaults(func=cmd_list)
     show = psub.add_parser("show", help="show one part")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rigplan.cli.argtypes import number
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json
 
@@ -108,7 +109,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     up = psub.add_parser("update", help="fetch current prices from gpuhunt's published catalog")
     up.add_argument("--providers", help="comma-separated gpuhunt providers (default aws,azure,gcp,lambdalabs)")
     up.add_argument("--url", help="catalog base address (default: $GPUHUNT_CATALOG_URL, else gpuhunt's)")
-    up.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default 30)")
+    up.add_argument(
+        "--timeout",
+        type=number("--timeout", 0, 3600, above_lo=True),
+        default=30.0,
+        help="seconds to wait for the server (default 30)",
+    )
     up.add_argument("--json", action="store_true")
     up.set_defaults(func=cmd_update)
     im = psub.add_parser("import", help="import a SkyPilot vms.csv or a gpuhunt CSV")

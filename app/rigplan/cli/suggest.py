@@ -11,8 +11,10 @@ import argparse
 import math
 from typing import Any
 
+from rigplan.cli.argtypes import number, whole
 from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
 from rigplan.cli.output import print_json
+from rigplan.model.common import MAX_AMOUNT
 
 
 def _days(found: Any) -> float | None:
@@ -209,7 +211,11 @@ def _beat_line(sug: Any, q: Any, a: Any) -> str:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("suggest", help="the best build under a budget (exact search over the priced catalog)")
-    p.add_argument("--budget", type=float, help="the most to spend on parts, in --currency (default USD)")
+    p.add_argument(
+        "--budget",
+        type=number("--budget", 0, MAX_AMOUNT, above_lo=True),
+        help="the most to spend on parts, in --currency (default USD)",
+    )
     p.add_argument(
         "--goal",
         choices=["throughput", "vram", "cheapest-throughput", "cheapest-vram", "breakeven"],
@@ -231,12 +237,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="my own prices too: your catalog prices (rigplan import prices --catalog) replace the catalog's",
     )
-    p.add_argument("--target", type=float, help="V100-equivalents or GB of GPU memory, for the cheapest-... goals")
-    p.add_argument("--gpus", type=int, help="exactly this many GPUs (default: 1 to --max-gpus)")
-    p.add_argument("--max-gpus", type=int, default=4, help="the most GPUs to consider (default 4)")
-    p.add_argument("--min-vram", type=float, default=0.0, help="GB of memory per GPU, at least")
-    p.add_argument("--min-ram", type=float, default=0.0, help="GB of system memory, at least (one kit)")
-    p.add_argument("--min-storage", type=float, default=0.0, help="GB of storage, at least (one drive)")
+    p.add_argument(
+        "--target",
+        type=number("--target", 0, 1e6, above_lo=True),
+        help="V100-equivalents or GB of GPU memory, for the cheapest-... goals",
+    )
+    p.add_argument("--gpus", type=whole("--gpus", 1, 8), help="exactly this many GPUs (default: 1 to --max-gpus)")
+    p.add_argument(
+        "--max-gpus", type=whole("--max-gpus", 1, 8), default=4, help="the most GPUs to consider (default 4)"
+    )
+    p.add_argument("--min-vram", type=number("--min-vram", 0, 1e6), default=0.0, help="GB of memory per GPU, at least")
+    p.add_argument(
+        "--min-ram", type=number("--min-ram", 0, 1e7), default=0.0, help="GB of system memory, at least (one kit)"
+    )
+    p.add_argument(
+        "--min-storage", type=number("--min-storage", 0, 1e8), default=0.0, help="GB of storage, at least (one drive)"
+    )
     p.add_argument("--case", help="case size class as the catalog names it, e.g. 'ATX Mid Tower'")
     p.add_argument("--include", action="append", metavar="PART_ID", help="a catalog part that must be in the build")
     p.add_argument("-o", "--output", help="write the suggested build to this build file")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -23,9 +24,10 @@ DEFAULT_URL = "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
 DEFAULT_PROVIDERS = ("aws", "azure", "gcp", "lambdalabs")
 # The other providers gpuhunt publishes as files (its OFFLINE_PROVIDERS); more can be asked for by name.
 OTHER_PROVIDERS = ("runpod", "nebius", "oci", "verda", "cloudrift")
-TIMEOUT_S = 30.0
+TIMEOUT_S = 30.0  # seconds for each file, the whole download (`--timeout`)
 CHUNK = 64 * 1024
 MAX_BYTES = 200 * 1024 * 1024  # a catalog is a few MB; anything this large is not one
+MAX_CSV_BYTES = 64 * 1024 * 1024  # inflated: gpuhunt's largest provider CSV is a few MB
 
 Progress = Callable[[float, str], None]  # share done 0..1, what is happening
 
@@ -52,20 +54,29 @@ def base_url(url: str | None = None) -> str:
 
 
 def _get(url: str, timeout: float, cancelled: Callable[[], bool], on_bytes: Callable[[int, int | None], None]) -> bytes:
+    """The body at `url`, within `timeout` seconds for the whole download (not for each read: a server that drips a
+    byte a second never times out a read), at most MAX_BYTES."""
+    deadline = time.monotonic() + timeout
     try:
         with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 (http(s) address from the user)
             size = resp.headers.get("Content-Length")
             total = int(size) if size and size.isdigit() else None
+            if total is not None and total > MAX_BYTES:
+                raise PriceUpdateError(f"{url} is {total / 2**20:.0f} MB: not a price catalog")
             buf = io.BytesIO()
             while True:
                 if cancelled():
                     raise Cancelled()
-                chunk = resp.read(CHUNK)
+                chunk = resp.read1(CHUNK)  # what has arrived, not a full chunk: the deadline is checked often
                 if not chunk:
                     break
                 buf.write(chunk)
                 if buf.tell() > MAX_BYTES:
                     raise PriceUpdateError(f"{url} is larger than {MAX_BYTES // 2**20} MB: not a price catalog")
+                if time.monotonic() > deadline:
+                    raise PriceUpdateError(
+                        f"{url}: the download took over {timeout:g} s ({buf.tell():,} bytes so far); stopped"
+                    )
                 on_bytes(buf.tell(), total)
             if total is not None and buf.tell() < total:
                 raise PriceUpdateError(f"{url}: download cut short ({buf.tell():,} of {total:,} bytes)")
@@ -86,12 +97,24 @@ def _get(url: str, timeout: float, cancelled: Callable[[], bool], on_bytes: Call
 
 
 def _unzip(data: bytes, provider: str, url: str) -> str:
+    """The provider's CSV, inflated in chunks and stopped at MAX_CSV_BYTES: a small zip can inflate to gigabytes
+    (what the zip says of its own size is not trusted)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf, zf.open(f"{provider}.csv") as fh:
-            return fh.read().decode("utf-8")
+            parts, got = [], 0
+            while chunk := fh.read(CHUNK):
+                got += len(chunk)
+                if got > MAX_CSV_BYTES:
+                    raise PriceUpdateError(
+                        f"{url}: {provider}.csv inflates to over {MAX_CSV_BYTES // 2**20} MB: not a price catalog"
+                    )
+                parts.append(chunk)
+            return b"".join(parts).decode("utf-8")
+    except PriceUpdateError:
+        raise
     except KeyError as exc:
         raise PriceUpdateError(f"{url}: the zip holds no {provider}.csv") from exc
-    except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile) as exc:
+    except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile, NotImplementedError) as exc:
         raise PriceUpdateError(f"{url}: not a complete zip file (truncated download?)") from exc
     except UnicodeDecodeError as exc:
         raise PriceUpdateError(f"{url}: {provider}.csv is not UTF-8 text") from exc

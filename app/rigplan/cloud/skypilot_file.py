@@ -7,17 +7,21 @@ from __future__ import annotations
 import csv
 import io
 import re
+import sys
 from typing import Any
 
 from rigplan.cloud.fetch import PriceUpdateError
+from rigplan.model.numbers import NumberError, parse_number
 
 REQUIRED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region")
 
 
 def _num(v: str | None) -> float | None:
+    """A positive number from the file by the one set of rules (rigplan.model.numbers); empty, zero, negative,
+    NaN or infinite: None (no value). Values beyond the model's bounds are refused when the offers are stored."""
     try:
-        x = float(v or "")
-    except ValueError:
+        x = parse_number(v or "", 0.0, sys.float_info.max, "number")
+    except NumberError:
         return None
     return x if x > 0 else None
 
@@ -41,7 +45,7 @@ def offers_from_vms_csv(text: str, provider: str, where: str) -> list[dict[str, 
     out = []
     for (itype, region), g in sorted(groups.items()):
         r = g["row"]
-        count = float(r["AcceleratorCount"])
+        count = _num(r["AcceleratorCount"]) or 0.0
         od, spot = (min(g["od"]) if g["od"] else None), (min(g["spot"]) if g["spot"] else None)
         quirks = []
         if od is None:

@@ -18,7 +18,9 @@ from rigplan.cloud.cachepath import cache_file, prices_home
 from rigplan.cloud.fetch import PriceUpdateError
 from rigplan.cloud.offers import OfferCatalog, load_offers
 from rigplan.files.errors import BuildFileError
-from rigplan.files.safeio import write_atomic
+from rigplan.files.oslock import locked
+from rigplan.files.safeio import move_aside, read_user_bytes, write_atomic
+from rigplan.model.errors import one_line_validation
 from rigplan.model.offers import Offer
 
 __all__ = [
@@ -55,34 +57,59 @@ class PriceSet:
 MAX_CACHE_BYTES = 200_000_000  # far above any real catalog (the whole gpuhunt set is a few MB of JSON)
 
 
-def load_cache(user_dir: Path | None) -> tuple[PriceSet | None, str | None]:
-    """(the cache, None), (None, None) when there is none, or (None, the problem) when it cannot be read."""
+def load_cache(user_dir: Path | None, move_bad: bool = False) -> tuple[PriceSet | None, str | None]:
+    """(the cache, None), (None, None) when there is none, or (None, the problem) when it cannot be read: any
+    content at all (`[]`, deep nesting, a FIFO, a wrong type) ends here, never in an exception. With `move_bad`
+    (the window's start-up), an unreadable cache is moved aside as `.corrupt-<date>` so the next update starts anew."""
     if user_dir is None:
         return None, None
     path = cache_file(user_dir)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, None
     try:
-        doc = json.loads(path.read_text("utf-8"))
+        doc = json.loads(read_user_bytes(path, MAX_CACHE_BYTES, what="price cache"))
+        if not isinstance(doc, dict):
+            raise TypeError(f"a JSON {type(doc).__name__}, not an object")
         if doc.get("format") != CACHE_FORMAT:
             return None, f"{path}: cache format {doc.get('format')!r} unknown; using the bundled prices"
+        if not isinstance(doc.get("offers"), list) or not isinstance(doc.get("providers"), dict):
+            raise TypeError("no offers list or providers table")
         offers = [Offer.model_validate(o) for o in doc["offers"]]
-        return PriceSet(dt.datetime.fromisoformat(doc["saved"]), doc["origin"], doc["providers"], offers), None
-    except (OSError, ValueError, KeyError, TypeError, ValidationError) as exc:
-        return None, f"{path} is unreadable ({type(exc).__name__}); using the bundled prices"
+        return PriceSet(dt.datetime.fromisoformat(doc["saved"]), str(doc["origin"]), doc["providers"], offers), None
+    except RecursionError:
+        why = "nested too deeply"
+    except ValidationError as exc:
+        why = one_line_validation(exc)
+    except BuildFileError as exc:
+        why = exc.message
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+    moved = move_aside(path) if move_bad else None
+    where = f"; moved aside to {moved.name}" if moved else ""
+    return None, f"{path} is unreadable ({why}){where}; using the bundled prices"
 
 
 def save(user_dir: Path, raw: list[dict[str, Any]], origin: str, providers: dict[str, dict[str, Any]]) -> PriceSet:
-    """Validate every offer, keep cached providers this update did not cover, then replace the cache atomically."""
+    """Validate every offer, then, holding the cache's lock, read the cache again, keep the providers this update
+    did not cover and replace it atomically: two updates or imports at once never lose each other's providers."""
     offers = []
     for r in raw:
         try:
             offers.append(Offer.model_validate({k: v for k, v in r.items() if v is not None}))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            raise PriceUpdateError(
-                f"{origin}: offer {r.get('id')} is invalid ({'.'.join(map(str, first['loc']))}: {first['msg']})"
-            ) from exc
+        except ValidationError as exc:  # beyond the model's bounds (1e308 USD/h): the field and its limit
+            raise PriceUpdateError(f"{origin}: offer {r.get('id')} is invalid ({one_line_validation(exc)})") from None
+    target = cache_file(user_dir)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with locked(target):
+            return _merge_and_write(user_dir, target, offers, origin, providers)
+    except (OSError, BuildFileError) as exc:
+        raise PriceUpdateError(f"cannot store the prices: {exc}") from None
+
+
+def _merge_and_write(
+    user_dir: Path, target: Path, offers: list[Offer], origin: str, providers: dict[str, dict[str, Any]]
+) -> PriceSet:
     old, _ = load_cache(user_dir)
     if old is not None:
         keep = [o for o in old.offers if o.provider not in providers]
@@ -101,13 +128,9 @@ def save(user_dir: Path, raw: list[dict[str, Any]], origin: str, providers: dict
         "providers": providers,
         "offers": [o.model_dump(mode="json", exclude_none=True) for o in unique],
     }
-    target = cache_file(user_dir)
-    try:  # the project's atomic write: a complete file or the old one, the previous kept as cloud-prices.json.bak
-        target.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        write_atomic(target, data, keep_backup=True, limit=MAX_CACHE_BYTES)
-    except (OSError, BuildFileError) as exc:
-        raise PriceUpdateError(f"cannot store the prices: {exc}") from None
+    # the project's atomic write: a complete file or the old one, the previous kept as cloud-prices.json.bak
+    data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    write_atomic(target, data, keep_backup=True, limit=MAX_CACHE_BYTES, what="price cache")
     return ps
 
 
@@ -139,9 +162,9 @@ def merge(bundled: OfferCatalog, cached: PriceSet | None, problem: str | None = 
     return cat
 
 
-def load_prices(user_dir: Path | None, folder: Path | None = None) -> OfferCatalog:
+def load_prices(user_dir: Path | None, folder: Path | None = None, move_bad: bool = False) -> OfferCatalog:
     """The offers the app uses: bundled, with the user's cached update applied when there is one."""
-    cached, problem = load_cache(user_dir)
+    cached, problem = load_cache(user_dir, move_bad)
     return merge(load_offers(folder), cached, problem)
 
 

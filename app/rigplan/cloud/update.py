@@ -6,10 +6,16 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rigplan.cloud import gpuhunt_map, skypilot_file, store
 from rigplan.cloud.fetch import DEFAULT_PROVIDERS, Cancelled, PriceUpdateError, Progress, base_url, fetch_catalogs
 from rigplan.cloud.quirks import flag_estimated_speed
+from rigplan.files.errors import BuildFileError
+from rigplan.files.safeio import read_user_text
+
+MAX_FILE_BYTES = 100_000_000  # a SkyPilot or gpuhunt CSV is a few MB
+PRICE_KEYS = ("ondemand_usd_h", "spot_usd_h", "reserved_1y_usd_h", "reserved_3y_usd_h")
 
 
 def update(
@@ -28,7 +34,7 @@ def update(
         if cancelled():
             raise Cancelled()
         report(0.9, f"{f.provider}: reading the catalog")
-        offers = gpuhunt_map.offers_from_fetched(f)
+        offers = priced_only(gpuhunt_map.offers_from_fetched(f), f.url)
         day = gpuhunt_map.version_date(f.version)
         meta[gpuhunt_map.rigplan_provider(f.provider)] = {
             "version": f.version,
@@ -46,6 +52,15 @@ def update(
     return ps
 
 
+def priced_only(raw: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
+    """The offers with at least one usable hourly price. None at all: refused, so a file or catalog whose prices
+    are all missing or unreadable never replaces a provider's offers with unpriced ones."""
+    keep = [r for r in raw if any(r.get(k) for k in PRICE_KEYS)]
+    if not keep:
+        raise PriceUpdateError(f"{where}: no row has a usable price (on-demand or spot); nothing was replaced")
+    return keep
+
+
 def _provider_for(path: Path, given: str | None, kind: str) -> str:
     if given:
         return given
@@ -60,10 +75,10 @@ def _provider_for(path: Path, given: str | None, kind: str) -> str:
 def import_file(user_dir: Path, path: Path, provider: str | None = None, date: dt.date | None = None) -> store.PriceSet:
     """A SkyPilot vms.csv or a gpuhunt CSV; `date` is the day its prices were read, when the user knows it."""
     path = path.expanduser().resolve()  # the cache records where its prices came from
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PriceUpdateError(f"{path}: cannot read it ({exc.__class__.__name__})") from exc
+    try:  # the one safe reader: a FIFO is refused at once, the size is capped
+        text = read_user_text(path, MAX_FILE_BYTES, what="price file")
+    except BuildFileError as exc:
+        raise PriceUpdateError(str(exc)) from None
     head = text.split("\n", 1)[0]
     if "InstanceType" in head:
         prov = _provider_for(path, provider, "skypilot")
@@ -82,6 +97,7 @@ def import_file(user_dir: Path, path: Path, provider: str | None = None, date: d
         )
     if not raw:
         raise PriceUpdateError(f"{path}: no GPU offers in it")
+    raw = priced_only(raw, str(path))
     flag_estimated_speed(raw)
     today = dt.datetime.now(dt.UTC).date().isoformat()
     for r in raw:

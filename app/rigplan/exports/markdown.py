@@ -3,7 +3,10 @@ date, the total, power, findings one per line and the break-even against the off
 
 from __future__ import annotations
 
+from urllib.parse import quote, urlsplit
+
 from rigplan import __version__
+from rigplan.costs.fx import electricity_price
 from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
 from rigplan.exports.wording import at_least, least
 from rigplan.rules import Severity
@@ -11,9 +14,38 @@ from rigplan.rules import Severity
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
 
 
+_ESCAPES = str.maketrans(
+    {
+        "\\": "\\\\",
+        "|": "\\|",  # a pipe would end the table cell
+        "[": "\\[",  # no link or image can open: `[x](javascript:...)`, `![x](file://...)`
+        "]": "\\]",
+        "`": "\\`",
+        "&": "&amp;",  # no HTML: tags and entities show as typed (`<img src=...>` is text, never an image)
+        "<": "&lt;",
+        ">": "&gt;",
+    }
+)
+
+
 def cell(text: str) -> str:
-    """A table cell: pipes escaped and line breaks flattened, so a part name cannot break the table."""
-    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+    """Data as Markdown text: HTML and link syntax escaped, pipes escaped, line breaks flattened, so a part name
+    can neither break the table nor become markup."""
+    return " ".join(str(text).translate(_ESCAPES).split())
+
+
+def source(text: str) -> str:
+    """A price source: an http(s) address becomes a link; any other scheme (`javascript:`, `file:`, `data:`) stays
+    escaped text, never a link."""
+    t = text.strip()
+    parts = urlsplit(t) if " " not in t and len(t) < 2000 else None
+    if parts is not None and parts.scheme.lower() in ("http", "https") and parts.netloc:
+        shown = cell(parts.netloc + parts.path.rstrip("/"))
+        return f"[{shown}]({quote(t, safe=_URL_SAFE)})"
+    return cell(t)
+
+
+_URL_SAFE = "/:?#&=%+@!$',;~*-._"  # everything else (brackets, spaces, quotes, <>) is percent-encoded
 
 
 def to_markdown(plan: Plan) -> str:
@@ -30,7 +62,7 @@ def to_markdown(plan: Plan) -> str:
     n = len(plan.costing.own.unpriced)
     conv = " " + total_note(plan) if total_note(plan) else ""
     out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), n)}** | |")
-    out += ["", f"Prices: {'; '.join(sources) or 'none'}."]
+    out += ["", f"Prices: {'; '.join(source(s) for s in sources) or 'none'}."]
     out += ["", f"**Power:** {power_line(plan)}."]
     r = plan.report
     out += ["", f"**Checks:** {r.summary()}."]
@@ -40,7 +72,7 @@ def to_markdown(plan: Plan) -> str:
     out += [
         "",
         f"**Owning vs renting** ({a.hours_per_day:g} h of training a day, {a.horizon_years:g} years, electricity "
-        f"{money(cur, a.electricity_per_kwh)}/kWh): {least(n)}{money(cur, cost.upfront)} up front, "
+        f"{money(cur, electricity_price(a)[0])}/kWh): {least(n)}{money(cur, cost.upfront)} up front, "
         f"{money(cur, cost.own_slope_per_day)} a day to run, "
         f"{least(n)}{money(cur, cost.own_breakdown['total'], 0)} at the horizon after resale.",
         "",
@@ -51,12 +83,14 @@ def to_markdown(plan: Plan) -> str:
             "|---|---|--:|--:|---|---|",
         ]
         speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
+        est = {(o.id, o.pricing) for o in cost.offers if o.speedup_kind == "estimate"}
         for c in plan.offers:
             s = speed.get((c.offer.id, c.pricing))
             hourly = c.offer.hourly(c.pricing) or 0.0
             out.append(
                 f"| {cell(c.offer.label)} | {c.pricing.value} | USD {hourly:,.3f} | "
-                f"{'unknown' if s is None else f'{s:.2f}'} | {breakeven_text(plan, c.offer.id, c.pricing)} | "
+                f"{'unknown' if s is None else f'{s:.2f}'}{' (estimate)' if (c.offer.id, c.pricing) in est else ''} | "
+                f"{breakeven_text(plan, c.offer.id, c.pricing)} | "
                 f"{cell(c.offer.date_text)} |"
             )
         out.append("")

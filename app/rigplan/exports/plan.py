@@ -111,7 +111,11 @@ def make_plan(
             if c.offer.hourly(c.pricing) is None:
                 notes.append(f"{c.offer.id} has no {c.pricing.value} price: left out")
                 continue
-            inputs.append(offer_input(c.offer, a, perf, costing.own.throughput, pricing=c.pricing))
+            inputs.append(
+                offer_input(
+                    c.offer, a, perf, costing.own.throughput, pricing=c.pricing, own_kind=costing.throughput_kind
+                )
+            )
         cost = compute(costing.own, inputs, a)
         job_results = jobs(costing.own, inputs, a) if job_defined(a) else []
     except (CostInputError, NoRate) as exc:

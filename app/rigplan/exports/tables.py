@@ -7,6 +7,18 @@ import io
 
 from rigplan.exports.plan import Plan
 
+# OWASP "CSV Injection": a cell a spreadsheet would run as a formula starts with one of these; a leading ' makes
+# it text. Applied to every text cell (names, sources, offer ids in headers); numbers are written by us.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value: str) -> str:
+    """A text cell a spreadsheet shows as typed, never runs: '=HYPERLINK(...)' -> "'=HYPERLINK(...)". A carriage
+    return inside becomes a line feed, which the writer quotes (with "\n" rows it would leave a lone CR bare)."""
+    value = "'" + value if value.startswith(FORMULA_START) else value
+    return value.replace("\r\n", "\n").replace("\r", "\n")
+
+
 PARTS_HEADER = ["kind", "name", "quantity", "unit_price", "currency", "price_date", "source"]
 
 
@@ -20,12 +32,12 @@ def parts_csv(plan: Plan) -> str:
         w.writerow(
             [
                 item.kind.value,
-                item.part.name,
+                text_cell(item.part.name),
                 item.quantity,
                 "" if p is None else f"{p.amount:.2f}",
                 "" if p is None else p.currency,
                 "" if p is None or p.date is None else p.date.isoformat(),
-                "" if p is None else p.source,
+                "" if p is None else text_cell(p.source),
             ]
         )
     return buf.getvalue()
@@ -33,7 +45,8 @@ def parts_csv(plan: Plan) -> str:
 
 def curve_columns(plan: Plan) -> list[str]:
     cur = plan.currency
-    return ["day", "hours_of_training", f"own_{cur}"] + [f"{o.id} {o.pricing.value} ({cur})" for o in plan.cost.offers]
+    offers = [text_cell(f"{o.id} {o.pricing.value} ({cur})") for o in plan.cost.offers]
+    return ["day", "hours_of_training", f"own_{cur}", *offers]
 
 
 def costs_csv(plan: Plan, step: int = 1) -> str:

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from rigplan import BUILD_SUFFIX, OPEN_SUFFIXES
 from rigplan.files import yamlsafe
 from rigplan.files.errors import BuildFileError
-from rigplan.files.safeio import Fingerprint, SaveResult, read_regular, write_atomic
+from rigplan.files.safeio import Fingerprint, SaveResult, read_regular, refuse_inputs, write_atomic
 from rigplan.model.build import FORMAT_VERSION, Build
 
 try:
@@ -172,11 +172,13 @@ def save(
     keep_backup: bool = True,
     expected: Fingerprint | None = None,
     replace_read_only: bool = False,
+    inputs: tuple[Path | str | None, ...] = (),
 ) -> SaveResult:
     """Write atomically (see files.safeio). A symlink is written through to its real target, whose permissions
     are kept. With `expected`, a file changed on disk since raises FileChangedError; a write-protected file raises
     ReadOnlyFileError unless `replace_read_only`. The result's backup_error must be shown to the user."""
     path = Path(path)
+    refuse_inputs(path, inputs, "build")  # an import's output never replaces the list or price file it read
     try:
         data = dumps(build).encode("utf-8")
     except ValueError as exc:

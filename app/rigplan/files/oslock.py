@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows CI only
@@ -91,3 +94,26 @@ def owner_alive(path: Path) -> bool:
         return True
     except OSError:
         return True  # cannot tell: never offer another instance's live work as a crash
+
+
+class LockTimeout(OSError):
+    """Another process held the lock for longer than the caller would wait."""
+
+
+@contextmanager
+def locked(target: Path, seconds: float = 30.0) -> Iterator[None]:
+    """Hold the OS lock on `<target>.lock` for the block: the one way to read, merge and write a shared file of the
+    data folder, so two processes (two windows, a window and the CLI) never lose each other's changes. Waits for
+    the other holder up to `seconds`, then raises LockTimeout. The lock file stays (removing it would race)."""
+    lock = InstanceLock(target.with_name(target.name + ".lock"))
+    deadline = time.monotonic() + seconds
+    delay = 0.005
+    while not lock.acquire():
+        if time.monotonic() > deadline:
+            raise LockTimeout(f"{target} is being changed by another RigPlan for over {seconds:g} s; try again")
+        time.sleep(delay)
+        delay = min(delay * 2, 0.1)
+    try:
+        yield
+    finally:
+        lock.release()

@@ -21,6 +21,7 @@ import os
 import secrets
 import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,8 @@ from rigplan.files.errors import BuildFileError, FileChangedError, ReadOnlyFileE
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFOs to block on
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows
+_CHUNK = 1 << 20
+READ_SECONDS = 20.0  # a local disk reads a capped file in well under a second
 
 
 @dataclass(frozen=True)
@@ -60,11 +63,11 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _not_regular(mode: int) -> str | None:
+def _not_regular(mode: int, what: str = "build file") -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "this is a folder, not a build file"
+        return f"this is a folder, not a {what}"
     kind = (
         "a named pipe (FIFO)"
         if stat.S_ISFIFO(mode)
@@ -77,36 +80,60 @@ def _not_regular(mode: int) -> str | None:
     return f"this is {kind}, not a regular file; RigPlan reads and writes only regular files"
 
 
-def read_regular(path: Path, limit: int) -> tuple[bytes, Fingerprint]:
-    """The bytes of a regular file of at most `limit` bytes, and their fingerprint."""
+def read_regular(
+    path: Path, limit: int, *, what: str = "build file", seconds: float = READ_SECONDS
+) -> tuple[bytes, Fingerprint]:
+    """The bytes of a regular file of at most `limit` bytes, and their fingerprint. `what` names the file in
+    messages ("price file"); reading stops after `seconds` (a stalled network mount), with one line."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         raise BuildFileError(path, "no such file") from None
     except OSError as exc:
         raise BuildFileError(path, f"cannot read it ({_why(exc)})") from None
-    if (problem := _not_regular(st.st_mode)) is not None:
+    if (problem := _not_regular(st.st_mode, what)) is not None:
         raise BuildFileError(path, problem)
     if st.st_size > limit:
-        size = f"{st.st_size / 1e6:.1f} MB"
-        raise BuildFileError(path, f"the file is {size}; build files are limited to {limit // 2**20} MB")
+        raise BuildFileError(path, f"the file is {_mb(st.st_size)}; a {what} is limited to {_mb(limit)}")
     try:
         fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
     except OSError as exc:
         raise BuildFileError(path, f"cannot read it ({_why(exc)})") from None
     try:
         st = os.fstat(fd)  # the file actually opened, in case the path changed since the stat above
-        if (problem := _not_regular(st.st_mode)) is not None:
+        if (problem := _not_regular(st.st_mode, what)) is not None:
             raise BuildFileError(path, problem)
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
+        data = _read_bounded(fd, limit, time.monotonic() + seconds)
     except OSError as exc:
         raise BuildFileError(path, f"cannot read it ({_why(exc)})") from None
+    except TimeoutError:
+        raise BuildFileError(path, f"reading it took over {seconds:g} s (a stalled disk or network share?)") from None
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise BuildFileError(path, f"the file is over the {limit // 2**20} MB limit")
+        raise BuildFileError(path, f"the file grew over the {_mb(limit)} limit while it was read")
     return data, _fingerprint(data, st.st_mtime_ns)
+
+
+def _mb(n: int) -> str:
+    if n >= 2**20 and n % 2**20 == 0:  # limits are whole MiB: "10 MB", as before
+        return f"{n // 2**20} MB"
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+
+
+def _read_bounded(fd: int, limit: int, deadline: float) -> bytes:
+    """At most limit + 1 bytes, in chunks, giving up (TimeoutError) past the deadline."""
+    parts: list[bytes] = []
+    got = 0
+    while got <= limit:
+        chunk = os.read(fd, min(_CHUNK, limit + 1 - got))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+        if time.monotonic() > deadline:
+            raise TimeoutError
+    return b"".join(parts)
 
 
 def disk_fingerprint(path: Path, limit: int) -> Fingerprint | None:
@@ -132,6 +159,7 @@ def write_atomic(
     expected: Fingerprint | None = None,
     replace_read_only: bool = False,
     limit: int,
+    what: str = "build file",
 ) -> SaveResult:
     """Write `data` to `path` atomically. With `expected`, refuse (FileChangedError) when the file on disk holds
     something else. A write-protected file raises ReadOnlyFileError unless `replace_read_only`."""
@@ -144,7 +172,7 @@ def write_atomic(
         raise BuildFileError(path, f"cannot save there ({_why(exc)})") from None
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if st is not None:
-        if (problem := _not_regular(st.st_mode)) is not None:
+        if (problem := _not_regular(st.st_mode, what)) is not None:
             raise BuildFileError(path, problem)
         if not replace_read_only and _is_read_only(target, st.st_mode):
             raise ReadOnlyFileError(path, "the file is write-protected")
@@ -226,3 +254,64 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# --- Any user file (imports, price files, exports, data-folder files): the same rules as build files. ---
+
+
+def read_user_bytes(path: str | Path, limit: int, *, what: str = "file", seconds: float = READ_SECONDS) -> bytes:
+    """The one way to read a file the user names: regular files only (a FIFO is refused, never waited on), at most
+    `limit` bytes, within `seconds`; anything else is one BuildFileError line."""
+    return read_regular(Path(path), limit, what=what, seconds=seconds)[0]
+
+
+def read_user_text(path: str | Path, limit: int, *, what: str = "file", seconds: float = READ_SECONDS) -> str:
+    """As read_user_bytes, decoded as UTF-8 (a byte-order mark is dropped); other encodings are one line."""
+    data = read_user_bytes(path, limit, what=what, seconds=seconds)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BuildFileError(path, f"not UTF-8 text (byte {exc.start + 1:,}); save it as UTF-8") from None
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """True when both names reach one file (a symlink, a hard link, `./x` and `x`)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_inputs(path: str | Path, inputs: tuple[str | Path | None, ...], what: str) -> None:
+    """A command never writes its output over one of its own inputs (`export B -o B` replaced the build)."""
+    for given in inputs:
+        if given not in (None, "-", "") and os.path.lexists(path) and same_file(path, given):
+            raise BuildFileError(path, f"this is also the input {given}; write the {what} to another file")
+
+
+def write_user_file(
+    path: str | Path,
+    data: bytes,
+    *,
+    inputs: tuple[str | Path | None, ...] = (),
+    what: str = "file",
+    limit: int = 1 << 30,
+) -> SaveResult:
+    """The one way to write a file the user names (exports, imported builds): refuses to replace an input of the
+    same command, a special file or a write-protected file; writes a temporary file, fsyncs it and replaces the
+    target; keeps the previous version as `<name>.bak`. Errors are one BuildFileError line."""
+    refuse_inputs(path, inputs, what)
+    return write_atomic(Path(path), data, keep_backup=True, limit=limit, what=what)
+
+
+def move_aside(path: str | Path) -> Path | None:
+    """Rename a data file that cannot be read to `<name>.corrupt-<date>` (never deleted: the user may want it back),
+    so start-up carries on with defaults. Returns the new name, or None when it could not be moved."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    try:
+        os.replace(path, target)
+    except OSError:
+        return None
+    return target

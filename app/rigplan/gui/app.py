@@ -74,6 +74,12 @@ def run_gui(args: Sequence[str]) -> int:
 
     smoke_mode = os.environ.get("RIGPLAN_SMOKE_TEST", "")
     smoke = smoke_mode in ("1", "charts")
+    data = data_dir()
+    holder: list[QWidget] = []
+    if not smoke:  # before anything else can fail: the crash hook and its log (a fallback folder if need be)
+        from rigplan.gui.crash import install_exception_hook
+
+        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)
     app = QApplication.instance() or QApplication([sys.argv[0], *args])
     app.setApplicationName("RigPlan")
     app.setOrganizationName("RigPlan")
@@ -86,10 +92,6 @@ def run_gui(args: Sequence[str]) -> int:
         except BuildFileError as exc:
             print(f"RIGPLAN ERROR {exc}", flush=True)
             return 2
-    from rigplan.gui.crash import install_exception_hook
-
-    data = data_dir()
-    holder: list[QWidget] = []
     settings = None
     if smoke:
         import tempfile
@@ -101,8 +103,6 @@ def run_gui(args: Sequence[str]) -> int:
         # Throwaway settings: a smoke run must not leave its window size or recent files in the user's.
         scratch = tempfile.TemporaryDirectory(prefix="rigplan-smoke-")  # removed when run_gui returns
         settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
-    else:
-        install_exception_hook(data / "logs", lambda: holder[0] if holder else None)
     window = create_window(settings, data=None if smoke else data, paint_early=not smoke)
     holder.append(window)
     if smoke:
@@ -133,10 +133,12 @@ def run_gui(args: Sequence[str]) -> int:
         window.statusBar().showMessage(f"Opening {Path(args[0]).name}...")
 
     def after_paint() -> None:
+        # Each step on its own: a bad data file or setting in one never stops the command-line file from opening,
+        # autosave from running or recovery from being offered (window.degrade logs it and says it in one line).
         if args:
-            window.files.open_path(Path(args[0]), ask=False)
-        kept.append(warm_up(window))
-        window.autosave.offer_recovery()
+            window.degrade(f"opening {args[0]}", lambda: window.files.open_path(Path(args[0]), ask=False))
+        kept.append(window.degrade("warm-up", lambda: warm_up(window)))
+        window.degrade("recovery", window.autosave.offer_recovery)
 
     after_first_paint(window, after_paint)
     return app.exec()

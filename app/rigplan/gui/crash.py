@@ -11,8 +11,9 @@ from pathlib import Path
 from types import TracebackType
 
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
+from rigplan.gui.widgets.plain import tip
 from rigplan.logs import setup_logging
 
 log = logging.getLogger("rigplan.crash")
@@ -31,13 +32,19 @@ def install_exception_hook(log_dir: Path, parent: Callable[[], QWidget | None] =
         log.error("Unexpected error:\n%s", "".join(traceback.format_exception(kind, value, tb)))
         if showing[0]:
             return
+        if QApplication.instance() is None:  # before the window exists: one line, never a raw traceback
+            print(f"rigplan: {kind.__name__}: {' '.join(str(value).split())} (details in {path})", file=sys.stderr)
+            return
         showing[0] = True
         try:
             QMessageBox.critical(
                 parent(),
                 "RigPlan hit a problem",
-                f"Something went wrong: {kind.__name__}: {value}\n\nThe details are in the log:\n{path}\n\n"
-                "Your edits are autosaved; you can keep working, and save your build under a new name to be safe.",
+                tip(
+                    f"Something went wrong: {kind.__name__}: {value}\n\nThe details are in the log:\n{path}\n\n"
+                    "Your unsaved edits are autosaved while autosave runs (the status bar says when it cannot); "
+                    "you can keep working, and save your build under a new name to be safe."
+                ),
             )
         finally:
             showing[0] = False

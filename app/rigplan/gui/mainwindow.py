@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import logging
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QEventLoop, QLocale, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QUndoStack
@@ -47,8 +49,10 @@ from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
 from rigplan.gui.prices.prices_update import PricesController
 from rigplan.gui.settings import ASSUMPTIONS_SHOWN, Settings
+from rigplan.gui.widgets.plain import plain_label
 from rigplan.kinds import Kind
 
+T = TypeVar("T")
 if TYPE_CHECKING:
     from rigplan.cloud.offers import OfferCatalog
     from rigplan.costs.perf import PerfTable
@@ -81,6 +85,9 @@ class MainWindow(QMainWindow):
         """offers and perf may be None: they are loaded here (the updated cloud prices, or the bundled ones)."""
         super().__init__()
         self.catalog, self.settings, self.docs_dir, self.data_dir = catalog, Settings.of(settings), docs_dir, data_dir
+        self.startup_problems: list[str] = []  # one line each, shown in the status bar (see note_problem)
+        self.problem_label: QLabel | None = None
+        self.settings.on_problem = self.note_problem  # a bad stored setting: its default, and one line
         # The "C" locale formats money as "449.96$"; fall back to US English there.
         loc = QLocale()
         c_locale = loc.language() == QLocale.Language.C
@@ -156,7 +163,11 @@ class MainWindow(QMainWindow):
         from rigplan.model import Build
         from rigplan.rules import check
 
-        offers = offers if offers is not None else load_prices(prices_home())  # bundled or updated
+        if offers is None:  # bundled or updated; a cache that cannot be read is moved aside, the bundled ones used
+            offers = self.degrade("cloud prices", lambda: load_prices(prices_home(), move_bad=True))
+            offers = offers or load_prices(None)
+            if offers.problem:
+                self.note_problem(f"cloud prices: {offers.problem}")
         if perf is None:
             perf = load_perf()
             self.picker.set_perf(perf)
@@ -190,6 +201,7 @@ class MainWindow(QMainWindow):
         self.build_header.example_requested.connect(self.files.open_example)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.comparison_changed.connect(self.doc.set_comparison)
+        self.costs.workload_changed.connect(self.doc.set_workload)
         self.doc.changed.connect(self.refresh)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_title())
         self.doc.path_changed.connect(lambda _: self._update_title())
@@ -199,8 +211,30 @@ class MainWindow(QMainWindow):
         self.doc.reset(Build(assumptions=window_state.last_assumptions(self.settings)), None)
         if current == COSTS_TAB:
             self.costs.ensure_charts()
-        apply_saved_prices(self)  # issue 19: your own prices over the catalog's
-        self.autosave.start()
+        self.exporter.source = lambda: self.doc.path  # File > Export never writes over the open build
+        # Autosave first: whatever fails below (a bad data file), unsaved edits are written every N seconds.
+        self.degrade("autosave", self.autosave.start)
+        self.degrade("your prices", lambda: apply_saved_prices(self))  # issue 19: your prices over the catalog's
+
+    def degrade(self, what: str, step: Callable[[], T]) -> T | None:
+        """Run one start-up step that may fail on a bad data file or setting: on failure, one line in the status
+        bar and the log, and the app carries on without it (start-up degrades, never dies)."""
+        try:
+            return step()
+        except Exception as exc:  # noqa: BLE001 - any failure here must leave a working window
+            logging.getLogger("rigplan.startup").exception("%s failed at start-up", what)
+            self.note_problem(f"{what}: {' '.join(str(exc).split()) or type(exc).__name__}")
+            return None
+
+    def note_problem(self, line: str) -> None:
+        """A start-up problem (a bad data file or setting and what was done about it): one line, kept in the status
+        bar (a permanent label, so the next status message does not hide it) and in the log."""
+        logging.getLogger("rigplan.startup").warning("%s", line)
+        self.startup_problems.append(line)
+        if self.problem_label is None:
+            self.problem_label = plain_label(QLabel())
+            self.statusBar().addPermanentWidget(self.problem_label)
+        self.problem_label.setText("; ".join(self.startup_problems))
 
     # --- formatting ------------------------------------------------------------------------------------------------
 

@@ -105,6 +105,9 @@ class Settings:
 
     def __init__(self, store: QSettings) -> None:
         self.store = store
+        # Told of each stored value that was not valid (the window shows it in its status bar); it is removed from
+        # the store, so the next start is clean and the default is what gets saved.
+        self.on_problem: Callable[[str], None] | None = None
 
     @staticmethod
     def of(settings: Settings | QSettings) -> Settings:
@@ -126,9 +129,18 @@ class Settings:
             if key.check is not None and not key.check(value):
                 raise ValueError
         except (ValueError, TypeError):
-            log.warning("setting %s: stored value %r is not valid; using the default %r", key.name, raw, key.default)
+            self.reject(key, raw)
             return _copy(key.default)
         return cast(T, value)
+
+    def reject(self, key: Key[Any], raw: object) -> None:
+        """A stored value that is not valid (wrong type, out of range, or refused by Qt, such as a window state
+        restoreState cannot read): removed, so its default applies, logged, and told to `on_problem`."""
+        log.warning("setting %s: stored value %r is not valid; using the default %r", key.name, raw, key.default)
+        self.store.remove(key.name)
+        if self.on_problem is not None:
+            shown = " ".join(repr(raw)[:40].split())
+            self.on_problem(f"setting {key.name} = {shown} is not valid; using its default")
 
     def set(self, key: Key[T], value: T) -> None:
         self._known(key)

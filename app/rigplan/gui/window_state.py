@@ -48,14 +48,16 @@ def last_assumptions(settings: Settings) -> Assumptions:
 def restore(window: QMainWindow, splitter: QSplitter, settings: Settings) -> None:
     geo = settings.get(WINDOW_GEOMETRY)
     if geo.isEmpty() or not window.restoreGeometry(geo):
+        if not geo.isEmpty():
+            settings.reject(WINDOW_GEOMETRY, geo)  # bytes Qt cannot read: reset, and said in one line
         window.resize(*DEFAULT_SIZE)
     fit_to_screen(window)
     state = settings.get(WINDOW_STATE)
-    if not state.isEmpty():
-        window.restoreState(state)
+    if not state.isEmpty() and not window.restoreState(state):
+        settings.reject(WINDOW_STATE, state)
     sizes = settings.get(WINDOW_SPLITTER)
-    if not sizes.isEmpty():
-        splitter.restoreState(sizes)
+    if not sizes.isEmpty() and not splitter.restoreState(sizes):
+        settings.reject(WINDOW_SPLITTER, sizes)
 
 
 def fit_to_screen(window: QMainWindow) -> None:

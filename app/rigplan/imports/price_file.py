@@ -18,7 +18,7 @@ from rigplan.imports.matching import Matcher, matcher_for, norm
 from rigplan.imports.money import parse_amount, parse_price
 from rigplan.kinds import Kind
 from rigplan.model import Build, Price
-from rigplan.model.common import KNOWN_CURRENCIES, MAX_AMOUNT
+from rigplan.model.common import KNOWN_CURRENCIES
 
 MAX_ROWS = 100_000
 HEADER_WORDS = {"name", "id", "name or id", "part", "price", "amount"}
@@ -43,12 +43,8 @@ class PriceFile:
 
 def parse_price_file(text: str, default_source: str = "price file") -> PriceFile:
     text = text.lstrip("\ufeff")
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
     out = PriceFile()
-    reader = csv.reader(io.StringIO(text), dialect)
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text), strict=False)
     try:
         for n, row in enumerate(reader, start=1):
             if n > MAX_ROWS:
@@ -70,21 +66,42 @@ def parse_price_file(text: str, default_source: str = "price file") -> PriceFile
     return out
 
 
+def _delimiter(text: str) -> str:
+    """The separator of the first data lines: the one of , ; and tab that splits them into the same two to five
+    columns (a semicolon file writes "549,00" with a decimal comma). csv.Sniffer is not used: its regular
+    expressions backtrack on hostile text."""
+    head = [ln for ln in text[:8192].splitlines() if ln.strip() and not ln.lstrip().startswith("#")][:10]
+    best, best_score = ",", -1
+    for sep in (",", ";", "\t"):
+        try:
+            counts = [len(r) for r in csv.reader(head, delimiter=sep, strict=False)]
+        except csv.Error:
+            continue
+        good = sum(2 <= c <= 8 for c in counts)
+        score = good * 10 - len(set(counts))
+        if counts and score > best_score:
+            best, best_score = sep, score
+    return best
+
+
 def _row(n: int, cells: list[str], default_source: str) -> PriceRow:
     cells += [""] * (5 - len(cells))
     key, amount_text, currency, date_text, source = cells[:5]
     if not key:
         raise ValueError("no name or id in the first column")
     currency = currency.upper()
-    amount = parse_amount(amount_text)
-    if amount is None:  # "$1,299.00" or "549,00 €": a price with its sign
+    if not amount_text:
+        raise ValueError("no price in the second column")
+    if amount_text.lstrip("-\u2212( ")[:1].isdigit() or amount_text[:1] in "-\u2212(":
+        amount = parse_amount(amount_text, currency or None)  # the one set of rules: rigplan.model.numbers
+    else:  # "$1,299.00" or "549,00 €": a price with its sign
         parsed = parse_price(amount_text)
         if parsed is None:
             raise ValueError(f"price {amount_text!r} is not a number")
         amount, sign_currency = parsed
-        currency = currency or sign_currency
-    if not 0 <= amount <= MAX_AMOUNT:
-        raise ValueError(f"price {amount_text!r} is out of range")
+        if currency and sign_currency != currency:
+            raise ValueError(f"price {amount_text!r} is in {sign_currency}, the currency column says {currency}")
+        currency = sign_currency
     if not currency:
         raise ValueError("no currency: give an ISO code such as USD or EUR in the third column")
     if currency not in KNOWN_CURRENCIES:

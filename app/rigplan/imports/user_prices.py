@@ -14,13 +14,21 @@ catalog's.
 from __future__ import annotations
 
 import json
+import os
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from rigplan.catalog.loader import Catalog
-from rigplan.files.safeio import write_atomic
+from rigplan.files.errors import BuildFileError
+from rigplan.files.oslock import locked
+from rigplan.files.safeio import read_user_bytes, write_atomic
 from rigplan.model import Price
+from rigplan.model.errors import one_line_validation
 from rigplan.paths import default_data_dir
 
 FILE_NAME = "user-prices.json"
@@ -41,50 +49,80 @@ def load_user_prices(data_dir: Path | None = None) -> dict[str, Price]:
     """Part id -> the user's price (amount, currency, date, source). No file: no prices. A broken file raises
     UserPricesError rather than being taken for an empty one (which the next save would overwrite)."""
     path = prices_path(data_dir)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except OSError as exc:
-        raise UserPricesError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_BYTES:
-        raise UserPricesError(f"{path} is larger than {MAX_BYTES:,} bytes")
+    try:
+        raw = read_user_bytes(path, MAX_BYTES, what="price file")  # a FIFO or a folder here is refused, not waited on
+    except BuildFileError as exc:
+        raise UserPricesError(str(exc)) from None
     try:
         doc = json.loads(raw.decode("utf-8"))
         if not isinstance(doc, dict) or doc.get("format") != FORMAT_VERSION:
             raise ValueError(f"expected format {FORMAT_VERSION}")
-        return {str(pid): Price.model_validate(p) for pid, p in doc["prices"].items()}
+        if not isinstance(doc.get("prices"), dict):
+            raise ValueError("no 'prices' table")
+        out: dict[str, Price] = {}
+        for pid, p in doc["prices"].items():
+            try:
+                out[str(pid)] = Price.model_validate(p)
+            except ValidationError as exc:  # the part and the field, with its limit, in one line
+                raise ValueError(f"prices.{str(pid)[:80]}.{one_line_validation(exc)}") from None
+        return out
+    except RecursionError:  # json recurses once per nesting level
+        reason = "nested too deeply"
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         reason = str(exc).splitlines()[0]
-        raise UserPricesError(f"{path} is not a RigPlan price file ({reason}); it was left as it is") from None
+    raise UserPricesError(f"{path} is not a RigPlan price file ({reason}); it was left as it is")
 
 
 def save_user_prices(prices: dict[str, Price], data_dir: Path | None = None) -> Path:
+    """Replace the whole file. Callers that change part of it go through add/remove (locked read-merge-write)."""
     path = prices_path(data_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserPricesError(f"cannot create the data folder {path.parent} ({exc.strerror or exc})") from None
     doc: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "prices": {pid: p.model_dump(mode="json") for pid, p in sorted(prices.items())},
     }
     data = (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    write_atomic(path, data, keep_backup=True, limit=MAX_BYTES)
+    try:
+        write_atomic(path, data, keep_backup=True, limit=MAX_BYTES, what="price file")
+    except BuildFileError as exc:
+        raise UserPricesError(str(exc)) from None
     return path
 
 
+@contextmanager
+def _locked(data_dir: Path | None) -> Iterator[None]:
+    path = prices_path(data_dir)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with locked(path):
+            yield
+    except OSError as exc:  # the data folder is a file, read-only, or the lock waited too long
+        raise UserPricesError(f"cannot change {path} ({exc.strerror or exc})") from None
+
+
 def add_user_prices(new: dict[str, Price], data_dir: Path | None = None) -> dict[str, Price]:
-    prices = load_user_prices(data_dir)
-    prices.update(new)
-    save_user_prices(prices, data_dir)
+    """Merge `new` into the file: under the lock, the file is read again, so prices another process added since
+    are kept."""
+    with _locked(data_dir):
+        prices = load_user_prices(data_dir)
+        prices.update(new)
+        save_user_prices(prices, data_dir)
     return prices
 
 
 def remove_user_prices(part_ids: list[str] | None, data_dir: Path | None = None) -> list[str]:
     """Remove these parts' prices (None: all of them). Returns the ids removed."""
-    prices = load_user_prices(data_dir)
-    gone = list(prices) if part_ids is None else [p for p in part_ids if p in prices]
-    for pid in gone:
-        del prices[pid]
-    save_user_prices(prices, data_dir)
+    with _locked(data_dir):
+        prices = load_user_prices(data_dir)
+        gone = list(prices) if part_ids is None else [p for p in part_ids if p in prices]
+        for pid in gone:
+            del prices[pid]
+        save_user_prices(prices, data_dir)
     return gone
 
 

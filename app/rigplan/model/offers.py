@@ -11,9 +11,15 @@ from typing import Annotated
 from pydantic import Field
 
 from rigplan.model.assumptions import Pricing
-from rigplan.model.common import Frozen
+from rigplan.model.common import MAX_AMOUNT, Frozen
 
-Usd = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+# Bounds, so no stored offer can make a cost overflow (a price file with 1e308 USD/h or 1e308 GPUs was accepted and
+# then every `rigplan cost` failed). Generous: the dearest instance today, AWS p5.48xlarge (8 H100), is about
+# USD 100/h on demand; 64 GPUs is a rack; the bounds are a hundred times past any real offer.
+MAX_HOURLY_USD = 10_000.0
+MAX_OFFER_GPUS = 64
+Usd = Annotated[float, Field(gt=0, le=MAX_HOURLY_USD, allow_inf_nan=False)]
+Size = Annotated[float, Field(gt=0, le=10_000_000, allow_inf_nan=False)]
 
 
 class Offer(Frozen):
@@ -22,21 +28,21 @@ class Offer(Frozen):
     instance_type: str
     region: str
     gpu_model: str | None = None
-    gpu_count: Annotated[int, Field(ge=1)] = 1
+    gpu_count: Annotated[int, Field(ge=1, le=MAX_OFFER_GPUS)] = 1
     # A slice of one GPU (AWS g6f/gr6f: 1/8 to 1/2 of an L4). Its speed is not a GPU's, so offer_speed gives None.
     gpu_fraction: Annotated[float, Field(gt=0, lt=1)] | None = None
     cpu_arch: str | None = None  # "arm64" for Graviton hosts (g5g); None: x86-64
-    vram_gb_each: float | None = None
-    vcpus: int | None = None
-    ram_gb: float | None = None
+    vram_gb_each: Size | None = None
+    vcpus: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    ram_gb: Size | None = None
     ondemand_usd_h: Usd | None = None
     spot_usd_h: Usd | None = None
     reserved_1y_usd_h: Usd | None = None
     reserved_3y_usd_h: Usd | None = None
     # Paid once at the start of each term, on top of the hourly rate (a "partial/all upfront" commitment). None: no
     # upfront part (the "no upfront" rates that the sources list). See rigplan.costs.commitment.
-    reserved_1y_upfront_usd: Annotated[float, Field(ge=0)] | None = None
-    reserved_3y_upfront_usd: Annotated[float, Field(ge=0)] | None = None
+    reserved_1y_upfront_usd: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)] | None = None
+    reserved_3y_upfront_usd: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)] | None = None
     source: str = ""
     data_date: dt.date | None = None  # the day the price was read (exact), when the source says
     data_date_earliest: dt.date | None = None  # else the earliest day it can be from (a lower bound)
@@ -66,6 +72,12 @@ class Offer(Frozen):
         gpus = self.gpus_text
         provider = "Lambda" if self.provider == "lambda" else self.provider.upper()
         return f"{provider} {self.instance_type} {self.region}{when}: {gpus}"
+
+    @property
+    def odd_price(self) -> str | None:
+        """The import's "odd price" flag (a price no second source confirms, e.g. GCP's a2-ultragpu-1g in us-central1
+        below the smaller a2-highgpu-1g): such an offer is left out of default picks, never of an explicit choice."""
+        return next((q for q in self.quirks if q.startswith("odd price")), None)
 
     @property
     def date_text(self) -> str:

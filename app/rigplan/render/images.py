@@ -7,6 +7,7 @@ them without a window and a GUI export does not depend on what the workspace has
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ def breakeven_plot(plan: Plan) -> pg.PlotWidget:
 
 def _name(o: Any) -> str:
     label = o.label.split(": ")[0]
-    return f"{label} {o.pricing.value}"
+    return html.escape(f"{label} {o.pricing.value}")  # pyqtgraph's legend draws HTML: data shows as typed
 
 
 def _tick(o: Any) -> str:
@@ -152,7 +153,7 @@ def draw_comparison(w: pg.PlotWidget, cmp: Comparison) -> None:
             offer_n += 1
             pen = pg.mkPen(color, width=2, style=Qt.PenStyle.DashLine)
             pts = list(range(len(c.work)))
-        w.plot([c.work[i] for i in pts], [c.cost[i] for i in pts], pen=pen, name=c.label, antialias=True)
+        w.plot([c.work[i] for i in pts], [c.cost[i] for i in pts], pen=pen, name=html.escape(c.label), antialias=True)
 
 
 def sensitivity_plot(plan: Plan) -> pg.PlotWidget:
@@ -178,7 +179,8 @@ def sensitivity_plot(plan: Plan) -> pg.PlotWidget:
             w.addItem(pg.BarGraphItem(x0=[min(base, v)], x1=[max(base, v)], y=[y], height=0.6, brush=color))
     w.addItem(pg.InfiniteLine(pos=base, angle=90, pen=pg.mkPen("#808080")))
     w.getAxis("left").setTicks([[(y, b.name) for y, b in zip(ys, bars, strict=True)]])
-    w.setTitle(f"{CHART_TITLES['sensitivity']} ({first.label.split(': ')[0]})", color="#000000", size="12pt")
+    title = f"{CHART_TITLES['sensitivity']} ({html.escape(first.label.split(': ')[0])})"
+    w.setTitle(title, color="#000000", size="12pt")
     return w
 
 

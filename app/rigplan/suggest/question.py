@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -51,6 +52,10 @@ class Question:
         return [self.gpus] if self.gpus else list(range(1, self.max_gpus + 1))
 
     def validate(self) -> None:
+        for name in ("budget", "target", "min_vram_gb", "min_ram_gb", "min_storage_gb"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):  # nan passes every comparison: the search never ends
+                raise SuggestError(f"{name.replace('_', ' ')} must be a finite number, not {value}")
         if self.budget is not None and self.budget <= 0:
             raise SuggestError(f"the budget must be positive, not {self.budget:g}")
         if self.budget is None and self.goal in (Goal.THROUGHPUT, Goal.VRAM):

@@ -32,7 +32,7 @@ class Hardware:
     label: str
     gpu: GpuSpec
     count: int
-    interconnect: str  # "pcie" or "nvlink"
+    interconnect: str  # a costs.perf scaling group: "pcie" (cards) or "sxm" (NVLink/NVSwitch modules in the cloud)
     notes: tuple[str, ...] = ()
 
 
@@ -117,7 +117,7 @@ def offer_hardware(offer: Offer, count: int | None = None) -> Hardware:
     n = offer.gpu_count if count is None else count
     if n > offer.gpu_count:
         raise WorkloadError(f"--gpus {n}: {offer.instance_type} has {offer.gpu_count} GPU(s)")
-    link = "nvlink" if spec.nvlink and offer.gpu_count > 1 else "pcie"
+    link = "sxm" if spec.nvlink and offer.gpu_count > 1 else "pcie"
     return Hardware(f"{offer.instance_type} ({offer.gpus_text})", spec, n, link)
 
 

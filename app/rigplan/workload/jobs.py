@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rigplan.costs.analysis import CostInputError, cost_build, offer_input
+from rigplan.costs.fx import electricity_price
 from rigplan.costs.jobs import JobResult, jobs
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
@@ -55,7 +56,7 @@ def compare(build: Build, spec: WorkloadSpec, offers: list[tuple[Offer, Pricing]
     costing = cost_build(build)
     electricity = None
     if own_est.hours is not None:
-        electricity = own_est.hours * costing.own.load_wall_w / 1000 * a.electricity_per_kwh
+        electricity = own_est.hours * costing.own.load_wall_w / 1000 * electricity_price(a)[0]
     # job mode with one job = one reference hour: throughput in jobs per hour
     aj = a.model_copy(update={"job_hours": 1.0, "job_days": None})
     own = replace(costing.own, throughput=1 / own_est.hours if own_est.hours else None)

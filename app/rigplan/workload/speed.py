@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rigplan.costs.perf import load_perf, scaled
+from rigplan.costs.perf import load_perf
 from rigplan.model.workload import Strategy, Task
 from rigplan.workload.hardware import Hardware
 from rigplan.workload.memory import GIB, Setup, weight_bits
@@ -29,8 +29,10 @@ def train_flops_per_token(m: ModelSpec, s: Setup) -> float:
 
 
 def _scaling(hw: Hardware) -> tuple[float, str]:
-    sc = load_perf().scaling[hw.interconnect]
-    return sc.efficiency, f"{hw.count} GPUs at {sc.efficiency:.2f} per added GPU ({sc.basis})"
+    scaling = load_perf().scaling
+    sc = scaling.get(hw.interconnect) or scaling["pcie"]
+    factor = sc.speedup(hw.count)
+    return factor, f"{hw.count} GPUs give {factor:.2f}x one GPU ({sc.basis})"
 
 
 def training_speed(m: ModelSpec, s: Setup, hw: Hardware) -> Speed:
@@ -46,8 +48,8 @@ def training_speed(m: ModelSpec, s: Setup, hw: Hardware) -> Speed:
     flops = train_flops_per_token(m, s)
     per_gpu = g.train_tflops * 1e12 * mfu / flops
     if hw.count > 1 and s.strategy is not Strategy.SPLIT:
-        eff, how = _scaling(hw)
-        total = scaled(per_gpu, hw.count, eff)
+        factor, how = _scaling(hw)
+        total = per_gpu * factor
         bits.append(how)
     else:
         total = per_gpu

@@ -30,6 +30,7 @@ from rigplan.exports.plan import ExportError, Plan, make_plan
 from rigplan.files import BuildFileError, load
 from rigplan.gui.files.files_controller import OPEN_FILTER
 from rigplan.gui.settings import COMPARE_LAST_DIR, Settings
+from rigplan.gui.widgets.plain import plain_label, tip
 
 DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
 LAST_DIR_KEY = COMPARE_LAST_DIR
@@ -52,7 +53,7 @@ class CompareView(QWidget):
         self.save_chart_button = QPushButton("Save chart…")
         self.save_chart_button.setToolTip("The comparison chart as PNG or SVG")
         self.save_chart_button.clicked.connect(self._choose_chart_file)
-        self.message = QLabel()
+        self.message = plain_label(QLabel())
         self.message.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.add_button)
@@ -200,7 +201,7 @@ class CompareView(QWidget):
         for i, row in enumerate(rows):
             for j, text in enumerate(row):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(tip(text))
                 if marked and marked[i]:
                     item.setBackground(DIFF_BRUSH)
                     if j == 0:

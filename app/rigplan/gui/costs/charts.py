@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigplan.costs.model import CostReport
 from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR, OWN_COLOR_DARK
+from rigplan.gui.widgets.plain import tip as plain_tip
 
 # Break-even labels closer than this share of the x range go on different rows, so they never overlap.
 LABEL_GAP = 0.16
@@ -151,7 +152,7 @@ class BreakEvenChart:
             if visible:
                 tip = tips[n] if tips and n < len(tips) else ""
                 if curve.toolTip() != tip:
-                    curve.setToolTip(tip)
+                    curve.setToolTip(plain_tip(tip))
                 c = report.offers[n].curve[keep]
                 set_if_changed(curve, x, c)
                 top = max(top, float(c[-1]))

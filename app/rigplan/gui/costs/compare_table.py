@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableWidget, QTableWidgetItem
 
+from rigplan.gui.widgets.plain import tip as plain_tip
 from rigplan.gui.widgets.wheel_guard import guard_wheel
 from rigplan.model import Pricing
 from rigplan.model.build import ChartOffer
@@ -71,7 +72,7 @@ class CompareTable(QTableWidget):
             item = self._cell(r, 0)
             item.setIcon(swatch(color) if color else QIcon())
             item.setText(name)
-            item.setToolTip(tip)
+            item.setToolTip(plain_tip(tip))
             item.setData(Qt.ItemDataRole.UserRole, chart.offer)
             if color:
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)

@@ -15,6 +15,7 @@ from rigplan.costs.perf import PerfTable
 from rigplan.exports.wording import at_least, least
 from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH
 from rigplan.gui.costs.offers_model import provider_name
+from rigplan.gui.widgets.plain import as_plain, esc, tip
 from rigplan.model import Assumptions, Build, Pricing
 from rigplan.model.build import ChartOffer
 
@@ -40,7 +41,8 @@ def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
 def summary_html(
     r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: Sequence[str] = ()
 ) -> str:
-    """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes."""
+    """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes.
+    Rich text for its layout: every piece of data in it is escaped (a name `<img src=...>` shows as typed)."""
     n = len(r.unpriced)  # issue 19: with unpriced parts the owning figures are lower bounds and say so
     bits = [
         f"Owning: <b>{at_least(money(r.upfront), n)}</b> up front, {money(r.own_slope_per_day)} a day to run; "
@@ -49,13 +51,18 @@ def summary_html(
     best = [(o.breakeven_days, n) for n, o in zip(names, r.offers, strict=True) if o.breakeven_days]
     if best:
         days, name = min(best)
-        bits.append(f"Earliest break-even: <b>{days / DAYS_PER_MONTH:.1f} months</b> against {name}.")
+        bits.append(f"Earliest break-even: <b>{days / DAYS_PER_MONTH:.1f} months</b> against {esc(name)}.")
     elif r.offers:
         bits.append("No offer on the chart breaks even within the horizon.")
     elif not r.speed_unknown:
         bits.append("Tick offers in the table below to compare.")
     text = " ".join(bits) + ("<br>" + " ".join(more) if more else "")
-    return text + ("<br><i>" + "; ".join(r.notes) + "</i>" if r.notes else "")
+    return text + ("<br><i>" + "; ".join(esc(n) for n in r.notes) + "</i>" if r.notes else "")
+
+
+def summary_tip(lines: list[str], more: list[str], notes: list[str]) -> str:
+    """The summary's tooltip: every model line and note, as plain text that shows data as typed."""
+    return tip(as_plain("<br>".join([*lines, *more, *map(esc, notes)])))
 
 
 def compare_rows(
@@ -102,7 +109,9 @@ def offer_inputs(
         try:
             if offer is None:
                 raise CostInputError(c.offer)
-            inp = offer_input(offer, a, perf, costing.own.throughput, pricing=c.pricing)
+            inp = offer_input(
+                offer, a, perf, costing.own.throughput, pricing=c.pricing, own_kind=costing.throughput_kind
+            )
         except CostInputError:
             skipped.append(f"{offer.instance_type if offer else c.offer} has no {c.pricing.value} price")
             continue
@@ -128,27 +137,33 @@ def model_lines(
     """(lines for the summary, lines for its tooltip): offers of unknown speed (break-even in instance hours only),
     the job result where owning wins soonest (every offer's in the tooltip), the resale and the exchange rate."""
     shown = [
-        f"{_short(u.label)} ({u.pricing.value}): speed ratio <b>unknown</b>; "
+        f"{esc(_short(u.label))} ({u.pricing.value}): speed ratio <b>unknown</b>; "
         f"{money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours."
         for u in r.speed_unknown
     ]
-    more = [f"{_short(u.label)}: {u.speedup_basis}." for u in r.speed_unknown]
+    more = [f"{esc(_short(u.label))}: {esc(u.speedup_basis)}." for u in r.speed_unknown]
+    estimated = [o for o in r.offers if o.speedup_kind == "estimate"]  # an estimated GPU speed on either side
+    if estimated:
+        names = ", ".join(f"{esc(_short(o.label))} {o.speedup:.2f}x" for o in estimated)
+        shown.append(f"Speed ratio <b>estimated</b> (not measured on both sides): {names}.")
+        more += [f"{esc(_short(o.label))}: {esc(o.speedup_basis)}." for o in estimated]
     results = sorted(jobs(costing.own, inputs, a), key=lambda j: (j.jobs_to_win is None, j.jobs_to_win or 0))
     for n, j in enumerate(results):
         if j.status == "owning-wins-after":
             when = f" ({j.years_to_win:.1f} years)" if j.years_to_win is not None else ""
             line = (
-                f"Job on {_short(j.label)}: {money(j.cloud_cost or 0)} rented vs {money(j.own_cost or 0)} of power; "
+                f"Job on {esc(_short(j.label))}: {money(j.cloud_cost or 0)} rented vs {money(j.own_cost or 0)} "
+                "of power; "
                 f"owning wins after <b>{j.jobs_to_win} jobs</b>{when}, {j.jobs_to_win_with_resale} with the resale."
             )
         else:
             never = j.status == "never"
-            line = f"Job on {_short(j.label)}: " + ("renting costs less than the power." if never else "unknown.")
+            line = f"Job on {esc(_short(j.label))}: " + ("renting costs less than the power." if never else "unknown.")
         (shown if n == 0 else more).append(line)
     if len(results) > 1:
         shown[-1] += f" ({len(results) - 1} more offers in the tooltip.)"
-    rate = f"; {r.fx_basis}" if a.currency != "USD" else ""
-    shown.append(f"Resale {r.resale_share:.0%} ({r.resale_basis.split(' (')[0]}){rate}.")
+    rate = f"; {esc(r.fx_basis)}" if a.currency != "USD" else ""
+    shown.append(f"Resale {r.resale_share:.0%} ({esc(r.resale_basis.split(' (')[0])}){rate}.")
     return shown, more
 
 
@@ -157,12 +172,13 @@ def form_hints(
 ) -> dict[str, tuple[float | None, str]]:
     """What the assumptions form's default boxes stand for with this build: shown greyed while in use."""
     scaling = perf_for(build.assumptions, perf).scaling
-    pcie, nvlink = scaling["pcie"].efficiency, scaling["nvlink"].efficiency
+    pcie, sxm = scaling["pcie"].exponent, scaling["sxm"].exponent
+    own = "the GPU's own measured multi-GPU runs where Lambda has them, else"
     return {
         "load_watts": (costing.own.load_wall_w, "the build's parts through its PSU's efficiency"),
         "idle_watts": (costing.own.idle_wall_w, "the build's idle estimate"),
-        "scaling_desktop": (pcie, f"measured PCIe median {pcie:g} ({scaling['pcie'].basis})"),
-        "scaling_cloud": (None, f"measured: {nvlink:g} for NVLink/SXM instances, {pcie:g} for PCIe ones"),
+        "scaling_desktop": (None, f"fitted: {own} n^{pcie:.2f} for PCIe cards ({scaling['pcie'].basis})"),
+        "scaling_cloud": (None, f"fitted: {own} n^{sxm:.2f} for SXM/NVLink instances, n^{pcie:.2f} for PCIe ones"),
         "resale_fraction": (r.resale_share, r.resale_basis),
         "jobs_per_year": (None, "no yearly view"),
     }

@@ -10,8 +10,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import perf_for
-from rigplan.costs.perf import PerfTable, offer_speed, scaled
+from rigplan.costs.perf import PerfTable, multi_gpu, offer_speed
 from rigplan.gui.parts.partsmodel import SORT_ROLE, refilter
+from rigplan.gui.widgets.plain import tip
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
 from rigplan.model.offers import Offer
@@ -25,7 +26,7 @@ HEADERS = ["On chart", "Provider", "Instance", "Region", "GPUs", "VRAM", "On-dem
 PROVIDER_NAMES = {"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda"}
 WORK_TIP = (
     "Training work per US dollar at the on-demand price: V100-equivalent GPU-hours per dollar (Lambda's measured "
-    "benchmarks, extra GPUs scaled by the 'Scaling, cloud' assumption or the measured median for the instance's "
+    "benchmarks, extra GPUs scaled by the 'Scaling, cloud' assumption or the fitted scaling of the instance's "
     "interconnect). Empty: no speed figure for this GPU."
 )
 
@@ -43,8 +44,7 @@ def work_per_dollar(
     price = offer.hourly(pricing)
     if s is None or not price:
         return 0.0
-    eff = efficiency if efficiency is not None else perf.scaling[s.interconnect].efficiency
-    return scaled(s.value, offer.gpu_count, eff) / price
+    return s.value * multi_gpu(perf, s, offer.gpu_count, efficiency)[0] / price
 
 
 # Offers the default comparison leaves out: graphics/VDI instances are not training machines, and the cloud catalog
@@ -71,7 +71,12 @@ def default_comparison(offers: OfferCatalog, perf: PerfTable, build: Build, per_
     vram = max((getattr(i.part, "vram_gb", None) or 0 for i in gpus), default=0) or 16  # no GPU yet: a 16 GB class
     eff = build.assumptions.scaling_cloud
     perf = perf_for(build.assumptions, perf)
-    rated = [(work_per_dollar(o, perf, eff), o) for o in offers.offers if o.snapshot == "current" and is_trainer(o)]
+    # An offer whose price the import flagged as odd is not a default (Offer.odd_price); the user can still tick it.
+    rated = [
+        (work_per_dollar(o, perf, eff), o)
+        for o in offers.offers
+        if o.snapshot == "current" and is_trainer(o) and o.odd_price is None
+    ]
     rated = [(w, o) for w, o in rated if w > 0]
     tests: list[Callable[[Offer], bool]] = [
         lambda o: o.gpu_count == count and (o.vram_gb_each or 0) >= 0.75 * vram,
@@ -193,7 +198,7 @@ class OfferTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             quirks = ("\nQuirks: " + "; ".join(o.quirks)) if o.quirks else ""
             note = f"\n{o.data_date_note}" if o.data_date_note and o.data_date_note != o.date_text else ""
-            return f"{o.label}\n{o.source}; prices as of {o.date_text}{note}{quirks}"
+            return tip(f"{o.label}\n{o.source}; prices as of {o.date_text}{note}{quirks}")
         if role == Qt.ItemDataRole.TextAlignmentRole and c in (COL_GPUS, COL_VRAM, COL_OD, COL_SPOT, COL_WORK):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -12,6 +12,7 @@ from rigplan.costs.analysis import SensitivityBar
 from rigplan.costs.model import CostReport
 from rigplan.gui.costs.chart_style import DAYS_PER_MONTH
 from rigplan.gui.costs.charts import FormatAxis, number, plot_widget, theme
+from rigplan.gui.widgets.plain import esc
 
 BREAKDOWN_COLORS = {
     "parts": "#4c72b0",
@@ -126,7 +127,7 @@ class TornadoChart:
             w.removeItem(item)
         self.items = []
         w.setTitle(
-            f"Break-even sensitivity: {offer_name}" if offer_name else "Break-even sensitivity", color=theme()[1]
+            f"Break-even sensitivity: {esc(offer_name)}" if offer_name else "Break-even sensitivity", color=theme()[1]
         )
         if not bars or bars[0].base_days is None:
             text = pg.TextItem(

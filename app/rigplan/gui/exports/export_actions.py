@@ -7,6 +7,7 @@ module only gains a line.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.gui.settings import EXPORT_DPI, EXPORT_HEIGHT, EXPORT_LAST_DIR, EXPORT_WIDTH, Settings
+from rigplan.gui.widgets.plain import tip as plain
 
 if TYPE_CHECKING:  # the menu is made before the window paints, before numpy and pydantic are imported
     from rigplan.exports.plan import Plan
@@ -111,6 +113,7 @@ class Exporter:
     ) -> None:
         self.parent, self.build, self.chosen, self.settings = parent, build, chosen, settings
         self.last_written: Path | None = None
+        self.source: Callable[[], Path | None] = lambda: None  # the open build's file: never exported over
         self.menu = QMenu("&Export", parent)
         for text, fmt, filt, suffix in FORMATS:
             a = QAction(text, self.menu)
@@ -153,28 +156,40 @@ class Exporter:
         if path is None:
             return None
         from rigplan.exports.plan import ExportError
+        from rigplan.files.errors import BuildFileError
 
         try:
             self.write(fmt, path, options)
-        except (OSError, ExportError) as exc:
-            QMessageBox.warning(self.parent, "Export failed", f"Could not export to {path}:\n{exc}")
+        except (OSError, ExportError, BuildFileError) as exc:
+            QMessageBox.warning(self.parent, "Export failed", plain(f"Could not export to {path}:\n{exc}"))
             return None
         self.last_written = path
         return path
 
     def write(self, fmt: str, path: Path, options: dict[str, Any] | None = None) -> None:
+        """Draw or format into memory, then the one safe write (files.safeio): never over the open build, a
+        special file or half-written; the file it replaces is kept as `<name>.bak`."""
+        from rigplan.files.safeio import write_user_file
+
         plan = self.plan()
         if fmt in ("md", "csv", "costs-csv"):
-            path.write_text(text_export(plan, fmt), encoding="utf-8", newline="")
-        elif fmt == "pdf":
-            from rigplan.render.pdf import write_pdf
-
-            write_pdf(plan, path)
+            data = text_export(plan, fmt).encode("utf-8")
         else:
-            from rigplan.render.images import write_chart
+            with tempfile.TemporaryDirectory(prefix="rigplan-export-") as tmp:
+                drawn = Path(tmp) / f"export.{fmt}"
+                if fmt == "pdf":
+                    from rigplan.render.pdf import write_pdf
 
-            o = {"which": "breakeven", "width": 1200, "height": 700, "dpi": 96, **(options or {})}
-            write_chart(plan, o["which"], path, fmt, width=o["width"], height=o["height"], dpi=o["dpi"])
+                    write_pdf(plan, drawn)
+                else:
+                    from rigplan.render.images import write_chart
+
+                    o = {"which": "breakeven", "width": 1200, "height": 700, "dpi": 96, **(options or {})}
+                    write_chart(plan, o["which"], drawn, fmt, width=o["width"], height=o["height"], dpi=o["dpi"])
+                data = drawn.read_bytes() if drawn.exists() else b""
+            if not data:
+                raise OSError(f"the {fmt.upper()} could not be drawn")
+        write_user_file(path, data, inputs=(self.source(),), what="export")
 
     def _plan_or_message(self) -> Plan | None:
         from rigplan.exports.plan import ExportError
@@ -182,7 +197,7 @@ class Exporter:
         try:
             return self.plan()
         except ExportError as exc:
-            QMessageBox.warning(self.parent, "Cannot export", str(exc))
+            QMessageBox.warning(self.parent, "Cannot export", plain(str(exc)))
             return None
 
     def copy_markdown(self) -> str:

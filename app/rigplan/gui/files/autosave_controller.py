@@ -4,6 +4,8 @@ back. Without a data folder (tests, smoke runs) nothing is written."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +20,24 @@ if TYPE_CHECKING:
     from rigplan.gui.files.filewatch import FileGuard
 
 
+def usable_folder(folder: Path, report: Callable[[str], None]) -> Path:
+    """`folder`, created if needed; when the data folder is a file, read-only or full, a private fallback in the
+    temporary folder, said in one line: autosave happens whatever the data folder's state."""
+    from rigplan.logs import fallback_folder
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return folder
+    except OSError as exc:
+        fallback = fallback_folder("autosave")
+        fallback.mkdir(parents=True, exist_ok=True)
+        report(f"cannot autosave in {folder} ({exc.strerror or exc}); autosaving in {fallback}")
+        return fallback
+
+
 class AutosaveController(QObject):
     def __init__(
         self, window: QMainWindow, doc: BuildDocument, guard: FileGuard, settings: Settings, data_dir: Path | None
@@ -26,7 +46,9 @@ class AutosaveController(QObject):
         from rigplan.files.autosave import AutosaveStore
 
         self.window, self.doc, self.guard = window, doc, guard
-        self.store: AutosaveStore | None = AutosaveStore(data_dir / "autosave") if data_dir else None
+        report = getattr(window, "note_problem", lambda line: None)
+        folder = usable_folder(data_dir / "autosave", report) if data_dir else None
+        self.store: AutosaveStore | None = AutosaveStore(folder) if folder else None
         self.timer = QTimer(self)
         self.timer.setInterval(settings.get(AUTOSAVE_SECONDS) * 1000)
         self.timer.timeout.connect(self.save_now)

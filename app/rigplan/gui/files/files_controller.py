@@ -4,6 +4,7 @@ FilesController and gives it the document, the settings, the catalog and the two
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -17,6 +18,7 @@ from rigplan import BUILD_SUFFIX as SUFFIX
 from rigplan import OPEN_SUFFIXES
 from rigplan.gui.files.filewatch import FileGuard
 from rigplan.gui.settings import LAST_DIR, RECENT_FILES, Settings
+from rigplan.gui.widgets.plain import tip as plain
 from rigplan.gui.window_state import last_assumptions
 
 if TYPE_CHECKING:
@@ -88,13 +90,13 @@ class FilesController(QObject):
         try:
             build = self.guard.open(path)  # remembers what the file held (gui/files/filewatch.py)
         except BuildFileError as exc:
-            QMessageBox.warning(self.window, "Cannot open build", exc.message + f"\n\n{path}")
+            QMessageBox.warning(self.window, "Cannot open build", plain(exc.message + f"\n\n{path}"))
             return False
         self.doc.reset(build, path)
         self.add_recent(path)
         gone = missing_from_catalog(build, self.catalog)
         if gone:
-            QMessageBox.information(self.window, "Parts no longer in the catalog", "\n".join(gone))
+            QMessageBox.information(self.window, "Parts no longer in the catalog", plain("\n".join(gone)))
         return True
 
     def open_example(self, path: Path) -> bool:
@@ -106,7 +108,7 @@ class FilesController(QObject):
         try:
             build = load(path)
         except BuildFileError as exc:
-            QMessageBox.warning(self.window, "Cannot open the example", exc.message)
+            QMessageBox.warning(self.window, "Cannot open the example", plain(exc.message))
             return False
         self.doc.reset(build, None)
         return True
@@ -142,8 +144,24 @@ class FilesController(QObject):
         return self.settings.get(RECENT_FILES)
 
     def add_recent(self, path: Path) -> None:
-        self.settings.add_recent(str(path))
-        self.settings.set(LAST_DIR, str(path.parent))
+        """Locked read-merge-write: another RigPlan window may have added a file since this one read the list."""
+        from rigplan.files.oslock import locked
+        from rigplan.logs import fallback_folder
+
+        def merge() -> None:
+            self.settings.sync()  # re-read what is on disk now
+            self.settings.add_recent(str(path))
+            self.settings.set(LAST_DIR, str(path.parent))
+            self.settings.sync()
+
+        # A lock per settings file, in the user's private temporary folder: not next to the settings (<file>.lock
+        # is QSettings' own QLockFile, and a settings file may sit in any folder), shared by every RigPlan process.
+        key = hashlib.sha256(self.settings.store.fileName().encode()).hexdigest()[:16]
+        try:
+            with locked(fallback_folder("locks") / f"recent-{key}", seconds=5):
+                merge()
+        except OSError:  # no lock possible (a read-only temporary folder, a registry on Windows): merge without it
+            merge()
         self._fill_recent()
 
     def _fill_recent(self) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from rigplan.files import BuildFileError, FileChangedError, Fingerprint, ReadOnlyFileError, SaveResult
 from rigplan.files.tracked import TrackedFile
+from rigplan.gui.widgets.plain import tip as plain
 from rigplan.model import Build
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class FileGuard(QObject):
                     continue
                 return False
             except BuildFileError as exc:
-                QMessageBox.warning(w, "Cannot save", exc.message + f"\n\n{path}")
+                QMessageBox.warning(w, "Cannot save", plain(exc.message + f"\n\n{path}"))
                 return False
             break
         self._saved(path, result)
@@ -170,7 +171,7 @@ class FileGuard(QObject):
         try:
             build = self.tracked.reload()
         except (BuildFileError, ValueError) as exc:
-            QMessageBox.warning(w, "Cannot reload", getattr(exc, "message", str(exc)))
+            QMessageBox.warning(w, "Cannot reload", plain(getattr(exc, "message", str(exc))))
             return False
         self.doc.reset(build, self.tracked.path)
         self._declined = None

@@ -8,8 +8,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from rigplan.gui.widgets.plain import tip as plain
+
 if TYPE_CHECKING:
     from rigplan.gui.mainwindow import MainWindow
+
+
+MAX_PRICE_FILE = 5_000_000  # as the CLI's `import prices`
 
 
 def import_pcpartpicker(w: MainWindow) -> None:
@@ -40,12 +45,17 @@ def import_price_file(w: MainWindow) -> None:
 def import_price_path(w: MainWindow, path: Path, target: str | None = None) -> str:
     """Import `path` into the build ("build") or your catalog prices ("catalog"); asks when target is None.
     Returns the summary shown to the user (tests read it)."""
+    from rigplan.files.errors import BuildFileError
+    from rigplan.files.safeio import read_user_text
     from rigplan.imports.price_file import PriceFileError, apply_to_build, parse_price_file
 
-    try:
-        pf = parse_price_file(path.read_text(encoding="utf-8-sig", errors="replace"), f"price file {path.name}")
-    except (OSError, PriceFileError) as exc:
-        QMessageBox.warning(w, "Import prices", f"{path.name}: {getattr(exc, 'strerror', None) or exc}")
+    try:  # the one safe reader: a FIFO is refused at once, the size is capped
+        pf = parse_price_file(read_user_text(path, MAX_PRICE_FILE, what="price file"), f"price file {path.name}")
+    except BuildFileError as exc:
+        QMessageBox.warning(w, "Import prices", plain(str(exc)))
+        return ""
+    except PriceFileError as exc:
+        QMessageBox.warning(w, "Import prices", plain(f"{path.name}: {exc}"))
         return ""
     if target is None:
         box = QMessageBox(
@@ -72,7 +82,7 @@ def import_price_path(w: MainWindow, path: Path, target: str | None = None) -> s
     else:
         lines = _into_catalog(w, pf) + skipped
     text = "\n".join(lines)
-    QMessageBox.information(w, "Import prices", text)
+    QMessageBox.information(w, "Import prices", plain(text))
     return text
 
 
@@ -109,7 +119,7 @@ def remove_your_prices(w: MainWindow, ask: bool = True) -> int:
             return 0
         gone = remove_user_prices(None, w.data_dir)
     except UserPricesError as exc:
-        QMessageBox.warning(w, "Your prices", str(exc))
+        QMessageBox.warning(w, "Your prices", plain(str(exc)))
         return 0
     restore_in_catalog(w.catalog, gone)
     refresh_picker(w)
@@ -122,15 +132,20 @@ def refresh_picker(w: MainWindow) -> None:
 
 
 def apply_saved_prices(w: MainWindow) -> None:
-    """At start: your saved prices over the catalog's. A broken file is reported once and left as it is."""
+    """At start: your saved prices over the catalog's. A broken file is moved aside (`.corrupt-<date>`) and reported
+    in one line; the catalog's prices are used."""
     if w.data_dir is None:
         return
     from rigplan.imports.user_prices import UserPricesError, apply_to_catalog, load_user_prices
 
     try:
         prices = load_user_prices(w.data_dir)
-    except UserPricesError as exc:
-        w.statusBar().showMessage(str(exc), 15000)
+    except UserPricesError as exc:  # moved aside, so the next import starts a good file and nothing is lost
+        from rigplan.files.safeio import move_aside
+        from rigplan.imports.user_prices import prices_path
+
+        moved = move_aside(prices_path(w.data_dir))
+        w.note_problem(f"{exc}" + (f"; moved aside to {moved.name}" if moved else ""))
         return
     if prices and apply_to_catalog(w.catalog, prices):
         refresh_picker(w)

@@ -7,13 +7,13 @@ ones in one click.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.catalog import Catalog
+from rigplan.gui.widgets.plain import plain_label, tip
 from rigplan.imports.list_import import ImportedLine, ListImport, match_list
 from rigplan.imports.pcpartpicker import ListFormatError
 
@@ -46,10 +47,16 @@ MAX_FILE = 1_000_000
 class PasteListDialog(QDialog):
     """Step 1: the list's text. Accepting parses and matches it; a text that is not a list says why and stays."""
 
+    _matched = Signal(int, object)  # run number, ListImport or the exception (emitted from the worker thread)
+
     def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.catalog = catalog
         self.imported: ListImport | None = None
+        self.busy = False
+        self._run = 0
+        self._closed = False
+        self._matched.connect(self._done, Qt.ConnectionType.QueuedConnection)
         self.setWindowTitle("Import a PCPartPicker list")
         lay = QVBoxLayout(self)
         lay.addWidget(
@@ -65,7 +72,7 @@ class PasteListDialog(QDialog):
         )
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         lay.addWidget(self.text, 1)
-        self.error = QLabel()
+        self.error = plain_label(QLabel())
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")
         lay.addWidget(self.error)
@@ -88,24 +95,54 @@ class PasteListDialog(QDialog):
             self.load_file(Path(path))
 
     def load_file(self, path: Path) -> None:
-        try:
-            if path.stat().st_size > MAX_FILE:
-                raise OSError(f"larger than {MAX_FILE // 1000} kB; not a part list")
-            self.text.setPlainText(path.read_text(encoding="utf-8-sig", errors="replace"))
+        from rigplan.files.errors import BuildFileError
+        from rigplan.files.safeio import read_user_text
+
+        try:  # the one safe reader: a FIFO or a device is refused at once, never waited on
+            self.text.setPlainText(read_user_text(path, MAX_FILE, what="part list"))
             self.error.clear()
-        except OSError as exc:
-            self.error.setText(f"Cannot read {path.name}: {getattr(exc, 'strerror', None) or exc}")
+        except BuildFileError as exc:
+            self.error.setText(f"Cannot read {path.name}: {exc.message}")
 
     def accept(self) -> None:
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # the first import builds indexes (~1 s)
-        try:
-            self.imported = match_list(self.text.toPlainText(), self.catalog)
-        except ListFormatError as exc:
-            self.error.setText(f"This is not a PCPartPicker list: {exc}.")
+        """Parse and match in a worker thread (a hostile paste must never freeze the window); the result comes
+        back to the GUI thread through a queued signal, and a newer click or a closed dialog drops it."""
+        if self.busy:
             return
-        finally:
-            QApplication.restoreOverrideCursor()
-        super().accept()
+        self.busy = True
+        self._run += 1
+        run, text, catalog, done = self._run, self.text.toPlainText(), self.catalog, self._matched
+
+        def work() -> None:
+            try:
+                result: object = match_list(text, catalog)
+            except ListFormatError as exc:
+                result = exc
+            except Exception as exc:  # noqa: BLE001 - reported in the dialog, never lost in a thread
+                result = exc
+            done.emit(run, result)
+
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+        self.error.setText("Matching parts...")
+        threading.Thread(target=work, name="pcpartpicker-match", daemon=True).start()
+
+    def _done(self, run: int, result: object) -> None:
+        if run != self._run or self._closed:
+            return
+        self.busy = False
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
+        if isinstance(result, ListFormatError):
+            self.error.setText(f"This is not a PCPartPicker list: {result}.")
+        elif isinstance(result, Exception):
+            self.error.setText(f"The list could not be read: {type(result).__name__}: {result}")
+        elif isinstance(result, ListImport):
+            self.error.clear()
+            self.imported = result
+            super().accept()
+
+    def reject(self) -> None:
+        self._closed = True
+        super().reject()
 
 
 class ReviewMatchesDialog(QDialog):
@@ -166,7 +203,7 @@ class ReviewMatchesDialog(QDialog):
         cells = [line.type_label, line.name, price, STATUS_TEXT[ln.status]]
         for c, text in enumerate(cells):
             item = QTableWidgetItem(text)
-            item.setToolTip(text)
+            item.setToolTip(tip(text))
             if c == 2:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if c == 3 and ln.status == "uncertain":

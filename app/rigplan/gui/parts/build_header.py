@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from rigplan import BUILD_SUFFIX
+from rigplan.gui.widgets.plain import tip
 
 if TYPE_CHECKING:
     from rigplan.model import Build
@@ -84,7 +85,7 @@ class BuildHeader(QWidget):
         name = build.name if build is not None else "Untitled build"
         if self.name.text() != name:
             self.name.setText(name)
-            self.name.setToolTip(name)
+            self.name.setToolTip(tip(name))
         empty = build is None or not build.items
         if self.start.isHidden() == empty:
             self.start.setVisible(empty)

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 from rigplan.exports.wording import unpriced_text
 from rigplan.gui.parts.slots import SLOT_ORDER
 from rigplan.gui.widgets.livetext import LiveText
+from rigplan.gui.widgets.plain import esc
+from rigplan.gui.widgets.plain import tip as plain_tip
 from rigplan.kinds import KIND_LABELS, Kind
 
 if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
@@ -157,14 +159,14 @@ class BuildPanel(QWidget):
             else:
                 item = items[n]
                 cells[1].setText(item.part.name + ("  (custom)" if item.part.custom else ""))
-                cells[1].setToolTip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}")
+                cells[1].setToolTip(plain_tip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}"))
                 if kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE):
                     cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
                     cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
                 cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
                 cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
-                cells[4].setToolTip(f"Remove {item.part.name}")
+                cells[4].setToolTip(plain_tip(f"Remove {item.part.name}"))
                 cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 for index_cell in cells[2:]:
                     index_cell.setData(Qt.ItemDataRole.UserRole, n)
@@ -202,9 +204,11 @@ class BuildPanel(QWidget):
             cell.setText(self.money(price.amount, price.currency) if price else "no price")  # its own currency
             tip = price.describe() if price else "No price known: type one to use your own quote"
             cell.setToolTip(
-                ("Your price: " if item.price_override else "Catalog price: ")
-                + tip
-                + "\nEdit to override; clear to go back to the catalog price."
+                plain_tip(
+                    ("Your price: " if item.price_override else "Catalog price: ")
+                    + tip
+                    + "\nEdit to override; clear to go back to the catalog price."
+                )
             )
             converted = fx_convert(price.amount, price.currency, rate) if price and rate else None
             if converted is not None:
@@ -214,7 +218,7 @@ class BuildPanel(QWidget):
         # Issue 19: with parts that have no price the total is a lower bound, and says so as everywhere else.
         least = "at least " if unpriced else ""
         missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced)})</span>" if unpriced else ""
-        basis = f" <span style='color:gray'>({rate.basis})</span>" if rate and rate.currency != "USD" else ""
+        basis = f" <span style='color:gray'>({esc(rate.basis)})</span>" if rate and rate.currency != "USD" else ""
         self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
     def _show_power(self, report: Report | None) -> None:
@@ -261,12 +265,16 @@ class BuildPanel(QWidget):
             except (TypeError, ValueError):
                 self.quantity_changed.emit(n, 1)
             return
-        text = cell.text().strip().replace(",", "").lstrip("$€£")
+        text = cell.text().strip()
         if text in ("", "no price"):
             self.price_edited.emit(n, None)
             return
-        try:
-            value = float(text.split()[0])
-        except (ValueError, IndexError):
-            value = float("nan")
+        from rigplan.imports.money import parse_amount, parse_price
+        from rigplan.model.numbers import NumberError
+
+        try:  # the one number parser: "1,234.56", "$1,599", "549,00 €"; "1,2,3" or "-5" is refused, not misread
+            found = parse_price(text)
+            value = found[0] if found else parse_amount(text)
+        except NumberError:
+            value = float("nan")  # the window refuses it with a message
         self.price_edited.emit(n, value)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QStyle, QTreeWidget, QTreeWidgetItem
 
+from rigplan.gui.widgets.plain import tip
+
 if TYPE_CHECKING:
     from rigplan.rules import Report
 
@@ -49,7 +51,7 @@ class FindingsPanel(QTreeWidget):
             item = QTreeWidgetItem([f.message, f.rule])
             item.setIcon(0, self.style().standardIcon(ICONS[f.severity]))
             item.setData(0, Qt.ItemDataRole.AccessibleDescriptionRole, SEVERITY_WORD[f.severity])
-            item.setToolTip(0, f"{SEVERITY_WORD[f.severity]}: {f.hint or f.message}")
+            item.setToolTip(0, tip(f"{SEVERITY_WORD[f.severity]}: {f.hint or f.message}"))
             item.setData(0, Qt.ItemDataRole.UserRole, f.kinds[0] if f.kinds else None)
             self.addTopLevelItem(item)
         if report.not_checked:

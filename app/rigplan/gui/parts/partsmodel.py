@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from rigplan.catalog.loader import KindTable
 from rigplan.catalog.search import Condition
+from rigplan.gui.widgets.plain import tip
 from rigplan.kinds import Kind
 
 if TYPE_CHECKING:  # the window paints before the speed table (YAML, pydantic) is loaded
@@ -178,12 +179,12 @@ class PartTableModel(QAbstractTableModel):
             if index.column() == self.price_col:
                 p = self.table.columns.get("price", [None] * (index.row() + 1))[index.row()]
                 if isinstance(p, dict):
-                    return f"{p['amount']:,.2f} {p['currency']} on {p.get('date')}: {p.get('source')}"
+                    return tip(f"{p['amount']:,.2f} {p['currency']} on {p.get('date')}: {p.get('source')}")
                 return "No retailer price in the 2025-07-23 snapshot"
             if value is None:
                 return "Not in the data: checks that need it are listed as 'not checked'"
             if index.column() == 0:
-                return str(value)  # the full name, however narrow the column
+                return tip(str(value))  # the full name, however narrow the column
             return None
         if (
             role == Qt.ItemDataRole.TextAlignmentRole
@@ -235,7 +236,8 @@ class PartFilterProxy(QSortFilterProxyModel):
                 from PySide6.QtWidgets import QApplication, QStyle
 
                 return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-            return f"{super().data(index, role)}\nWould add an error to this build (see Findings after adding it)"
+            name = super().data(index, Qt.ItemDataRole.DisplayRole)
+            return tip(f"{name}\nWould add an error to this build (see Findings after adding it)")
         return super().data(index, role)
 
     def set_text(self, text: str) -> None:

@@ -1,6 +1,6 @@
 """Cloud prices menu: "Update prices from the internet...", "Import a price file..." and "Revert to bundled prices".
 
-The download runs in a QThread worker (never on the GUI thread) and reports to a QProgressDialog whose Cancel stops
+The download runs in a worker thread (never on the GUI thread) and reports to a QProgressDialog whose Cancel stops
 it between chunks; the core (rigplan.cloud) does the work and raises one clear line on any failure, before
 the cache is touched, so the prices in use stay as they were. On success the Costs tab reloads its offers."""
 
@@ -12,23 +12,44 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-# Threads whose job has not returned yet, kept here rather than as children of a window: a cancelled download may
-# still wait for its server's answer (up to the timeout) after its window is gone, and a QThread deleted while
-# running aborts the process.
+from rigplan.gui.widgets.plain import tip as plain
+
+# Jobs whose work has not returned yet, kept here rather than as children of a window: a cancelled download may
+# still wait for its server's answer after its window is gone. Each runs in a daemon Python thread, not a QThread:
+# a QThread still running when the app quits aborts the process ("QThread: Destroyed while thread is still
+# running"); a daemon thread is simply dropped at exit, and the core's whole-download deadline ends it anyway.
 # The job is kept with its thread: Python owns both, and dropping the last reference to a QObject deletes it.
-_RUNNING: dict[QThread, QObject] = {}
+_RUNNING: dict[_Worker, QObject] = {}
+
+
+class _Worker(threading.Thread):
+    """A daemon thread with the few QThread calls the controller and its tests use."""
+
+    def __init__(self, job: PriceJob) -> None:
+        super().__init__(target=job.run, name="rigplan-prices", daemon=True)
+
+    def isRunning(self) -> bool:  # noqa: N802 - QThread's name
+        return self.is_alive()
+
+    def isFinished(self) -> bool:  # noqa: N802
+        return self.ident is not None and not self.is_alive()
+
+    def wait(self, ms: int) -> bool:
+        self.join(ms / 1000)
+        return not self.is_alive()
 
 
 class _Reaper(QObject):
-    """Lives in the GUI thread, so a finished thread and its job are released there, never from inside the thread."""
+    """Lives in the GUI thread, so a finished job is released there, never from inside its thread."""
 
     @Slot()
     def reap(self) -> None:
-        for t in [t for t in _RUNNING if t.isFinished()]:
+        for t in [t for t, job in _RUNNING.items() if getattr(job, "over", False)]:
+            t.join(1.0)  # its last act was to emit `ended`
             _RUNNING.pop(t)
 
 
@@ -47,6 +68,7 @@ class PriceJob(QObject):
         super().__init__()
         self._work = work
         self.cancel_event = threading.Event()
+        self.over = False  # set by the worker thread once the work has returned
 
     @Slot()
     def run(self) -> None:
@@ -61,6 +83,7 @@ class PriceJob(QObject):
         else:
             self.succeeded.emit(result)
         finally:
+            self.over = True
             self.ended.emit()
 
 
@@ -73,7 +96,7 @@ class PricesController(QObject):
         super().__init__(parent)
         self.parent_widget, self.user_dir, self.reload, self.url = parent, user_dir, reload, url
         self.providers: tuple[str, ...] | None = None  # None: gpuhunt's names of the four clouds (fetch.py)
-        self.worker_thread: QThread | None = None
+        self.worker_thread: _Worker | None = None
         self.job: PriceJob | None = None
         self.dialog: QProgressDialog | None = None
         self._in_set_value = 0  # how deep inside the dialog's setValue (see _progress; reports can nest)
@@ -134,13 +157,9 @@ class PricesController(QObject):
         global _REAPER
         if _REAPER is None:
             _REAPER = _Reaper()
-        self.worker_thread = thread = QThread()
+        self.worker_thread = thread = _Worker(self.job)
         _RUNNING[thread] = self.job
-        self.job.moveToThread(thread)
-        thread.started.connect(self.job.run)
-        # Direct: QThread.quit is thread-safe, and a queued call would wait for a GUI event loop that may be gone.
-        self.job.ended.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        thread.finished.connect(_REAPER.reap)
+        self.job.ended.connect(_REAPER.reap, Qt.ConnectionType.QueuedConnection)
         self.job.progress.connect(self._progress)
         self.job.succeeded.connect(self._succeeded)
         self.job.failed.connect(self._failed)
@@ -204,7 +223,7 @@ class PricesController(QObject):
 
     def _failed(self, message: str) -> None:
         self._finish(message)
-        QMessageBox.warning(self.parent_widget, "Cloud prices not updated", message)
+        QMessageBox.warning(self.parent_widget, "Cloud prices not updated", plain(message))
 
     def revert(self) -> None:
         from rigplan.cloud.store import load_prices, revert

@@ -1,5 +1,2 @@
-"""The Workload panel (issue 28): a self-contained widget the main window places beside the Costs chart."""
-
-from rigplan.gui.workload.panel import WorkloadPanel
-
-__all__ = ["WorkloadPanel"]
+"""The Workload panel (issue 28): rigplan.gui.workload.panel.WorkloadPanel, a tab of the Costs view beside the
+break-even chart (rigplan.gui.workload.tab). Nothing is imported here, so the planner loads with the charts."""
