@@ -83,7 +83,8 @@ def apply(
         now = get(source_values[c.part_id], c.field)
         if now != c.was:
             stale.append(
-                f"- {kind} `{c.part_id}` ({d['name']}): `{c.field}` was {c.was!r} in the source data when the correction"
+                f"- {kind} `{c.part_id}` ({d['name']}): `{c.field}` was {c.was!r} in the source data when the"
+                f" correction"
                 f" to {c.value!r} was written, now {now!r}: not applied, re-check against: {c.source}"
             )
             continue

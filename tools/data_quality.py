@@ -181,7 +181,7 @@ def board_slots(slots: list[dict[str, Any]], chip: dict[str, Any]) -> list[dict[
             if s["lanes"] >= 16 and x16_seen == 1:
                 one |= {"wired_to": "cpu", "physical": 16, "gen": _clamp(one["gen"], cpu_gen)}
             elif s["lanes"] >= 16 and x16_seen == 2 and chip.get("split"):
-                # CPU x8 when the board splits the CPU's x16, else a chipset slot (at most x4): at most x8, wiring unknown
+                # CPU x8 when the board splits the x16, else a chipset slot (at most x4): at most x8, wiring unknown
                 one |= {"physical": 16, "lanes": 8, "gen": _clamp(one["gen"], top)}
             elif s["lanes"] >= 16:
                 one |= {"wired_to": "chipset", "physical": 16, "lanes": 4, "gen": _clamp(one["gen"], chip_gen)}
@@ -285,11 +285,15 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             mine = {k: (cur or {}).get(k, 0) for k in ("pin6", "pin8", "pin16", "eps8")} if cur else None
             if mine != ref:
                 why = "an 8-pin CPU/EPS power socket" if ref.get("eps8") else "the reference board's power inputs"
-                r.set("power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; sold as reference boards only")
+                r.set(
+                    "power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; sold as reference boards only"
+                )
         if ref_only:
             ref_len = _num(row.get("board_length_mm"))
             if ref_len and d.get("length_mm") and abs(d["length_mm"] - ref_len) > 15:
-                r.set("length_mm", ref_len, f"reference board length {ref_len:g} mm, {src}; sold as reference boards only")
+                r.set(
+                    "length_mm", ref_len, f"reference board length {ref_len:g} mm, {src}; sold as reference boards only"
+                )
             ref_slots = SLOTS.get(row.get("board_slot_width") or "")
             if ref_slots and d.get("slot_width") and d["slot_width"] != ref_slots:
                 r.set("slot_width", ref_slots, f"reference board {row['board_slot_width']}, {src}")
@@ -342,7 +346,12 @@ def check_psu(r: Recorder) -> None:
         if c.get("eps8") == 0 and w >= 300 and d.get("form_factor") in ("ATX", "SFX", "SFX-L"):
             c = dict(c)
             c.pop("eps8")
-            r.set("connectors", c, f"a {w} W {d['form_factor']} unit has an EPS 8-pin (4+4) output: count unknown", "bound")
+            r.set(
+                "connectors",
+                c,
+                f"a {w} W {d['form_factor']} unit has an EPS 8-pin (4+4) output: count unknown",
+                "bound",
+            )
     # ATX 3.x: True only when the name says so or the unit has a native 16-pin; False only from corrections.yaml.
     pcie16 = (d.get("connectors") or {}).get("pcie16")
     if ATX3_NAME.search(d["name"]):
@@ -372,7 +381,9 @@ def check_memory(r: Recorder) -> None:
                 "name",
             )
         else:
-            r.set("ecc", None, "listed ECC but the name does not say ECC (DDR5 on-die ECC is often listed as ECC)", "name")
+            r.set(
+                "ecc", None, "listed ECC but the name does not say ECC (DDR5 on-die ECC is often listed as ECC)", "name"
+            )
 
 
 CAP = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(TB|GB)\b", re.I)
@@ -426,7 +437,12 @@ def check_cooler(r: Recorder) -> None:
         return
     maker = (d.get("manufacturer") or "").lower()
     name = d["name"]
-    intel_only = maker == "intel" or re.search(r"\bIntel (Laminar|stock|BXTS|RH1|RM1|RS1)\b", name, re.I)
+    intel_only = (
+        maker == "intel"
+        or re.search(r"\bIntel (Laminar|stock|BXTS|RH1|RM1|RS1)\b", name, re.I)
+        or (re.search(r"\bfor Intel\b", name, re.I) and not re.search(r"\bAMD\b|\bAM[345]\b|\bFM\d", name, re.I))
+        or (maker == "noctua" and re.search(r"\bNH-\w+\d+i\b", name))  # Noctua's "i" models: Intel-only
+    )
     amd_only = maker == "amd" or re.search(r"\bWraith\b", name, re.I)
     if intel_only:
         keep = [s for s in sockets if not AMD_SOCKETS.match(s)]

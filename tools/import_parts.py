@@ -483,7 +483,14 @@ def join_prices(
         if how == "attributes" and new_matches is not None and hit is not None:
             attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
             new_matches.append(
-                (kind.value, f"{name} {json.dumps(attrs, sort_keys=True)}", float(price), parts[i]["id"], parts[i]["name"], hit[1])
+                (
+                    kind.value,
+                    f"{name} {json.dumps(attrs, sort_keys=True)}",
+                    float(price),
+                    parts[i]["id"],
+                    parts[i]["name"],
+                    hit[1],
+                )
             )
         # Several listings can name one part (colours, retailers): keep the lowest, as PCPartPicker does.
         if float(price) < best.get(i, (float("inf"),))[0]:
@@ -664,12 +671,21 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         "|---|---|---|---|---|---|",
         *corrections,
     ]
-    stale += [f"- `{c.part_id}` ({c.name}): the part is no longer in the source data" for c in fixes if c.part_id not in seen_ids]
+    stale += [
+        f"- `{c.part_id}` ({c.name}): the part is no longer in the source data"
+        for c in fixes
+        if c.part_id not in seen_ids
+    ]
     lines += ["", *quality_section(quality, stale, report.parent / "data-quality.csv" if report else None)]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]
     lines += ["", *join_section(drop_counts, price_joins)]
-    write_joins(out / "price_sources.csv", price_joins, report.parent / "price-joins-dropped.csv" if report else None, price_drops)
+    write_joins(
+        out / "price_sources.csv",
+        price_joins,
+        report.parent / "price-joins-dropped.csv" if report else None,
+        price_drops,
+    )
     if matches_out is not None:
         write_matches(matches_out, new_matches)
     compiled = write_compiled(out)

@@ -25,15 +25,46 @@ UNIT = re.compile(r"^(w|gb|tb|mb|mm|mhz|mts|g|pin|rpm|cfm)$")
 # Descriptor words of the catalog's memory names ("DDR4-3200 CL16"): not model words.
 DESCRIPTOR = re.compile(r"^(ddr\d|cl\d+|\d+x\d+gb|\d+gb|\d+tb|\d+w|\d+mm)$")
 VARIANT = frozenset(
-    """oc ultra pro plus max ti super xt xtx extreme elite limited special anniversary signature se le ii iii iv
-    v2 v3 evo xe ks kf x3d hx neo""".split()
+    [
+        "oc",
+        "ultra",
+        "pro",
+        "plus",
+        "max",
+        "ti",
+        "super",
+        "xt",
+        "xtx",
+        "extreme",
+        "elite",
+        "limited",
+        "special",
+        "anniversary",
+        "signature",
+        "se",
+        "le",
+        "ii",
+        "iii",
+        "iv",
+        "v2",
+        "v3",
+        "evo",
+        "xe",
+        "ks",
+        "kf",
+        "x3d",
+        "hx",
+        "neo",
+    ]
 )
 # Variant words that are also ordinary descriptions in the catalog's names.
 _NOT_VARIANT_FOR = {Kind.MEMORY: {"pro", "elite", "plus", "evo", "neo", "max"}, Kind.STORAGE: set()}
 
 
 def words(text: str) -> list[str]:
-    text = re.sub(r"(80|am3|fm2)\s*\+", r"\1plus ", (text or "").lower())  # "80+ Gold" is a rating, not the "+" of "NITRO+"
+    text = re.sub(
+        r"(80|am3|fm2)\s*\+", r"\1plus ", (text or "").lower()
+    )  # "80+ Gold" is a rating, not the "+" of "NITRO+"
     return WORD.findall(text.replace("+", " plus "))
 
 
@@ -73,7 +104,12 @@ def join_problem(kind: Kind, row: dict[str, Any], part: dict[str, Any]) -> str |
                     continue
                 return f"model suffix: '{r}' vs '{p}'"
             if _digits(p) == _digits(r) and re.sub(r"[0-9]", "", p) != re.sub(r"[0-9]", "", r) and len(_digits(r)) >= 2:
-                if p in rset or r in pset or UNIT.match(re.sub(r"[0-9.]", "", p)) or UNIT.match(re.sub(r"[0-9.]", "", r)):
+                if (
+                    p in rset
+                    or r in pset
+                    or UNIT.match(re.sub(r"[0-9.]", "", p))
+                    or UNIT.match(re.sub(r"[0-9.]", "", r))
+                ):
                     continue
                 return f"model letters: '{r}' vs '{p}'"
         glued = any(p.startswith(r) and UNIT.match(p[len(r) :]) for p in pset)

@@ -86,11 +86,12 @@ def join_section(drops: collections.Counter[tuple[str, str]], joins: list[tuple[
         "## Price joins checked for the right product (issue 25)",
         "",
         "Every join (exact name, name tokens and attributes alike) passes the model-word checks of",
-        "`tools/price_checks.py`: a letter after digits is part of the model (i5-3550 is not i5-3550S), the same digits",
-        "with other letters are another model (S300 is not X300), a bare number must be a word of the part's name (not",
-        "the 4 of DDR4), the part may not add a variant word the row lacks (OC, Ultra, Pro, Plus, Ti, Super, XT,",
-        "special editions), and a drive's interface and form factor must agree with the row's. Which price row priced",
-        "each part (its name, its attributes, the join type) is recorded in `parts/price_sources.csv`; every dropped",
+        "`tools/price_checks.py`: a letter after digits is part of the model (i5-3550 is not i5-3550S);",
+        "the same digits with other letters are another model (S300 is not X300); a bare number must be",
+        "a word of the part's name (not the 4 of DDR4); the part may not add a variant word the row lacks",
+        "(OC, Ultra, Pro, Plus, Ti, Super, XT, special editions); a drive's interface and form factor must",
+        "agree with the row's. Which price row priced each part (its name, its attributes, the join type)",
+        "is recorded in `parts/price_sources.csv`; every dropped",
         "join is listed in `docs/price-joins-dropped.csv`.",
         "",
         "Parts priced per join type: " + ", ".join(f"{how} {n:,}" for how, n in sorted(by_how.items())) + ".",
@@ -105,7 +106,9 @@ def join_section(drops: collections.Counter[tuple[str, str]], joins: list[tuple[
     return lines
 
 
-def write_joins(path: Path, joins: list[tuple[object, ...]], dropped_path: Path | None, dropped: list[tuple[str, ...]]) -> None:
+def write_joins(
+    path: Path, joins: list[tuple[object, ...]], dropped_path: Path | None, dropped: list[tuple[str, ...]]
+) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["kind", "part_id", "part_name", "price_row", "price_row_attributes", "price_usd", "join"])
