@@ -28,7 +28,7 @@ def test_no_large_psu_without_pcie_outputs(catalog: Catalog) -> None:
         if psu.wattage and psu.wattage >= 850 and c is not None:
             assert c.pcie8 != 0, psu.name
         if psu.wattage and psu.wattage >= 1000 and c is not None and c.pcie8 is not None:
-            assert c.pcie8 + 2 * (c.pcie16 or 0) >= 4, psu.name
+            assert c.pcie8 + 2 * (c.pcie16 or 0) >= 2, psu.name
 
 
 def test_the_silverstone_1200w_unit_is_unknown_not_zero(catalog: Catalog) -> None:
@@ -67,8 +67,8 @@ def test_amd_boost_power_is_tdp_times_1_35(catalog: Catalog) -> None:
 def test_am5_cpus_are_not_capped_at_the_launch_128_gb(catalog: Catalog) -> None:
     cpu = catalog.get("63f23f26-d52c-4e3c-be6e-0d25163cff59")
     assert isinstance(cpu, Cpu) and cpu.name == "AMD Ryzen 9 7950X"
-    assert cpu.max_memory_gb is not None and cpu.max_memory_gb >= 192
-    assert all((c.max_memory_gb or 192) >= 192 for c in catalog.of_kind(Kind.CPU) if c.socket == "AM5")
+    assert cpu.max_memory_gb == 256
+    assert all((c.max_memory_gb or 256) >= 256 for c in catalog.of_kind(Kind.CPU) if c.socket == "AM5")
 
 
 def test_eps_fed_workstation_cards_have_an_eps_input(catalog: Catalog) -> None:
@@ -144,6 +144,14 @@ def test_drive_capacity_agrees_with_the_name(catalog: Catalog) -> None:
         caps = {float(n) * (1000 if u.upper() == "TB" else 1) for n, u in dq.CAP.findall(s.name)}
         if len(caps) == 1 and s.capacity_gb and min(caps) >= 16:
             assert abs(s.capacity_gb - min(caps)) <= 0.05 * min(caps), s.name
+
+
+def test_add_in_card_drives_do_not_take_an_m2_slot(catalog: Catalog) -> None:
+    cards = [s for s in catalog.of_kind(Kind.STORAGE) if isinstance(s, Storage) and s.form_factor == "PCIe"]
+    assert len(cards) > 40
+    assert all(s.is_m2 is False for s in cards), [s.name for s in cards if s.is_m2]
+    aorus = next(s for s in cards if s.name.startswith("Gigabyte AORUS 8TB"))
+    assert isinstance(aorus, Storage) and aorus.interface == "PCIe 3.0 x16"
 
 
 def test_a_384_tb_drive_is_not_3000_gb() -> None:
@@ -233,5 +241,13 @@ def test_committed_corrections_have_sources_and_are_applied(catalog: Catalog) ->
     for c in fixes:
         part = catalog.get(c.part_id)
         assert part is not None, c.part_id
-        assert corr.get(part.model_dump(), c.field) == c.value, (c.part_id, c.field)
+        assert _drop_none(corr.get(part.model_dump(mode="json"), c.field)) == c.value, (c.part_id, c.field)
         assert f"`{c.part_id[:8]}`" in text
+
+
+def _drop_none(v: object) -> object:
+    if isinstance(v, dict):
+        return {k: _drop_none(x) for k, x in v.items() if x is not None}
+    if isinstance(v, list | tuple):
+        return [_drop_none(x) for x in v]
+    return v

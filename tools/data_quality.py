@@ -139,7 +139,11 @@ def check_cpu(r: Recorder, t: Tables) -> None:
             r.set("boost_power_w", ppt, f"AMD PPT = TDP {d['tdp_w']} W x 1.35 (AMD, socket AM5 power statement)")
     floor = fam.get("min_max_memory_gb")
     if floor and d.get("max_memory_gb") and d["max_memory_gb"] < floor:
-        r.set("max_memory_gb", floor, f"family {src}: {floor} GB since 2023 BIOS updates (launch figure was lower)")
+        r.set(
+            "max_memory_gb",
+            floor,
+            f"family {src}: {floor} GB with 2023-2024 BIOS updates (the launch figure was lower)",
+        )
 
 
 # --- boards: chipset facts ------------------------------------------------------------------------------------------
@@ -331,14 +335,17 @@ def check_psu(r: Recorder) -> None:
     w = d.get("wattage")
     if c and w:
         pcie8, pcie16 = c.get("pcie8"), c.get("pcie16")
-        need = 4 if w >= 1000 else (2 if w >= 750 else (1 if w >= 600 else 0))
+        # Plausibility, not a standard: a unit of 600 W or more is sold to feed a graphics card, so it has at least
+        # one PCIe output; at 1,000 W at least two; and from 850 W at least one 6+2-pin besides any 16-pin. OpenDB
+        # writes 0 for "not recorded" (a 1,200 W SilverStone Strider listed with 0 PCIe and 2 EPS).
+        need = 2 if w >= 1000 else (1 if w >= 600 else 0)
         if pcie8 is not None and need:
             have = pcie8 + 2 * (pcie16 or 0)
             if have < need or (w >= 850 and pcie8 == 0):
                 why = (
-                    f"a {w} W unit listed with {pcie8} PCIe 8-pin and {pcie16 or 0} 16-pin: units of this class have at"
-                    f" least {need} PCIe 8-pin (or 16-pin) outputs (ATX12V design guide 2.x/3.x: one 8-pin per"
-                    " 150 W of graphics power)"
+                    f"a {w} W unit listed with {pcie8} PCIe 8-pin and {pcie16 or 0} 16-pin outputs: a unit of this"
+                    f" class has at least {need} PCIe output(s) and, from 850 W, 6+2-pin ones besides any 16-pin;"
+                    " read as not recorded"
                 )
                 c.pop("pcie8", None)
                 c.pop("pcie16", None)
@@ -405,6 +412,8 @@ def check_storage(r: Recorder) -> None:
         r.set("form_factor", None, "the name says U.2 but the form factor is M.2", "name")
     if re.search(r"\b2230\b", d["name"]) and ff.startswith("M.2") and "2230" not in ff:
         r.set("form_factor", "M.2-2230", "the name says 2230", "name")
+    if ff == "PCIe" and iface.startswith("M.2 "):
+        r.set("interface", iface[4:], "an add-in card (form factor PCIe) sits in a PCIe slot, not an M.2 slot", "bound")
     if ff.startswith("M.2") and iface.startswith("SATA") and d.get("nvme") is True:
         r.set("nvme", None, "a SATA interface cannot be NVMe", "bound")
 

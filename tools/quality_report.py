@@ -55,7 +55,7 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
         "",
         "### Corrections by part id (`parts/corrections.yaml`)",
         "",
-        "| Kind | Part | Field | Source data | Now | Source |",
+        "| Kind | Part | Field | Before | Now | Source |",
         "|---|---|---|---|---|---|",
         *(_row(c) for c in changes if c.check == "correction"),
         "",

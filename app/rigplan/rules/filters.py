@@ -309,7 +309,7 @@ def motherboard(b: Base, t: KindTable) -> np.ndarray:
 def _x16(slots: list[dict] | None) -> float:
     if slots is None:
         return np.nan
-    return float(sum(s.get("count", 1) for s in slots if s.get("lanes", 0) >= 16))
+    return float(sum(s.get("count", 1) for s in slots if (s.get("physical") or s.get("lanes", 0)) >= 16))
 
 
 def _storage_on_boards(b: Base, t: KindTable) -> np.ndarray:
