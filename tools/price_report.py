@@ -54,9 +54,10 @@ def coverage_section(coverage: dict[Kind, tuple[int, int]]) -> list[str]:
         with path.open(newline="", encoding="utf-8") as fh:
             verdicts = collections.Counter(r["verdict"] for r in csv.DictReader(fh))
         counts = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
-        lines.append(
-            f"- `docs/audit/{path.name}`: {sum(verdicts.values())} random new matches checked by hand: {counts}."
+        what = (
+            "price joins of the 100-part catalog sample" if "decided_by" not in fh_cols(path) else "random new matches"
         )
+        lines.append(f"- `docs/audit/{path.name}`: {sum(verdicts.values())} {what} checked by hand: {counts}.")
     lines += [
         "",
         "Audit 1 (the first rule set) found three wrong products and one unproven one, all the same fault: the one",
@@ -118,3 +119,8 @@ def write_joins(
             w = csv.writer(fh, lineterminator="\n")
             w.writerow(["kind", "join", "price_row", "part_id", "part_name", "reason"])
             w.writerows(sorted(dropped))
+
+
+def fh_cols(path: Path) -> list[str]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return next(csv.reader(fh), [])
