@@ -1,7 +1,7 @@
 """Draw the issue-25 audit sample: 100 catalog parts at random (fixed seed), 12-13 per kind, with every field the
 rules read, into docs/audit/catalog-audit.csv for checking by hand against the maker's spec (or a review's spec
 table). Verdict column: right / unknown (the catalog says unknown) / wrong / not verified. Re-running keeps the
-verdicts already written for the same part and field.
+verdicts already written for the same part, field and catalog value.
 
     python tools/audit_sample.py
 """
@@ -62,6 +62,8 @@ def main() -> int:
                 v = data.get(field)
                 shown = "unknown" if v is None else (json.dumps(v) if isinstance(v, (list, dict)) else str(v))
                 prev = old.get((part.id, field), {})
+                if prev.get("catalog_value") != shown:  # the catalog changed since the check: check again
+                    prev = {}
                 rows.append(
                     {
                         "kind": kind.value,
