@@ -468,13 +468,13 @@ def check_cooler(r: Recorder) -> None:
 # --- the same product listed twice: records that share a maker part number ------------------------------------------
 
 SIBLING_FIELDS: dict[Kind, tuple[str, ...]] = {
-    # Dimensions only: a board's max memory grows with BIOS updates and a GPU's board power is bounded against its
-    # chip's reference figure (catalog_sanity.py), so listings that differ there are not evidence of a typo.
+    # Dimensions only. Boards are left out (max memory grows with BIOS updates; an ITX variant listed under its ATX
+    # sibling's part number would cost the ATX board its slot count) and so is GPU board power (bounded against the
+    # chip's reference figure in catalog_sanity.py): listings that differ there are not evidence of a typo.
     Kind.CASE: ("max_gpu_length_mm", "max_cooler_height_mm", "expansion_slots", "max_psu_length_mm"),
     Kind.COOLER: ("height_mm", "radiator_mm"),
     Kind.GPU: ("length_mm", "slot_width"),
     Kind.PSU: ("length_mm",),
-    Kind.MOTHERBOARD: ("memory_slots",),
 }
 
 
