@@ -13,7 +13,7 @@ import pytest
 
 from rigplan.catalog import Catalog
 from rigplan.model import Build, BuildItem, Kind
-from rigplan.model.parts import Cpu, Part
+from rigplan.model.parts import Cpu, Gpu, Part, Psu
 from rigplan.rules import estimate_power
 from rigplan.rules.part_power import TRAIN_GPU_SHARE
 from rigplan.rules.power import wall_watts
@@ -44,6 +44,33 @@ W2255 = Cpu(
     cores=10,
     threads=20,
     tdp_w=165,
+)
+
+
+# Intel ARK, Core i7-965 Extreme Edition (Nehalem/Bloomfield, LGA1366, 4 cores, 130 W): Guru3D's 2012 GPU test system.
+I7_965 = Cpu(
+    id="custom-core-i7-965",
+    name="Intel Core i7-965 Extreme Edition",
+    custom=True,
+    socket="LGA1366",
+    microarchitecture="Nehalem",
+    cores=4,
+    threads=8,
+    tdp_w=130,
+)
+# NVIDIA H100 SXM5 80 GB: 700 W board power (NVIDIA H100 datasheet, SXM form factor). Not a catalog part.
+H100_SXM = Gpu(id="custom-h100-sxm5", name="NVIDIA H100 SXM5 80GB", custom=True, vram_gb=80, tdp_w=700)
+# The HGX H100 node's CPUs are not named in the paper's abstract: two 4th-generation Xeon Platinum 8480+ (Intel ARK:
+# 56 cores, 350 W), the pair NVIDIA's DGX H100 ships with, are assumed.
+XEON_8480 = Cpu(
+    id="custom-xeon-platinum-8480plus",
+    name="Intel Xeon Platinum 8480+",
+    custom=True,
+    socket="LGA4677",
+    microarchitecture="Sapphire Rapids",
+    cores=56,
+    threads=112,
+    tdp_w=350,
 )
 
 
@@ -81,6 +108,7 @@ class Measured:
     profile: str
     watts: float
     assumed: str  # the parts the source does not name
+    deviation: str | None = None  # a known miss beyond the tolerance, and why: the test is then an expected failure
 
 
 # The GTX 1070 Ti + Pentium G4600 box (thescinder.com, 2018), with the parts the post does not name filled in.
@@ -153,6 +181,36 @@ MEASUREMENTS = [
         2160.0,
         "as above",
     ),
+    Measured(
+        "Guru3D (Hilbert Hagedoorn), 'GeForce GTX 680 overclock guide', power consumption page (2012, "
+        "guru3d.com/review/geforce-gtx-680-overclock-guide/page-3): 307 W at the wall socket with the reference GTX "
+        "680 fully stressed and the processor not (their method), Core i7-965 Extreme on X58 at 3.75 GHz",
+        (
+            ("cpu", I7_965, 1),
+            ("gpu", "684dcadc", 1),  # EVGA GeForce GTX 680 (195 W reference board power), the card at default clocks
+        ),
+        "burn",
+        307.0,
+        "board, memory, drives and PSU are not named: no PSU, so RigPlan's default (an 80+ Gold unit of the recommended "
+        "size) applies; the CPU's 3.75 GHz overclock is not modelled",
+    ),
+    Measured(
+        "Latif et al., 'Empirical Measurements of AI Training Power Demand on a GPU-Accelerated Node' (arXiv "
+        "2412.08602, 2024-12; IEEE Access 2025): an 8-GPU NVIDIA H100 HGX node peaked at about 8.4 kW while "
+        "training ResNet and Llama2-13b, with the GPUs near full utilization",
+        (
+            ("cpu", XEON_8480, 2),
+            ("gpu", H100_SXM, 8),
+        ),
+        "train",
+        8400.0,
+        "the CPUs (two Xeon Platinum 8480+ assumed), memory, drives, NICs and PSUs are not named in the abstract",
+        deviation=(
+            "RigPlan under-reads an HGX node by about 40 %: it takes GPUs at 70 % of board power while training, and "
+            "this node ran its H100s near full power; its NVSwitches, eight or more 400 Gb NICs and the chassis fans "
+            "(several hundred watts each group) are not parts RigPlan knows. A desktop estimate, not a server model"
+        ),
+    ),
 ]
 
 
@@ -170,18 +228,38 @@ def _build(catalog: Catalog, m: Measured) -> Build:
     return Build(name="measured", items=tuple(items))
 
 
-@pytest.mark.parametrize("m", MEASUREMENTS, ids=lambda m: f"{m.profile}-{m.watts:g}W")
-def test_wall_power_matches_published_measurements(catalog: Catalog, m: Measured) -> None:
+def rigplan_wall_watts(catalog: Catalog, m: Measured) -> float:
+    """RigPlan's wall figure for the measurement's load, through the build's PSU (or, with none, RigPlan's default:
+    an 80+ Gold unit of the recommended size)."""
     build = _build(catalog, m)
     p = estimate_power(build)
-    psu = next(iter(build.of_kind(Kind.PSU))).part
+    psu = build.first(Kind.PSU)
+    unit = psu if isinstance(psu, Psu) else None
     if m.profile == "burn":  # GPUs at board power, the rest as while training
-        got = wall_watts(p.train_w + (1 - TRAIN_GPU_SHARE) * p.gpu_w, psu)
-    elif m.profile == "burn+cpu":  # the sustained worst case: GPUs at board power, CPUs at sustained boost
-        got = wall_watts(p.load_w, psu)
-    else:
-        got = p.wall_load_w if m.profile == "train" else p.wall_idle_w
+        return wall_watts(p.train_w + (1 - TRAIN_GPU_SHARE) * p.gpu_w, unit, p.recommended_psu_w)
+    if m.profile == "burn+cpu":  # the sustained worst case: GPUs at board power, CPUs at sustained boost
+        return wall_watts(p.load_w, unit, p.recommended_psu_w)
+    return p.wall_load_w if m.profile == "train" else p.wall_idle_w
+
+
+def _case(m: Measured) -> object:
+    marks = [pytest.mark.xfail(strict=True, reason=m.deviation)] if m.deviation else []
+    return pytest.param(m, marks=marks, id=f"{m.profile}-{m.watts:g}W")
+
+
+@pytest.mark.parametrize("m", [_case(m) for m in MEASUREMENTS])
+def test_wall_power_matches_published_measurements(catalog: Catalog, m: Measured) -> None:
+    got = rigplan_wall_watts(catalog, m)
     assert abs(got - m.watts) <= TOLERANCE * m.watts, f"{got:.0f} W vs {m.watts:g} W measured ({m.source})"
+
+
+def test_enough_measurements_under_load_are_within_tolerance(catalog: Catalog) -> None:
+    """Issue 27 asks for 8 published measurements under training or GPU burn within +-25 %; this pins how many there
+    are (raise the floor as rows are added, never lower it) and that every known deviation is still outside."""
+    loaded = [m for m in MEASUREMENTS if m.profile != "idle"]
+    within = [m for m in loaded if abs(rigplan_wall_watts(catalog, m) - m.watts) <= TOLERANCE * m.watts]
+    assert {m.source for m in within} == {m.source for m in loaded if not m.deviation}
+    assert len(within) >= 5
 
 
 def test_sizing_figure_is_the_worst_case_not_the_running_one(catalog: Catalog) -> None:
