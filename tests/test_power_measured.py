@@ -1,9 +1,9 @@
-"""RigPlan's two power figures against published wall-power measurements (issue 11, item 8).
+"""RigPlan's power figures against published wall-power measurements (issue 11, item 8; issue 27).
 
-Each row is a machine someone measured at the wall, rebuilt from catalog parts. Parts the source does not name are
-filled with a common part of the time and marked as such; the tolerance is +-25 %. The table is small because few
-published builds give both the parts and a wall reading under a training load: add rows as sources turn up.
-"""
+Each row is a machine someone measured at the wall, rebuilt from catalog parts or custom parts with the makers'
+figures. Parts the source does not name are filled with a common part of the time and marked as such; the tolerance
+is +-25 %. A row RigPlan misses by more is kept as a known deviation (a strict expected failure, with the reason).
+The table and its errors are in docs/cost-model.md ("Wall power: checked against measurements")"""
 
 from __future__ import annotations
 
