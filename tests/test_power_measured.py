@@ -310,8 +310,8 @@ MEASUREMENTS = [
         "the CPUs (two Xeon Platinum 8480+ assumed), memory, drives, NICs and PSUs are not named in the abstract",
         deviation=(
             "RigPlan under-reads an HGX node by about 40 %: it takes GPUs at 70 % of board power while training, and "
-            "this node ran its H100s near full power; its NVSwitches, eight or more 400 Gb NICs and the chassis fans "
-            "(several hundred watts each group) are not parts RigPlan knows. A desktop estimate, not a server model"
+            "this node ran its H100s near full power; its NVSwitches, network adapters and chassis fans "
+            "(the paper does not break them down) are not parts RigPlan knows. A desktop estimate, not a server model"
         ),
     ),
 ]
