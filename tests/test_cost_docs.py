@@ -51,7 +51,7 @@ def test_the_doc_states_the_fit_and_scaling_the_data_holds() -> None:
         assert f"{loo['median_abs_error'] * 100:.0f} % ({precision})" in DOC.replace("**", "")
         assert f"{loo['worst_abs_error'] * 100:.0f} %" in DOC
     perf = load_perf()
-    assert f"**{perf.scaling['pcie'].efficiency:.2f}**" in DOC and f"**{perf.scaling['nvlink'].efficiency:.2f}**" in DOC
+    assert f"**{perf.scaling['pcie'].exponent:.3f}**" in DOC and f"**{perf.scaling['sxm'].exponent:.3f}**" in DOC
     f = perf.fit
     assert f"{f['intercept']:.3f} + {f['fp32_tflops_exponent']:.3f} log(FP32 TFLOPS)" in DOC
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, cost_build, offer_input, sensitivity
 from rigplan.costs.model import OfferInput, OwnInputs, compute, cost_at
-from rigplan.costs.perf import gpu_speed, load_perf, offer_speed
+from rigplan.costs.perf import gpu_speed, key, load_perf, offer_speed
 from rigplan.files import load
 from rigplan.model import Assumptions, Gpu, Pricing
 
@@ -228,8 +228,9 @@ def test_build_analysis_and_sensitivity(examples_dir: Path) -> None:
     report = analyse(b, offers, perf)
     assert len(report.offers) == 2 and report.upfront > 5000
     p3 = report.offers[0]
-    eff = perf.scaling["pcie"].efficiency  # two PCIe cards: the measured PCIe median
-    assert p3.speedup == pytest.approx(1.976 * (1 + eff), rel=0.01)  # vs 1x V100
+    two = 2 ** perf.models[key("RTX 4090")].own_scaling  # two cards: the 4090's own measured 2-GPU run, 1.71x
+    assert two == pytest.approx(1.71, abs=0.01)
+    assert p3.speedup == pytest.approx(1.976 * two, rel=0.01)  # vs 1x V100
     assert p3.breakeven_days is not None and p3.breakeven_days < report.offers[1].breakeven_days
     costing = cost_build(b, perf)
     bars = sensitivity(costing.own, offer_input(offers[0], b.assumptions, perf, costing.own.throughput), b.assumptions)

@@ -1,6 +1,6 @@
-"""Cloud GPU offers from ../shared/data/cloud into parts/cloud/offers.yaml (+ offers.json, the compiled form).
+"""Cloud GPU offers from the snapshots' cloud/ (tools/sources.py) into parts/cloud/offers.yaml (+ offers.json).
 
-    python tools/import_cloud.py [--data ../shared/data]
+    python tools/import_cloud.py [--data DIR]
 
 Current prices: the SkyPilot catalog (AWS, GCP, Lambda: v9, data after 2025-06; Azure: v6, date unknown). AWS comes
 from aws_gpu_v9_complete.csv (every AWS GPU type and region of v9), which supersedes the AWS rows of the first
@@ -60,7 +60,7 @@ def quirks_for(ondemand: float | None, spot: float | None, note: str) -> list[st
 
 
 # Why the v9 rows are "after 2025-06": AWS p5.48xlarge is 55.04 $/h in us-east-1 there, 98.32 in the v7 snapshot, so
-# the v9 catalog was taken after AWS's June 2025 P4/P5 price cut (../shared/data/cloud/SOURCE.md, "Dates"). The
+# the v9 catalog was taken after AWS's June 2025 P4/P5 price cut (tools/transcribed/cloud/SOURCE.md, "Dates"). The
 # catalog commit's own date was not available offline.
 V9_NOTE = "SkyPilot catalog v9 @2c3d7ea: taken after AWS's June 2025 GPU price cut; exact date unknown"
 V6_NOTE = "SkyPilot catalog v6 @098741e (Azure): date unknown, older schema than v9"
@@ -307,11 +307,13 @@ def offer_id(r: dict[str, Any]) -> str:
 
 
 def main() -> int:
+    from sources import data_dir  # the cache of tools/fetch_sources.py, or a local mirror
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--data", type=Path, help="the source snapshots (default: see tools/sources.py)")
     ap.add_argument("--out", type=Path, default=ROOT / "parts" / "cloud")
     a = ap.parse_args()
-    cloud = a.data / "cloud"
+    cloud = (a.data or data_dir()) / "cloud"
     rows, _ = skypilot_rows(cloud / "gpu_instances_skypilot_catalog.csv", skip_provider="aws")
     aws, fractional = skypilot_rows(cloud / "aws_gpu_v9_complete.csv")
     rows += aws

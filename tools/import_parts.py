@@ -1,6 +1,6 @@
-"""Convert the raw snapshots in ../shared/data into parts/*.yaml and the compiled catalog.
+"""Convert the raw snapshots (tools/sources.py finds them) into parts/*.yaml and the compiled catalog.
 
-    python tools/import_parts.py [--data ../shared/data] [--out parts] [--report docs/data.md]
+    python tools/import_parts.py [--data DIR] [--out parts] [--report docs/data.md]
 
 Reproducible: the same input gives byte-identical output (sorted ids, sorted keys inside records, no timestamps).
 Sources:
@@ -646,13 +646,15 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
 
 
 def main() -> int:
+    from sources import data_dir  # the cache of tools/fetch_sources.py, or a local mirror
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--data", type=Path, help="the source snapshots (default: see tools/sources.py)")
     ap.add_argument("--out", type=Path, default=ROOT / "parts")
     ap.add_argument("--report", type=Path, default=ROOT / "docs" / "data.md")
     ap.add_argument("--matches", type=Path, default=ROOT / "docs" / "price-attribute-matches.csv")
     a = ap.parse_args()
-    return run(a.data, a.out, a.report, a.matches)
+    return run(a.data or data_dir(), a.out, a.report, a.matches)
 
 
 if __name__ == "__main__":

@@ -106,6 +106,8 @@ def apply_assumption_flags(ns: argparse.Namespace, base: Assumptions) -> Assumpt
         upd["idle_hours_per_day"] = min(base.idle_hours_per_day, max(0.0, 24 - float(upd["hours_per_day"] or 0)))
     if "currency" in upd and "fx_rate" not in upd:
         upd["fx_rate"] = None  # a new currency takes its reference rate, not the old currency's
+    if "currency" in upd and "electricity_per_kwh" not in upd and upd["currency"] != base.currency:
+        upd["electricity_per_kwh"] = None  # and its own dated electricity price, never the old figure relabelled
     try:
         return Assumptions.model_validate({**base.model_dump(), **upd})
     except ValidationError as exc:

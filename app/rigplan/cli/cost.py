@@ -50,7 +50,9 @@ def _pick_offer(catalog: Any, name: str, region: str | None, pricing: Pricing, h
 
     def rank(o: Any) -> tuple:
         priced = hourly is not None or o.hourly(pricing) is not None
-        return (not priced, o.snapshot != "current", o.region != "us-east-1", o.hourly(pricing) or math.inf)
+        # a flagged odd price (no second source) is never the default pick; an explicit offer id still gets it
+        odd = o.odd_price is not None
+        return (not priced, odd, o.snapshot != "current", o.region != "us-east-1", o.hourly(pricing) or math.inf)
 
     return sorted(hits, key=rank)[0]
 
@@ -67,7 +69,7 @@ def _r(v: float | None, nd: int = 2) -> float | None:
 def cmd_cost(ns: argparse.Namespace) -> int:
     from rigplan.cloud.store import offers_in_use
     from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
-    from rigplan.costs.fx import NoRate, rate_for
+    from rigplan.costs.fx import NoRate, electricity_price, rate_for
     from rigplan.costs.jobs import job_defined, jobs
     from rigplan.costs.model import OwnInputs, compute
     from rigplan.files import load
@@ -79,6 +81,7 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     try:
         a = apply_assumption_flags(ns, build.assumptions)
         k = rate_for(a)
+        kwh, kwh_basis = electricity_price(a)
     except (ValueError, NoRate) as exc:
         raise UsageError(str(exc)) from None
     warnings: list[str] = []
@@ -100,7 +103,9 @@ def cmd_cost(ns: argparse.Namespace) -> int:
         raise UsageError(catalog.problem)
     offers = [_pick_offer(catalog, name, ns.region, a.pricing, ns.hourly) for name in ns.instance]
     try:
-        inputs = [offer_input(o, a, perf, own.throughput, hourly=ns.hourly) for o in offers]
+        inputs = [
+            offer_input(o, a, perf, own.throughput, hourly=ns.hourly, own_kind=costing.throughput_kind) for o in offers
+        ]
     except CostInputError as exc:
         raise UsageError(str(exc)) from None
     report = compute(own, inputs, a)
@@ -108,8 +113,13 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     # A quick estimate has no parts: the build's power notes ("no PSU chosen") would only confuse.
     notes = warnings + (list(costing.notes) if ns.build else []) + report.notes
     by_id = {o.id: o for o in offers}
+    fx = {i.id: {"per_usd": _r(i.fx_per_usd, 6), "basis": i.fx_basis} for i in inputs}
+    kinds = {i.id: i.speedup_kind for i in inputs}
     results = [_result(by_id[r.id], r, job_results.get(r.id)) for r in report.offers]
     results += [_unknown(by_id[u.id], u, job_results.get(u.id)) for u in report.speed_unknown]
+    for r in results:
+        r["exchange_rate"] = fx[r["offer_id"]]
+        r["speedup_kind"] = kinds[r["offer_id"]]
     out = {
         "currency": a.currency,
         "exchange_rate": {"per_usd": k.per_usd, "basis": k.basis},
@@ -124,6 +134,9 @@ def cmd_cost(ns: argparse.Namespace) -> int:
             "horizon_days": int(report.days[-1]),
             "desktop_throughput_v100": _r(own.throughput, 3),
             "desktop_throughput_basis": costing.throughput_basis,
+            "desktop_throughput_kind": costing.throughput_kind,
+            "electricity_per_kwh_used": _r(kwh, 6),
+            "electricity_basis": kwh_basis,
             "resale_share": _r(report.resale_share, 4),
             "resale_basis": report.resale_basis,
         },
@@ -216,14 +229,20 @@ def _unknown(o: Any, u: Any, j: Any) -> dict[str, Any]:
     }
 
 
+def _estimate_mark(r: dict[str, Any]) -> str:
+    return " (estimate)" if r.get("speedup_kind") == "estimate" else ""
+
+
 def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: list, job_mode: bool) -> None:
+    from rigplan.costs.fx import electricity_price
+
     cur = a.currency
     n = len(report.unpriced)  # issue 19: parts without a price make the owning figures lower bounds
     print(
         f"{name}: {at_least(f'{cur} {report.upfront:,.2f}', n)} up front, {cur} {report.own_slope_per_day:,.2f} "
         "per day to run "
         f"({a.hours_per_day:g} h/day at {own.load_wall_w:.0f} W, {a.idle_hours_per_day:g} h idle at "
-        f"{own.idle_wall_w:.0f} W, {cur} {a.electricity_per_kwh:g}/kWh); horizon {a.horizon_years:g} years; "
+        f"{own.idle_wall_w:.0f} W, {cur} {electricity_price(a)[0]:g}/kWh); horizon {a.horizon_years:g} years; "
         f"{report.fx_basis}."
     )
     rows = []
@@ -238,7 +257,7 @@ def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: 
             r["offer_id"],
             r["pricing"],
             f"{r['hourly']:,.3f}",
-            "unknown" if r["speedup"] is None else f"{r['speedup']:.2f}",
+            "unknown" if r["speedup"] is None else f"{r['speedup']:.2f}" + _estimate_mark(r),
             be,
             "-" if r["cost_at_horizon"] is None else f"{cur} {r['cost_at_horizon']['total']:,.0f}",
         ]
@@ -256,6 +275,8 @@ def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: 
         f"Owning at the horizon: {least(n)}{cur} {report.own_breakdown['total']:,.0f} after resale of "
         f"{report.resale_share:.0%} ({report.resale_basis.split(' (')[0]})."
     )
+    if any(r.get("speedup_kind") == "estimate" for r in results):
+        print("Speed ratios marked (estimate) rest on at least one estimated GPU speed: see speedup_basis (--json).")
     for n in notes:
         print(f"note: {n}")
 

@@ -38,13 +38,16 @@ def load_plan(path: str, ns: argparse.Namespace, catalog: Any = None) -> Any:
     from rigplan.cloud.store import offers_in_use
     from rigplan.exports.plan import ExportError, make_plan
     from rigplan.files import load
+    from rigplan.workload.describe import plan_lines
 
     catalog = offers_in_use() if catalog is None else catalog
     build = load(path)
     try:
-        return make_plan(build, chosen_offers(ns, build.assumptions.pricing, catalog), catalog=catalog)
+        plan = make_plan(build, chosen_offers(ns, build.assumptions.pricing, catalog), catalog=catalog)
     except ExportError as exc:
         raise UsageError(str(exc)) from None
+    plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])  # issue 28
+    return plan
 
 
 def text_export(plan: Any, fmt: str) -> str:

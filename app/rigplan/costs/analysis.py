@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rigplan.costs.fx import Rate, convert
+from rigplan.costs.fx import Rate, convert, electricity_price, rate_for_date
 from rigplan.costs.model import (
     CostReport,
     OfferInput,
@@ -15,7 +15,7 @@ from rigplan.costs.model import (
     horizon_days,
     own_terms,
 )
-from rigplan.costs.perf import PerfTable, Speed, gpu_speed, load_perf, offer_speed, scaled
+from rigplan.costs.perf import PerfTable, Speed, gpu_speed, load_perf, multi_gpu, offer_speed
 from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.build import Build
 from rigplan.model.offers import Offer
@@ -33,13 +33,14 @@ class BuildCosting:
     gpu_speeds: tuple[tuple[str, Speed | None], ...]
     notes: tuple[str, ...]
     throughput_basis: str = ""
+    throughput_kind: str = "unknown"  # "measured", "estimate" (any card estimated), "unknown"
 
 
 def perf_for(a: Assumptions, perf: PerfTable | None = None) -> PerfTable:
-    """The speed table of the assumptions' precision (the one given, if it matches)."""
-    if perf is not None and perf.precision == a.precision.value:
+    """The speed table of the assumptions' precision and workload (the one given, if it matches)."""
+    if perf is not None and perf.precision == a.precision.value and perf.workload == a.workload.value:
         return perf
-    return load_perf(precision=a.precision.value)
+    return load_perf(precision=a.precision.value, workload=a.workload.value)
 
 
 def parts_cost_usd(build: Build, a: Assumptions) -> tuple[float, tuple[str, ...], list[str]]:
@@ -68,7 +69,7 @@ def desktop_throughput(
     build: Build, perf: PerfTable, a: Assumptions
 ) -> tuple[float | None, list[tuple[str, Speed | None]], str]:
     speeds: list[tuple[str, Speed | None]] = []
-    per_card: list[float] = []
+    per_card: list[tuple[float, Speed]] = []
     for item in build.of_kind(Kind.GPU):
         gpu = item.part
         assert isinstance(gpu, Gpu)
@@ -76,18 +77,21 @@ def desktop_throughput(
         speeds.append((gpu.name, s))
         if s is None:
             return None, speeds, f"no speed figure for {gpu.chipset or gpu.name}: unknown"
-        per_card += [s.value] * item.quantity
+        per_card += [(s.value, s)] * item.quantity
     if not per_card:
         return None, speeds, "no GPU in the build"
     n = len(per_card)
-    eff, basis = (a.scaling_desktop, "set by the user") if a.scaling_desktop is not None else _scaling(perf, "pcie")
-    how = "" if n == 1 else f", {n} GPUs at {eff:.2f} per added GPU ({basis})"
-    return scaled(sum(per_card) / n, n, eff), speeds, f"{perf.precision}{how}"
+    mean = sum(v for v, _ in per_card) / n
+    # Mixed cards: the first card's scaling stands for all (they share one PCIe host either way).
+    factor, how = multi_gpu(perf, per_card[0][1], n, a.scaling_desktop)
+    return mean * factor, speeds, f"{perf.precision}, {perf.workload_label}" + (f", {how}" if how else "")
 
 
-def _scaling(perf: PerfTable, interconnect: str) -> tuple[float, str]:
-    s = perf.scaling[interconnect]
-    return s.efficiency, f"measured {interconnect.replace('nvlink', 'NVLink/SXM').replace('pcie', 'PCIe')} median"
+def side_kind(speeds: list[Speed | None]) -> str:
+    """'measured' when every speed on a side is measured, 'estimate' when any is estimated, else 'unknown'."""
+    if not speeds or any(s is None for s in speeds):
+        return "unknown"
+    return "estimate" if any(s.kind == "estimate" for s in speeds if s) else "measured"
 
 
 def cost_build(build: Build, perf: PerfTable | None = None) -> BuildCosting:
@@ -99,7 +103,8 @@ def cost_build(build: Build, perf: PerfTable | None = None) -> BuildCosting:
     idle_w = a.idle_watts if a.idle_watts is not None else power.wall_idle_w
     throughput, speeds, basis = desktop_throughput(build, perf, a)
     own = OwnInputs(usd, load_w, idle_w, throughput, unpriced)
-    return BuildCosting(own, tuple(speeds), tuple(notes) + power.notes, basis)
+    kind = side_kind([s for _, s in speeds])
+    return BuildCosting(own, tuple(speeds), tuple(notes) + power.notes, basis, kind)
 
 
 def offer_input(
@@ -111,30 +116,41 @@ def offer_input(
     pricing: Pricing | None = None,
     hourly: float | None = None,
     speedup: float | None = None,
+    own_kind: str = "measured",
+    own_label: str = "desktop",
 ) -> OfferInput:
+    """One offer against the desktop. The speed basis names both sides and says "estimate" when either side is one
+    (the desktop's kind comes from cost_build: `own_kind`)."""
     perf = perf_for(a, perf)
     pricing = pricing or a.pricing
     rate = hourly if hourly is not None else offer.hourly(pricing)
     if rate is None:
         raise CostInputError(f"{offer.id} has no {pricing.value} price; choose another pricing or give --hourly")
     s = offer_speed(perf, offer)
-    inst = None
+    inst, how = None, ""
     if s is not None:
-        eff, _ = (a.scaling_cloud, "") if a.scaling_cloud is not None else _scaling(perf, s.interconnect)
-        inst = scaled(s.value, offer.gpu_count, eff)
+        factor, how = multi_gpu(perf, s, offer.gpu_count, a.scaling_cloud)
+        inst = s.value * factor
     ratio: float | None
+    kind = "set by the user"
     if speedup is not None or a.speedup is not None:
         ratio, basis = float(speedup if speedup is not None else a.speedup), "set by the user"  # type: ignore[arg-type]
-    elif own_throughput and inst:
+    elif own_throughput and inst and s is not None:
         ratio = own_throughput / inst
-        kind = s.kind if s else ""
-        basis = f"desktop {own_throughput:.2f} / instance {inst:.2f} V100-equivalents ({perf.precision}; {kind})"
+        kind = "estimate" if "estimate" in (own_kind, s.kind) else "measured"
+        inst_side = f"{offer.gpu_count}x {s.model}: {s.kind}" + (f"; {how}" if how else "")
+        basis = (
+            f"{'ESTIMATE' if kind == 'estimate' else 'measured'}: {own_label} {own_throughput:.2f} ({own_kind}) / "
+            f"instance {inst:.2f} ({inst_side}) V100-equivalents; {perf.precision}, {perf.workload_label}"
+        )
     else:
-        ratio = None
+        ratio, kind = None, "unknown"
         missing = "the desktop's GPUs" if not own_throughput else (offer.gpu_model or "this instance's GPU")
         basis = f"speed ratio unknown: no measurement or spec for {missing}; enter a ratio to compare by the day"
     upfront = offer.upfront.get(pricing, 0.0) if hourly is None else 0.0
-    return OfferInput(offer.id, offer.label, rate, ratio, pricing, inst, basis, upfront)
+    # A dated price converts at the rate of its date (a 2018 quote at the 2018 rate); --hourly is today's.
+    fx = rate_for_date(a, offer.data_date if hourly is None else None)
+    return OfferInput(offer.id, offer.label, rate, ratio, pricing, inst, basis, upfront, kind, fx.per_usd, fx.basis)
 
 
 def analyse(
@@ -143,7 +159,7 @@ def analyse(
     costing = cost_build(build, perf)
     a = build.assumptions
     inputs = [
-        offer_input(o, a, perf, costing.own.throughput, pricing=pricing)
+        offer_input(o, a, perf, costing.own.throughput, pricing=pricing, own_kind=costing.throughput_kind)
         for o in offers
         if o.hourly(pricing or a.pricing) is not None
     ]
@@ -212,8 +228,8 @@ def sensitivity(own: OwnInputs, offer: OfferInput, a: Assumptions, pct: float = 
             own,
             offer,
             offer,
-            a.model_copy(update={"electricity_per_kwh": a.electricity_per_kwh * lo}),
-            a.model_copy(update={"electricity_per_kwh": a.electricity_per_kwh * hi}),
+            a.model_copy(update={"electricity_per_kwh": electricity_price(a)[0] * lo}),
+            a.model_copy(update={"electricity_per_kwh": electricity_price(a)[0] * hi}),
         ),
         (
             "Hours per day",

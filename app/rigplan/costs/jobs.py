@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rigplan.costs.fx import rate_for
-from rigplan.costs.model import OfferInput, OwnInputs, own_terms
+from rigplan.costs.fx import electricity_price
+from rigplan.costs.model import OfferInput, OwnInputs, cloud_k, own_terms
 from rigplan.model.assumptions import Assumptions, Pricing
 
 
@@ -52,15 +52,14 @@ def _instance_hours(o: OfferInput, own: OwnInputs, a: Assumptions, own_hours: fl
 def jobs(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> list[JobResult]:
     if not job_defined(a):
         return []
-    k = rate_for(a).per_usd
     upfront, _, resale = own_terms(own, a)
     own_hours = _own_hours(own, a)
-    own_cost = None if own_hours is None else own_hours * own.load_wall_w / 1000 * a.electricity_per_kwh
+    own_cost = None if own_hours is None else own_hours * own.load_wall_w / 1000 * electricity_price(a)[0]
     out = []
     for o in offers:
         lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
         inst_hours = _instance_hours(o, own, a, own_hours)
-        cloud = None if inst_hours is None else inst_hours * o.hourly_usd * k / (1 - lost)
+        cloud = None if inst_hours is None else inst_hours * o.hourly_usd * cloud_k(o, a) / (1 - lost)
         win = win_resale = None
         years = None
         if cloud is None or own_cost is None:

@@ -7,6 +7,8 @@ per USD and day d:
     own(d)   = upfront + d * (P_load * h + P_idle * i) * p            (minus resale at the horizon)
     cloud(d) = d * h * s * rate * k / (1 - overhead if spot)  +  d / 30.4375 * (storage + egress per month) * k
 
+with k here the rate of the offer's price date times (1 + the VAT/tax share on the cloud bill).
+
 A desktop hour at speed ratio s replaces s instance hours. Break-even is the first day cloud(d) >= own(d). An offer
 whose speed ratio is unknown gets no curve: only the instance hours its price buys for the cost of the build.
 """
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rigplan.costs.commitment import commitment_curve, first_crossing, instances_needed, term_days
-from rigplan.costs.fx import rate_for
+from rigplan.costs.fx import electricity_price, rate_for
 from rigplan.costs.resale import resale_share
 from rigplan.model.assumptions import Assumptions, Pricing
 
@@ -47,6 +49,9 @@ class OfferInput:
     throughput: float | None = None  # instance throughput in reference-GPU units
     speedup_basis: str = ""
     upfront_usd: float = 0.0  # per instance and term, for a reserved pricing with an upfront part
+    speedup_kind: str = "measured"  # "measured" (both sides), "estimate" (either side), "set by the user", "unknown"
+    fx_per_usd: float | None = None  # units of the report currency per USD at the price's date; None: the report's
+    fx_basis: str = ""
 
 
 @dataclass
@@ -65,6 +70,7 @@ class OfferResult:
     work_per_money: float | None  # reference-GPU-hours per unit of currency
     speedup_basis: str = ""
     upfront: float = 0.0  # a commitment's payments at the start of its terms (so far: the first), for cost_at
+    speedup_kind: str = "measured"
 
 
 @dataclass
@@ -109,14 +115,22 @@ def own_terms(own: OwnInputs, a: Assumptions) -> tuple[float, float, float]:
     parts = own.parts_usd * rate_for(a).per_usd
     upfront = parts * (1 + a.tax_fraction) + a.shipping
     per_day = (
-        (own.load_wall_w * a.hours_per_day + own.idle_wall_w * a.idle_hours_per_day) / 1000 * a.electricity_per_kwh
+        (own.load_wall_w * a.hours_per_day + own.idle_wall_w * a.idle_hours_per_day) / 1000 * electricity_price(a)[0]
     )
     return upfront, per_day, parts * resale_share(a)[0]
 
 
+def cloud_k(o: OfferInput, a: Assumptions) -> float:
+    """Report-currency units per USD of this offer's bill: the rate of its price's date (or the report's), with the
+    VAT/tax share on the cloud bill."""
+    k = o.fx_per_usd if o.fx_per_usd is not None else rate_for(a).per_usd
+    return k * (1 + a.cloud_tax_fraction)
+
+
 def cloud_slope(o: OfferInput, a: Assumptions) -> tuple[float, float, float]:
-    """(compute, storage, egress) cost per day for renting the desktop's daily work (speed ratio known)."""
-    k = rate_for(a).per_usd
+    """(compute, storage, egress) cost per day for renting the desktop's daily work (speed ratio known), tax
+    included."""
+    k = cloud_k(o, a)
     lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0  # < 1: the model refuses 1
     compute = a.hours_per_day * (o.speedup or 0.0) * o.hourly_usd * k / (1 - lost)
     storage = a.storage_gb * a.storage_per_gb_month * k / DAYS_PER_MONTH
@@ -180,7 +194,7 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
     for o in offers:
         if o.speedup is None:
             lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
-            hourly = o.hourly_usd * k.per_usd / (1 - lost)
+            hourly = o.hourly_usd * cloud_k(o, a) / (1 - lost)
             report.speed_unknown.append(
                 UnknownSpeedResult(o.id, o.label, o.pricing, hourly, upfront / hourly, o.speedup_basis)
             )
@@ -193,7 +207,7 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
     for o, row, curve, (c_compute, c_storage, c_egress) in zip(offers, per_day, curves, slopes, strict=True):
         d, status = breakeven(upfront, own_day, resale, float(row), horizon)
         lost = a.spot_overhead if o.pricing is Pricing.SPOT else 0.0
-        rate = o.hourly_usd * k.per_usd
+        rate = o.hourly_usd * cloud_k(o, a)
         assert o.speedup is not None
         term = term_days(o.pricing)
         if term is not None:
@@ -220,6 +234,7 @@ def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostRep
                 },
                 work_per_money=(o.throughput / (rate / (1 - lost))) if o.throughput and rate > 0 else None,
                 speedup_basis=o.speedup_basis,
+                speedup_kind=o.speedup_kind,
             )
         )
     return report
@@ -236,7 +251,7 @@ def _committed(
 ) -> OfferResult:
     """A reserved pricing: n instances paid around the clock for whole terms (rigplan.costs.commitment)."""
     assert o.speedup is not None
-    k = rate_for(a).per_usd
+    k = cloud_k(o, a)
     days = report.days
     c_storage, c_egress = extras
     n = instances_needed(a.hours_per_day, o.speedup)
@@ -276,6 +291,7 @@ def _committed(
         else None,
         speedup_basis=o.speedup_basis,
         upfront=up,
+        speedup_kind=o.speedup_kind,
     )
 
 

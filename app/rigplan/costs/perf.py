@@ -21,21 +21,32 @@ from rigplan.model.parts import Gpu
 from rigplan.paths import parts_dir
 
 REFERENCE = "1x V100 SXM2 16GB"
+# Classes whose mixed-precision gain counts (fast FP16 on tensor cores, and measured); the others train at their FP32
+# speed in mixed precision (tools/import_perf.py FAST_FP16).
+FAST_FP16 = ("volta-turing", "ampere+")
+NO_FAST_FP16 = "; no fast FP16 math (or no measured gain): mixed precision trains at the FP32 speed"
 
 
 @dataclass(frozen=True)
 class Speed:
-    value: float  # relative to REFERENCE, in the table's precision
+    value: float  # relative to REFERENCE, in the table's precision and workload
     kind: str  # "measured", "estimate" or "override"
     basis: str
     model: str
-    interconnect: str = "pcie"  # "pcie" or "nvlink": which measured scaling applies to several of them
+    interconnect: str = "pcie"  # "pcie" or "sxm": which fitted scaling applies to several of them
+    chip: str = ""
+    own_scaling: float | None = None  # exponent fitted on this GPU's own multi-GPU runs (Lambda), if any
 
 
 @dataclass(frozen=True)
-class Scaling:
-    efficiency: float  # throughput added by each GPU after the first, as a share of one GPU
+class ScalingFit:
+    """Throughput of n GPUs = n ** exponent x one GPU's (tools/perf_scaling.py)."""
+
+    exponent: float
     basis: str
+
+    def speedup(self, n: int) -> float:
+        return float(n) ** self.exponent if n > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -46,8 +57,10 @@ class PerfTable:
     fit: dict[str, Any]
     fit_basis: str
     gains: dict[str, float]  # mixed-precision gain by GPU class (mixed throughput / FP32 throughput)
-    scaling: dict[str, Scaling]  # "pcie", "nvlink"
+    scaling: dict[str, ScalingFit]  # "pcie", "sxm", "nvlink-bridge", for this workload
     leave_one_out: dict[str, Any]
+    workload: str = "all"
+    workload_label: str = "All models (geometric mean)"
 
 
 def key(name: str) -> str:
@@ -65,33 +78,89 @@ def _doc(path: Path) -> dict[str, Any]:
     return yaml.load(path.read_text("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+class UnknownWorkload(ValueError):
+    """A workload id the speed table does not have: one line for the user."""
+
+
+def workload_rows(path: Path | None = None) -> list[dict[str, Any]]:
+    return list(_doc(path or parts_dir() / "gpu_perf.yaml")["workloads"])
+
+
+def _workload(doc: dict[str, Any], workload: str) -> dict[str, Any]:
+    for w in doc["workloads"]:
+        if w["id"] == workload:
+            return w
+    ids = ", ".join(w["id"] for w in doc["workloads"])
+    raise UnknownWorkload(f"unknown workload {workload!r}; choose one of: {ids}")
+
+
+def _model_speed(m: dict[str, Any], precision: str, w: dict[str, Any]) -> Speed | None:
+    if not m.get(precision):
+        return None
+    value, basis = float(m[precision]), m["basis"]
+    if w["column"]:
+        per = (m.get("workloads") or {}).get(w["id"].removesuffix("-dataloader-bound"))
+        if per and per.get(precision):
+            value = float(per[precision])
+            basis = f"{basis}; {w['label']} column"
+        else:
+            basis = f"{basis}; no {w['label']} figure for it: the all-models figure"
+    own = (m.get("scaling") or {}).get(precision)
+    return Speed(value, m["kind"], basis, m["model"], m.get("interconnect", "pcie"), m.get("chip", ""), own)
+
+
 @cache
-def load_perf(path: Path | None = None, precision: str = "mixed") -> PerfTable:
+def load_perf(path: Path | None = None, precision: str = "mixed", workload: str = "all") -> PerfTable:
     precision = Precision(precision).value
     doc = _doc(path or parts_dir() / "gpu_perf.yaml")
-    models = {
-        key(m["model"]): Speed(float(m[precision]), m["kind"], m["basis"], m["model"], m.get("interconnect", "pcie"))
-        for m in doc["models"]
-        if m.get(precision)
-    }
+    w = _workload(doc, workload)
+    models = {key(m["model"]): s for m in doc["models"] if (s := _model_speed(m, precision, w)) is not None}
     fit = doc["fit"]
     fit_basis = fit["basis"][precision]
-    chipsets = {
-        key(name): Speed(
-            float(c[precision]),
-            "estimate",
-            (fit["no_tensor_cores"] if c.get("rule") == "no-tensor-cores" else fit_basis) + f"; specs of the {name}",
-            name,
-        )
-        for name, c in doc.get("chipsets", {}).items()
-        if c.get(precision)
-    }
+    chipsets = {}
+    for name, c in doc.get("chipsets", {}).items():
+        if not c.get(precision):
+            continue
+        basis = c.get("basis") or (fit["no_tensor_cores"] if c.get("rule") == "no-tensor-cores" else fit_basis)
+        if c.get("class") not in FAST_FP16:
+            basis += NO_FAST_FP16
+        if w["column"]:
+            basis += f"; no {w['label']} figure for it: the all-models figure"
+        chipsets[key(name)] = Speed(float(c[precision]), "estimate", f"{basis}; specs of the {name}", name)
     # Lookups by name (the parts table's Speed column, gpu_speed) see the catalog chipsets' estimates too; a measured
     # or instance model of the same name wins.
     models = {**chipsets, **models}
     gains = {k: float(v["gain"]) for k, v in doc["mixed_gain"].items()}
-    scaling = {k: Scaling(float(v["efficiency"]), v["basis"]) for k, v in doc["scaling"].items()}
-    return PerfTable(precision, models, chipsets, fit, fit_basis, gains, scaling, doc["leave_one_out"][precision])
+    scaling = {}
+    for group, g in doc["scaling"].items():
+        if w.get("scaling"):
+            scaling[group] = ScalingFit(float(w["scaling"]["exponent"]), w["scaling"]["basis"])
+        elif w["column"]:
+            per = g["workloads"][w["column"]]
+            scaling[group] = ScalingFit(
+                float(per["exponent"]),
+                f"{w['label']}: fit n^{per['exponent']:.3f} over {per['n']} measured runs on {g['label']} (Lambda); "
+                f"fit error median {per['median_abs_error']:.0%}",
+            )
+        else:
+            scaling[group] = ScalingFit(float(g["exponent"]), g["basis"])
+    loo = doc["leave_one_out"][precision]
+    return PerfTable(precision, models, chipsets, fit, fit_basis, gains, scaling, loo, w["id"], w["label"])
+
+
+def multi_gpu(table: PerfTable, speed: Speed, count: int, override: float | None = None) -> tuple[float, str]:
+    """(throughput of `count` such GPUs in units of one, how it was got): the user's per-added-GPU efficiency; else
+    the GPU's own measured scaling (all-models workload only); else the fit of its interconnect and workload."""
+    if count <= 1:
+        return float(max(count, 0)), ""
+    if override is not None:
+        return 1 + (count - 1) * override, f"{count} GPUs at {override:.2f} per added GPU (set by the user)"
+    if speed.own_scaling is not None and table.workload == "all":
+        f = float(count) ** speed.own_scaling
+        return f, f"{count} GPUs = {f:.2f}x one, from the {speed.model}'s own measured multi-GPU runs (Lambda)"
+    fit = table.scaling.get(speed.interconnect) or table.scaling["pcie"]
+    f = fit.speedup(count)
+    return f, f"{count} GPUs = {f:.2f}x one ({fit.basis.split(';')[0]})"
 
 
 def guess_class(name: str) -> str:
@@ -142,7 +211,10 @@ def gpu_speed(table: PerfTable, gpu: Gpu) -> Speed | None:
     value = estimate(table, gpu.fp32_tflops, gpu.memory_bandwidth_gbs, cls)
     if value is None:
         return None
-    return Speed(value, "estimate", f"{table.fit_basis}; specs of {name} (class guessed from the name: {cls})", name)
+    note = "" if cls in FAST_FP16 else NO_FAST_FP16
+    return Speed(
+        value, "estimate", f"{table.fit_basis}; specs of {name} (class guessed from the name: {cls}){note}", name
+    )
 
 
 # Instance type -> the exact GPU board, from the providers' instance documentation. A "GPU" of a p2 (K80) or g3 (M60)
@@ -189,6 +261,25 @@ def offer_speed(table: PerfTable, offer: Offer) -> Speed | None:
     return table.models.get(key(name)) if name else None
 
 
-def scaled(per_gpu: float, count: int, efficiency: float) -> float:
-    """Throughput of `count` GPUs: each GPU after the first adds `efficiency` of one (1 + (n-1) * e)."""
-    return per_gpu * (1 + (count - 1) * efficiency) if count > 0 else 0.0
+@dataclass(frozen=True)
+class MeasuredWorkload:
+    """One workload of the speed table, for reuse (the workload planner, the GUI's choice): its per-GPU speeds
+    (1x V100 SXM2 16 GB = 1.0, each with kind and basis) and its scaling per interconnect."""
+
+    id: str
+    label: str
+    unit: str  # what Lambda's column counts (images/s, sequences/s...); the speeds are ratios of it
+    speeds: dict[str, Speed]  # by GPU model name (instances' boards and measured desktop cards)
+    scaling: dict[str, ScalingFit]  # "pcie", "sxm", "nvlink-bridge"
+    source: str
+
+
+def measured_workloads(precision: str = "mixed", path: Path | None = None) -> list[MeasuredWorkload]:
+    """Every workload of parts/gpu_perf.yaml: "all" (geometric mean, the default) first, then each measured model."""
+    doc = _doc(path or parts_dir() / "gpu_perf.yaml")
+    out = []
+    for w in doc["workloads"]:
+        t = load_perf(path, precision, w["id"])
+        speeds = {m["model"]: t.models[key(m["model"])] for m in doc["models"] if key(m["model"]) in t.models}
+        out.append(MeasuredWorkload(w["id"], w["label"], w["unit"], speeds, dict(t.scaling), doc["source"]))
+    return out

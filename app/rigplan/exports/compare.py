@@ -80,6 +80,7 @@ def build_figures(plan: Plan) -> dict[str, Any]:
         "recommended_psu_w": power.recommended_psu_w if power else None,
         "power_lower_bound": bool(power and power.unknown),
         "throughput_v100": own.throughput,
+        "throughput_kind": plan.costing.throughput_kind,  # "estimate" when any card's speed is estimated
         "work_per_money": cost.own_work_per_money,
         "errors": counts[Severity.ERROR],
         "warnings": counts[Severity.WARNING],
@@ -143,7 +144,13 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         row("Full load (sizing)", "load_w", lambda v: f"{v:,.0f} W"),
         row("At the wall, training", "wall_load_w", lambda v: f"{v:,.0f} W"),
         row("Recommended PSU", "recommended_psu_w", lambda v: f"{v:,} W"),
-        row("Throughput", "throughput_v100", lambda v: f"{v:.2f} V100"),
+        ["Throughput"]
+        + [
+            "unknown"
+            if x["throughput_v100"] is None
+            else f"{x['throughput_v100']:.2f} V100" + (" (estimate)" if x.get("throughput_kind") == "estimate" else "")
+            for x in f
+        ],
         row("Work per money", "work_per_money", lambda v: f"{v:.4f} V100-h/{cur}"),
         row("Errors", "errors", str),
         row("Warnings", "warnings", str),

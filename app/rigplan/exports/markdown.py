@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import quote, urlsplit
 
 from rigplan import __version__
+from rigplan.costs.fx import electricity_price
 from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
 from rigplan.exports.wording import at_least, least
 from rigplan.rules import Severity
@@ -71,7 +72,7 @@ def to_markdown(plan: Plan) -> str:
     out += [
         "",
         f"**Owning vs renting** ({a.hours_per_day:g} h of training a day, {a.horizon_years:g} years, electricity "
-        f"{money(cur, a.electricity_per_kwh)}/kWh): {least(n)}{money(cur, cost.upfront)} up front, "
+        f"{money(cur, electricity_price(a)[0])}/kWh): {least(n)}{money(cur, cost.upfront)} up front, "
         f"{money(cur, cost.own_slope_per_day)} a day to run, "
         f"{least(n)}{money(cur, cost.own_breakdown['total'], 0)} at the horizon after resale.",
         "",
@@ -82,12 +83,14 @@ def to_markdown(plan: Plan) -> str:
             "|---|---|--:|--:|---|---|",
         ]
         speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
+        est = {(o.id, o.pricing) for o in cost.offers if o.speedup_kind == "estimate"}
         for c in plan.offers:
             s = speed.get((c.offer.id, c.pricing))
             hourly = c.offer.hourly(c.pricing) or 0.0
             out.append(
                 f"| {cell(c.offer.label)} | {c.pricing.value} | USD {hourly:,.3f} | "
-                f"{'unknown' if s is None else f'{s:.2f}'} | {breakeven_text(plan, c.offer.id, c.pricing)} | "
+                f"{'unknown' if s is None else f'{s:.2f}'}{' (estimate)' if (c.offer.id, c.pricing) in est else ''} | "
+                f"{breakeven_text(plan, c.offer.id, c.pricing)} | "
                 f"{cell(c.offer.date_text)} |"
             )
         out.append("")
@@ -96,6 +99,9 @@ def to_markdown(plan: Plan) -> str:
     jobs = job_lines(plan)
     if jobs:
         out += ["**By the job:**"] + [f"- {cell(line)}" for line in jobs] + [""]
+    if plan.workload_lines:
+        out += ["**Workload (estimates, docs/workload.md):**"] + [f"- {cell(line)}" for line in plan.workload_lines]
+        out.append("")
     # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
     return "\n".join(out) + "\n"

@@ -58,6 +58,9 @@ class Plan:
     jobs: list[JobResult] = field(default_factory=list)  # job mode only
     inputs: list[OfferInput] = field(default_factory=list)  # the cost model's inputs of the charted offers
     notes: list[str] = field(default_factory=list)
+    # The build's saved workload in words (rigplan.workload.describe.plan_lines, filled by the caller: exports and
+    # workload are sibling layers); empty: none saved, or not asked for.
+    workload_lines: list[str] = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -108,7 +111,11 @@ def make_plan(
             if c.offer.hourly(c.pricing) is None:
                 notes.append(f"{c.offer.id} has no {c.pricing.value} price: left out")
                 continue
-            inputs.append(offer_input(c.offer, a, perf, costing.own.throughput, pricing=c.pricing))
+            inputs.append(
+                offer_input(
+                    c.offer, a, perf, costing.own.throughput, pricing=c.pricing, own_kind=costing.throughput_kind
+                )
+            )
         cost = compute(costing.own, inputs, a)
         job_results = jobs(costing.own, inputs, a) if job_defined(a) else []
     except (CostInputError, NoRate) as exc:

@@ -59,7 +59,7 @@ def _clean(value: Any) -> Any:
 
 def build_to_dict(build: Build) -> dict[str, Any]:
     body = _clean(build.model_dump(mode="json", exclude_none=True))
-    return {"format": MAGIC, "format_version": FORMAT_VERSION, **body}
+    return {"format": MAGIC, "format_version": build.format_version, **body}
 
 
 def dumps(build: Build) -> str:
@@ -108,6 +108,8 @@ def migrate(doc: dict[str, Any], path: Path) -> dict[str, Any]:
         raise BuildFileError(path, f"format_version {version} is not a RigPlan version")
     if version == 1:
         doc = _v1_to_v2(doc)
+    if doc["format_version"] == 2:
+        doc = {**doc, "format_version": 3}  # version 3 added the optional `workload`; nothing else changed
     return doc
 
 

@@ -82,6 +82,20 @@ StrictLoader.add_constructor("tag:yaml.org,2002:int", StrictLoader.construct_yam
 
 def check_structure(text: str) -> None:
     """One pass over the flat event stream: refuse aliases and nesting deeper than MAX_DEPTH."""
+    try:
+        _check_events(text)
+    except yaml.MarkedYAMLError as exc:
+        # PyYAML 6.0.4's libyaml stops deep nesting itself while scanning ("exceeded maximum nesting depth", at about
+        # 1,000 levels): the same refusal as ours, said in the project's words.
+        mark = exc.problem_mark
+        if "nesting depth" in str(exc.problem) and mark is not None:
+            raise YamlRefused(
+                mark.line + 1, f"lists or mappings are nested more than {MAX_DEPTH} levels deep"
+            ) from None
+        raise
+
+
+def _check_events(text: str) -> None:
     depth = 0
     for event in yaml.parse(text, Loader=_BaseLoader):
         if isinstance(event, yaml.AliasEvent):

@@ -201,6 +201,7 @@ class MainWindow(QMainWindow):
         self.build_header.example_requested.connect(self.files.open_example)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.comparison_changed.connect(self.doc.set_comparison)
+        self.costs.workload_changed.connect(self.doc.set_workload)
         self.doc.changed.connect(self.refresh)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_title())
         self.doc.path_changed.connect(lambda _: self._update_title())

@@ -40,7 +40,8 @@ ResaleCurve = tuple[Share, Share, Share, Share]
 LEGACY_RESALE_DEFAULT = 0.40
 LEGACY_SCALING_DEFAULT = 0.8
 # A data-loader-bound workload: 4 GPUs gave 1.54x one (p3.8xlarge vs p3.2xlarge, Tacotron, a 2021 user report):
-# (1.54 - 1) / 3 = 0.18 per added GPU. Offered as a preset by the GUI and docs.
+# (1.54 - 1) / 3 = 0.18 per added GPU. Offered as a preset by the GUI; the workload "tacotron2-dataloader-bound"
+# carries the same measurement as its own scaling.
 DATA_LOADER_BOUND_SCALING = 0.18
 
 
@@ -56,6 +57,21 @@ class Precision(StrEnum):
     FP32 = "fp32"
 
 
+class Workload(StrEnum):
+    """Whose speed the ratios use: Lambda's geometric mean over its models, one measured model, or the seed's
+    data-loader-bound Tacotron case (parts/gpu_perf.yaml `workloads`, rigplan.costs.perf.measured_workloads)."""
+
+    ALL = "all"
+    RESNET50 = "resnet50"
+    SSD = "ssd"
+    BERT_BASE = "bert-base"
+    BERT_LARGE = "bert-large"
+    GNMT = "gnmt"
+    TACOTRON2 = "tacotron2"
+    WAVEGLOW = "waveglow"
+    TACOTRON2_DATALOADER_BOUND = "tacotron2-dataloader-bound"
+
+
 class Assumptions(Frozen):
     currency: CurrencyCode = Field(
         "USD",
@@ -67,10 +83,11 @@ class Assumptions(Frozen):
         description="Units of the currency per US dollar. Empty: the ECB euro reference rates of the date in "
         "parts/fx_rates.yaml, crossed through the euro.",
     )
-    electricity_per_kwh: UnitPrice = Field(
-        0.17,
-        description="Electricity price per kWh, in the chosen currency. Default 0.17: US average residential price "
-        "2025 (US EIA, Electric Power Monthly).",
+    electricity_per_kwh: UnitPrice | None = Field(
+        None,
+        description="Electricity price per kWh, in the chosen currency. Empty: a dated public price for the "
+        "currency: USD 0.17 (US EIA, 2025), EUR 0.2872 (Eurostat EU average, 2025-H1), GBP 0.2635 (Ofgem cap, "
+        "Oct-Dec 2025), JPY 34 (TEPCO, 2025); other currencies: the US price at the ECB rate, said so.",
     )
     hours_per_day: Hours = Field(
         8.0,
@@ -105,6 +122,11 @@ class Assumptions(Frozen):
         description="Share of spot work lost to interruptions (below 1). Default 10 %: RigPlan's assumption; AWS's "
         "Spot Instance Advisor shows interruption rates from under 5 % to over 20 %.",
     )
+    cloud_tax_fraction: Share = Field(
+        0.0,
+        description="VAT or sales tax on the cloud bill, as a share (0.2 for 20 % VAT). Default 0: list prices are "
+        "before tax; EU and UK buyers without a VAT number pay it on top.",
+    )
     storage_gb: Gigabytes = Field(
         0.0, description="Cloud disk kept for datasets and checkpoints, GB. Default 0 GB: set yours."
     )
@@ -125,15 +147,22 @@ class Assumptions(Frozen):
         description="Training precision: mixed (automatic mixed precision) or fp32. GPUs without tensor cores "
         "(GTX 10-series, P100, K80, M60) gain little or nothing from mixed precision.",
     )
+    workload: Workload = Field(
+        Workload.ALL,
+        description="Whose speed the ratios use. Default all: the geometric mean of the models Lambda measured "
+        "(ResNet-50, SSD, BERT base and large, GNMT, Tacotron 2, WaveGlow); or one of them, with its own scaling; "
+        "tacotron2-dataloader-bound: a user's p3 runs where 4 GPUs gave 1.54x one.",
+    )
     scaling_desktop: Efficiency | None = Field(
         None,
-        description="Throughput each added desktop GPU contributes, as a share of one. Empty: the median of "
-        "Lambda's measured 2-4 GPU PCIe runs (parts/gpu_perf.yaml). A data-loader-bound workload: 0.18.",
+        description="Throughput each added desktop GPU contributes, as a share of one. Empty: the GPU's own "
+        "measured multi-GPU runs, else the fit n^b of Lambda's 1-8 GPU PCIe runs (parts/gpu_perf.yaml). A "
+        "data-loader-bound workload: 0.18.",
     )
     scaling_cloud: Efficiency | None = Field(
         None,
-        description="Throughput each added instance GPU contributes. Empty: measured median for the instance's "
-        "interconnect (NVLink/SXM or PCIe), parts/gpu_perf.yaml.",
+        description="Throughput each added instance GPU contributes. Empty: the GPU's own measured runs, else the "
+        "fit n^b of Lambda's 1-8 GPU runs for the instance's interconnect (SXM/NVLink or PCIe), parts/gpu_perf.yaml.",
     )
     load_watts: Watts | None = Field(
         None,

@@ -9,10 +9,12 @@ from pydantic import Field
 from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.common import Frozen, Price
 from rigplan.model.parts import Kind, Part
+from rigplan.model.workload import WorkloadSpec
 
 # Version 2 (RigPlan 0.x, issue 13) added `comparison`, the offers on the break-even chart; version 1 files migrate
-# unchanged (no comparison: RigPlan picks one), see rigplan.files.buildfile.migrate.
-FORMAT_VERSION = 2
+# unchanged (no comparison: RigPlan picks one), see rigplan.files.buildfile.migrate. Version 3 (issue 28) added
+# `workload`; a build without one is still written as version 2, so older RigPlans open it.
+FORMAT_VERSION = 3
 # Above this a quantity is a typo, not a plan: 16 GPUs already needs a rack, not a workstation.
 MAX_QUANTITY = 64
 # A workstation has a dozen lines; a thousand is a broken or hostile file (and keeps every total finite).
@@ -54,6 +56,13 @@ class Build(Frozen):
     # The comparison travels with the file, so a shared build shows the same chart. None: not chosen yet (the GUI
     # then shows the best work-per-dollar offer per provider for the build's GPUs).
     comparison: Annotated[tuple[ChartOffer, ...], Field(max_length=MAX_COMPARED)] | None = None
+    # What the build is for (issue 28): the model and task the workload planner sizes. None: not chosen.
+    workload: WorkloadSpec | None = None
+
+    @property
+    def format_version(self) -> int:
+        """The lowest file format that holds this build."""
+        return FORMAT_VERSION if self.workload is not None else 2
 
     def of_kind(self, kind: Kind) -> list[BuildItem]:
         return [item for item in self.items if item.part.kind == kind]

@@ -74,6 +74,12 @@ class Offer(Frozen):
         return f"{provider} {self.instance_type} {self.region}{when}: {gpus}"
 
     @property
+    def odd_price(self) -> str | None:
+        """The import's "odd price" flag (a price no second source confirms, e.g. GCP's a2-ultragpu-1g in us-central1
+        below the smaller a2-highgpu-1g): such an offer is left out of default picks, never of an explicit choice."""
+        return next((q for q in self.quirks if q.startswith("odd price")), None)
+
+    @property
     def date_text(self) -> str:
         if self.data_date:
             return self.data_date.isoformat()

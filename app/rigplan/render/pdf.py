@@ -119,6 +119,7 @@ def summary_html(plan: Plan) -> str:
         f"{a.horizon_years:g} years after resale. The break-even chart is on the next page.</p>",
     ]
     speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
+    est = {(o.id, o.pricing) for o in cost.offers if o.speedup_kind == "estimate"}
     orows = []
     for c in plan.offers:
         s = speed.get((c.offer.id, c.pricing))
@@ -127,7 +128,7 @@ def summary_html(plan: Plan) -> str:
                 c.offer.label,
                 c.pricing.value,
                 f"USD {c.offer.hourly(c.pricing) or 0:,.3f}",
-                "unknown" if s is None else f"{s:.2f}",
+                "unknown" if s is None else f"{s:.2f}" + (" (estimate)" if (c.offer.id, c.pricing) in est else ""),
                 breakeven_text(plan, c.offer.id, c.pricing),
             ]
         )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rigplan.costs.analysis import cost_build, offer_input
 from rigplan.costs.commitment import term_days
-from rigplan.costs.fx import rate_for
+from rigplan.costs.fx import electricity_price, rate_for
 from rigplan.costs.model import breakeven, cloud_slope, horizon_days, own_terms
 from rigplan.costs.perf import PerfTable
 from rigplan.costs.resale import resale_share
@@ -93,7 +93,7 @@ class Breakeven:
         a = self.a
         load_w = a.load_watts if a.load_watts is not None else load_dc / efficiency
         idle_w = a.idle_watts if a.idle_watts is not None else idle_dc / efficiency
-        return (load_w * a.hours_per_day + idle_w * a.idle_hours_per_day) / 1000 * a.electricity_per_kwh
+        return (load_w * a.hours_per_day + idle_w * a.idle_hours_per_day) / 1000 * electricity_price(a)[0]
 
     def own_day_min(self, gpu: Gpu, count: int) -> float:
         """The least a day of owning can cost in electricity with these GPUs, whatever the other parts."""

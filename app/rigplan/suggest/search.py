@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
 from rigplan.costs.fx import Rate, convert, rate_for
-from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, scaled
+from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, multi_gpu
 from rigplan.imports.user_prices import bundled_prices
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
@@ -73,7 +73,7 @@ class Search(PowerPruning, EarliestBreakeven):
         caches per table object, so the search always runs on the catalog's own tables."""
         question.validate()
         self.catalog, self.a, self.q = catalog, assumptions, question
-        self.perf = perf or load_perf(precision=assumptions.precision.value)
+        self.perf = perf or load_perf(precision=assumptions.precision.value, workload=assumptions.workload.value)
         self.progress, self.cancelled = progress, cancelled
         self.stats = Stats()
         self.memo: dict[tuple[str, int], tuple[float, Found | None]] = {}
@@ -168,7 +168,7 @@ class Search(PowerPruning, EarliestBreakeven):
         table = self.catalog.table(Kind.GPU)
         prices = self._prices(Kind.GPU)
         forced = self._included(Kind.GPU)
-        eff = self.a.scaling_desktop if self.a.scaling_desktop is not None else self.perf.scaling["pcie"].efficiency
+        eff = self.a.scaling_desktop
         out = []
         for i, usd in enumerate(prices):
             if usd is None or (forced is not None and i not in forced) or (self.only and table.ids[i] not in self.only):
@@ -187,7 +187,7 @@ class Search(PowerPruning, EarliestBreakeven):
             sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
                 vram = (gpu.vram_gb or 0.0) * n
-                out.append(GpuOption(i, gpu, n, usd, scaled(speed.value, n, eff), vram, sig))
+                out.append(GpuOption(i, gpu, n, usd, speed.value * multi_gpu(self.perf, speed, n, eff)[0], vram, sig))
         if forced is not None and not out:
             raise SuggestError("the GPU you asked for has no price, no speed figure or too little memory")
         return out

@@ -26,11 +26,13 @@ from rigplan.gui.costs.assumptions_rows import (
     FieldSpin,
     JobRow,
     field_spin,
+    kwh_in_use,
     precision_box,
+    workload_box,
 )
 from rigplan.gui.widgets.wheel_guard import guard_wheel
 from rigplan.model import DEFAULT_SOURCES, KNOWN_CURRENCIES, Assumptions, Pricing
-from rigplan.model.assumptions import DATA_LOADER_BOUND_SCALING, MAX_UNIT_PRICE, Precision
+from rigplan.model.assumptions import DATA_LOADER_BOUND_SCALING, MAX_UNIT_PRICE, Precision, Workload
 
 # field, label, suffix, min, max, decimals, step, shown as percent
 FIELDS: list[tuple[str, str, str, float, float, int, float, bool]] = [
@@ -104,6 +106,9 @@ class AssumptionsForm(QWidget):
         self.precision = precision_box()
         self.precision.currentIndexChanged.connect(self._emit)
         form.addRow("Precision", self.precision)
+        self.workload = workload_box()
+        self.workload.currentIndexChanged.connect(self._emit)
+        form.addRow("Workload", self.workload)
         self._add_optional(form, "scaling_desktop")
         self._add_optional(form, "scaling_cloud")
         self.loader_bound = QPushButton(f"Data-loader bound: {DATA_LOADER_BOUND_SCALING:g}")
@@ -128,6 +133,7 @@ class AssumptionsForm(QWidget):
             speedup="Speed ratio",
             pricing="Default pricing",
             precision="Precision",
+            workload="Workload",
             resale_curve="Resale kept",
             job_hours="Job size",
             job_days="Job size",
@@ -176,6 +182,11 @@ class AssumptionsForm(QWidget):
 
     def _show_defaults(self, currency: str) -> None:
         """Put the computed defaults in the disabled fields, so what is used is what is seen."""
+        kwh = self.spins["electricity_per_kwh"]
+        if self.assumptions.electricity_per_kwh is None and self.assumptions.currency == currency:
+            kwh.blockSignals(True)
+            kwh.setValue(kwh_in_use(self.assumptions))
+            kwh.blockSignals(False)  # the tooltip (the field's description) lists the dated defaults
         fx = load_fx()
         rate = self.optional["fx_rate"]
         rate.setEnabled(currency != "USD")  # prices are in USD: nothing to convert
@@ -197,11 +208,12 @@ class AssumptionsForm(QWidget):
         self.assumptions = a
         self.currency.setCurrentText(a.currency)
         for name, spin in self.spins.items():
-            value = getattr(a, name)
+            value = getattr(a, name) if name != "electricity_per_kwh" else kwh_in_use(a)
             spin.setValue(value * 100 if spin.property("percent") else value)
         self.speed_field.set(a.speedup)
         self.pricing.setCurrentIndex(list(Pricing).index(a.pricing))
         self.precision.setCurrentIndex(list(Precision).index(a.precision))
+        self.workload.setCurrentIndex(list(Workload).index(a.workload))
         for name, field in self.optional.items():
             field.set(getattr(a, name))
         self.job.set(a)
@@ -217,6 +229,11 @@ class AssumptionsForm(QWidget):
         data["speedup"] = self.speed_field.value()
         data["pricing"] = Pricing(self.pricing.currentData())
         data["precision"] = Precision(self.precision.currentData())
+        data["workload"] = Workload(self.workload.currentData())
+        # The price shown for the currency's dated default stays "the default": a new currency then gets its own
+        # dated price instead of this figure relabelled (EUR 0.2872, not USD 0.17 called euros).
+        if data["electricity_per_kwh"] == kwh_in_use(self.assumptions.model_copy(update={"electricity_per_kwh": None})):
+            data["electricity_per_kwh"] = None
         for name, field in self.optional.items():
             data[name] = field.value()
         if data["currency"] == "USD":

@@ -12,8 +12,10 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Signal
 from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QWidget
 
+from rigplan.costs.fx import NoRate, electricity_price
+from rigplan.costs.perf import workload_rows
 from rigplan.model import DEFAULT_SOURCES
-from rigplan.model.assumptions import MAX_JOB, MAX_RATE, MAX_WALL_WATTS, Assumptions, Precision
+from rigplan.model.assumptions import MAX_JOB, MAX_RATE, MAX_WALL_WATTS, Assumptions, Precision, Workload
 
 # field, label, suffix, min, max, decimals, step, shown as percent, what the default is
 OPTIONAL_FIELDS: list[tuple[str, str, str, float, float, int, float, bool, str]] = [
@@ -234,6 +236,28 @@ class JobRow(QWidget):
         field = self.field()
         data["job_hours"] = self.size_spin.value() if field == "job_hours" else None
         data["job_days"] = self.size_spin.value() if field == "job_days" else None
+
+
+def workload_box() -> QComboBox:
+    """Whose measured speed the ratios use: all models (the default) or one of Lambda's (docs/cost-model.md)."""
+    box = QComboBox()
+    labels = {w["id"]: w["label"] for w in workload_rows()}
+    for w in Workload:
+        box.addItem(labels.get(w.value, w.value), w)
+    box.setAccessibleName("Workload")
+    box.setToolTip(DEFAULT_SOURCES["workload"])
+    # The long labels must not widen the panel (the window fits 1280 px): the box shows what fits, the list all.
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(14)
+    return box
+
+
+def kwh_in_use(a: Assumptions) -> float:
+    """The electricity price in use: the user's, or the dated default for the currency (rigplan.costs.fx)."""
+    try:
+        return round(electricity_price(a)[0], 3)
+    except NoRate:  # a currency without a reference rate and no rate given: keep what is set
+        return a.electricity_per_kwh or 0.0
 
 
 def precision_box() -> QComboBox:

@@ -109,7 +109,9 @@ def offer_inputs(
         try:
             if offer is None:
                 raise CostInputError(c.offer)
-            inp = offer_input(offer, a, perf, costing.own.throughput, pricing=c.pricing)
+            inp = offer_input(
+                offer, a, perf, costing.own.throughput, pricing=c.pricing, own_kind=costing.throughput_kind
+            )
         except CostInputError:
             skipped.append(f"{offer.instance_type if offer else c.offer} has no {c.pricing.value} price")
             continue
@@ -140,6 +142,11 @@ def model_lines(
         for u in r.speed_unknown
     ]
     more = [f"{esc(_short(u.label))}: {esc(u.speedup_basis)}." for u in r.speed_unknown]
+    estimated = [o for o in r.offers if o.speedup_kind == "estimate"]  # an estimated GPU speed on either side
+    if estimated:
+        names = ", ".join(f"{esc(_short(o.label))} {o.speedup:.2f}x" for o in estimated)
+        shown.append(f"Speed ratio <b>estimated</b> (not measured on both sides): {names}.")
+        more += [f"{esc(_short(o.label))}: {esc(o.speedup_basis)}." for o in estimated]
     results = sorted(jobs(costing.own, inputs, a), key=lambda j: (j.jobs_to_win is None, j.jobs_to_win or 0))
     for n, j in enumerate(results):
         if j.status == "owning-wins-after":
@@ -165,12 +172,13 @@ def form_hints(
 ) -> dict[str, tuple[float | None, str]]:
     """What the assumptions form's default boxes stand for with this build: shown greyed while in use."""
     scaling = perf_for(build.assumptions, perf).scaling
-    pcie, nvlink = scaling["pcie"].efficiency, scaling["nvlink"].efficiency
+    pcie, sxm = scaling["pcie"].exponent, scaling["sxm"].exponent
+    own = "the GPU's own measured multi-GPU runs where Lambda has them, else"
     return {
         "load_watts": (costing.own.load_wall_w, "the build's parts through its PSU's efficiency"),
         "idle_watts": (costing.own.idle_wall_w, "the build's idle estimate"),
-        "scaling_desktop": (pcie, f"measured PCIe median {pcie:g} ({scaling['pcie'].basis})"),
-        "scaling_cloud": (None, f"measured: {nvlink:g} for NVLink/SXM instances, {pcie:g} for PCIe ones"),
+        "scaling_desktop": (None, f"fitted: {own} n^{pcie:.2f} for PCIe cards ({scaling['pcie'].basis})"),
+        "scaling_cloud": (None, f"fitted: {own} n^{sxm:.2f} for SXM/NVLink instances, n^{pcie:.2f} for PCIe ones"),
         "resale_fraction": (r.resale_share, r.resale_basis),
         "jobs_per_year": (None, "no yearly view"),
     }

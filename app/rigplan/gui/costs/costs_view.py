@@ -12,17 +12,10 @@ costs ~300 ms, which the user should not wait for before seeing the window.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import cost_build, sensitivity
@@ -52,13 +45,18 @@ from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.side_panel import SidePanel
 from rigplan.gui.widgets.splitter import splitter
 from rigplan.gui.widgets.wheel_guard import guard_wheel
+from rigplan.gui.workload.tab import follow
 from rigplan.model import Build, Kind, Pricing
 from rigplan.model.build import MAX_COMPARED, ChartOffer
+
+if TYPE_CHECKING:
+    from rigplan.gui.workload.panel import WorkloadPanel
 
 
 class CostsView(QWidget):
     assumptions_changed = Signal(object)  # Assumptions (from the form, always valid)
     comparison_changed = Signal(list)  # list[ChartOffer]: the offers the user wants on the chart
+    workload_changed = Signal(object)  # WorkloadSpec: the Workload tab's model and task (issue 28)
 
     def __init__(
         self,
@@ -80,6 +78,7 @@ class CostsView(QWidget):
         self._rows_key: tuple[Any, ...] = ()
         self._hover_x: float | None = None
         self._charts: dict[str, Any] = {}
+        self.workload: WorkloadPanel | None = None  # the Workload tab, made with the charts
         self._charts_ready = False
         self._stale = False
         self._sens_offer: str | None = None
@@ -257,6 +256,7 @@ class CostsView(QWidget):
         lines, more = model_lines(self.report, costing, inputs, a, self.money)
         self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines))
         self.summary.setToolTip(summary_tip(lines, more, self.report.notes))
+        follow(self.chart_tabs, self.workload, self.build, self.offers, self.comparison)
         self._update_table()
         if self._charts_ready:
             self._update_charts()
@@ -322,7 +322,11 @@ class CostsView(QWidget):
         self.chart_tabs.addTab(be.widget, "Break-even")
         self.chart_tabs.addTab(bd.widget, "Cost breakdown")
         self.chart_tabs.addTab(tornado.container, "Sensitivity")
-        self.chart_tabs.currentChanged.connect(lambda _: self._update_charts())
+        from rigplan.gui.workload.tab import add_tab  # the planner's data loads with the charts, not at start
+
+        self.workload = add_tab(self.chart_tabs, self.build, self.offers, self.comparison)
+        self.workload.workloadChanged.connect(self.workload_changed.emit)
+        self.chart_tabs.currentChanged.connect(lambda _: self.recompute())  # redraws the chart shown (and Workload)
         guard_wheel(self)
         self._charts_ready = True
         self._update_charts()

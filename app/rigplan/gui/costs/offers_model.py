@@ -10,7 +10,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import perf_for
-from rigplan.costs.perf import PerfTable, offer_speed, scaled
+from rigplan.costs.perf import PerfTable, multi_gpu, offer_speed
 from rigplan.gui.parts.partsmodel import SORT_ROLE, refilter
 from rigplan.gui.widgets.plain import tip
 from rigplan.model import Build, Kind, Pricing
@@ -26,7 +26,7 @@ HEADERS = ["On chart", "Provider", "Instance", "Region", "GPUs", "VRAM", "On-dem
 PROVIDER_NAMES = {"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda"}
 WORK_TIP = (
     "Training work per US dollar at the on-demand price: V100-equivalent GPU-hours per dollar (Lambda's measured "
-    "benchmarks, extra GPUs scaled by the 'Scaling, cloud' assumption or the measured median for the instance's "
+    "benchmarks, extra GPUs scaled by the 'Scaling, cloud' assumption or the fitted scaling of the instance's "
     "interconnect). Empty: no speed figure for this GPU."
 )
 
@@ -44,8 +44,7 @@ def work_per_dollar(
     price = offer.hourly(pricing)
     if s is None or not price:
         return 0.0
-    eff = efficiency if efficiency is not None else perf.scaling[s.interconnect].efficiency
-    return scaled(s.value, offer.gpu_count, eff) / price
+    return s.value * multi_gpu(perf, s, offer.gpu_count, efficiency)[0] / price
 
 
 # Offers the default comparison leaves out: graphics/VDI instances are not training machines, and the cloud catalog
@@ -72,7 +71,12 @@ def default_comparison(offers: OfferCatalog, perf: PerfTable, build: Build, per_
     vram = max((getattr(i.part, "vram_gb", None) or 0 for i in gpus), default=0) or 16  # no GPU yet: a 16 GB class
     eff = build.assumptions.scaling_cloud
     perf = perf_for(build.assumptions, perf)
-    rated = [(work_per_dollar(o, perf, eff), o) for o in offers.offers if o.snapshot == "current" and is_trainer(o)]
+    # An offer whose price the import flagged as odd is not a default (Offer.odd_price); the user can still tick it.
+    rated = [
+        (work_per_dollar(o, perf, eff), o)
+        for o in offers.offers
+        if o.snapshot == "current" and is_trainer(o) and o.odd_price is None
+    ]
     rated = [(w, o) for w, o in rated if w > 0]
     tests: list[Callable[[Offer], bool]] = [
         lambda o: o.gpu_count == count and (o.vram_gb_each or 0) >= 0.75 * vram,

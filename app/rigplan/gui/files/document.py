@@ -110,6 +110,9 @@ class BuildDocument(QObject):
     def set_comparison(self, comparison: list[ChartOffer]) -> None:
         self.edit(self.build.model_copy(update={"comparison": tuple(comparison)}), "Change the offers on the chart")
 
+    def set_workload(self, workload: object) -> None:
+        self.edit(self.build.model_copy(update={"workload": workload}), "Change the workload")
+
     def rename(self, name: str) -> None:
         self.edit(self.build.model_copy(update={"name": name}), "Rename build")
 

@@ -1,0 +1,88 @@
+"""The table of one job on the build and on each offer: GPUs, fit, speed, hours, cost and jobs to break even."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from rigplan.workload.jobs import JobComparison
+
+Index = QModelIndex | QPersistentModelIndex
+MACHINE, GPUS, FITS, SPEED, HOURS, COST, WIN = range(7)
+HEADERS = ["Machine", "GPUs", "Memory", "Tokens/s", "Hours/job", "Cost/job", "Jobs to win"]
+VERDICT = {"fits": "fits", "fits-with-change": "with a change", "does-not-fit": "does not fit", "memory-unknown": "?"}
+
+
+class JobsModel(QAbstractTableModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[Any]] = []  # display values; raw numbers under UserRole for sorting
+        self.tips: list[str] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        v = self.rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _text(index.column(), v)
+        if role == Qt.ItemDataRole.UserRole:
+            return v[0] if index.column() == COST else v
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tips[index.row()]
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() >= SPEED:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def set_comparison(self, c: JobComparison | None) -> None:
+        self.beginResetModel()
+        self.rows, self.tips = [], []
+        if c is not None:
+            own = c.own
+            self.rows.append([
+                f"This build ({own.hardware.gpu.name})", own.setup.gpus, own.verdict, own.speed.tokens_per_s,
+                own.hours, _money(c.currency, c.own_electricity, "electricity"), None,
+            ])  # fmt: skip
+            self.tips.append(f"{own.summary}\n{own.speed.basis}")
+            for o in c.offers:
+                e, j = o.estimate, o.job
+                name = o.offer.label.split(": ")[0] + f" ({o.pricing.value})"
+                win = None if j is None else ("never" if j.status == "never" else j.jobs_to_win)
+                fit = e.verdict if e else None  # the change itself: tooltip and cost bars
+                self.rows.append([
+                    name, e.setup.gpus if e else o.offer.gpu_count, fit,
+                    e.speed.tokens_per_s if e else None, e.hours if e else None,
+                    _money(c.currency, j.cloud_cost if j else None, "rent"), win,
+                ])  # fmt: skip
+                tip = o.problem or (f"{e.summary}\n{e.speed.basis}" if e else "")
+                self.tips.append(f"{o.offer.label}\n{tip}")
+        self.endResetModel()
+
+
+def _money(cur: str, v: float | None, what: str) -> tuple[float | None, str]:
+    return (v, f"{cur} {v:,.2f} {what}" if v is not None else "unknown")
+
+
+def _text(col: int, v: Any) -> str:
+    if col == COST:
+        return v[1]
+    if v is None:
+        return "-" if col == WIN else "unknown"
+    if col == FITS:
+        return VERDICT.get(v, v)
+    if col == SPEED:
+        return f"{v:,.0f}"
+    if col == HOURS:
+        return f"{v:,.2f}"
+    return str(v)

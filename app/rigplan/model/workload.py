@@ -1,0 +1,48 @@
+"""What the build is for: a model, a task and the options of the workload planner (rigplan.workload)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import Field
+
+from rigplan.model.common import Frozen
+
+
+class Task(StrEnum):
+    FULL = "full"  # full fine-tuning / training: mixed precision with AdamW
+    LORA = "lora"
+    QLORA = "qlora"  # 4-bit NF4 base weights, bf16 adapters, paged optimizer
+    INFERENCE = "inference"
+
+
+class Weights(StrEnum):
+    BF16 = "bf16"
+    FP16 = "fp16"
+    INT8 = "int8"
+    INT4 = "int4"
+
+
+class Strategy(StrEnum):
+    REPLICATE = "replicate"  # data parallel (DDP): a full copy per GPU
+    SHARD = "shard"  # FSDP / ZeRO-3: weights, gradients and optimizer states split across the GPUs
+    SPLIT = "split"  # layers split across the GPUs (pipeline; llama.cpp / accelerate's device_map for inference)
+
+
+MAX_SEQ = 1_048_576
+MAX_BATCH = 4096
+
+
+class WorkloadSpec(Frozen):
+    """Saved in build files (format 3). `model` is a bundled id (llama-3.1-8b) or a config.json path."""
+
+    model: str = Field(min_length=1, max_length=500)
+    task: Task = Task.LORA
+    weights: Weights | None = None  # inference only; None: bf16
+    seq: Annotated[int, Field(ge=1, le=MAX_SEQ)] = 2048
+    batch: Annotated[int, Field(ge=1, le=MAX_BATCH)] = 1
+    gpus: Annotated[int, Field(ge=1, le=64)] | None = None  # None: every GPU of the build or instance
+    strategy: Strategy | None = None  # None: replicate when one copy fits a GPU, else shard (split for inference)
+    checkpointing: bool | None = None  # None: on for training tasks
+    tokens: Annotated[float, Field(gt=0, le=1e15, allow_inf_nan=False)] | None = None  # one job's tokens

@@ -1,0 +1,132 @@
+"""The Workload panel on its own, driven like a user: a real build, the real cloud offers, real widgets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from rigplan.cloud.offers import OfferCatalog
+from rigplan.files import load
+from rigplan.gui.workload.jobs_model import COST, FITS, HOURS, MACHINE
+from rigplan.gui.workload.panel import WorkloadPanel
+from rigplan.model.assumptions import Pricing
+from rigplan.model.workload import Task, Weights, WorkloadSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ROOT / "examples" / "2x-rtx-4090.rigplan"
+CHART = [("lambda:gpu_1x_a100:us-east-1", Pricing.ON_DEMAND), ("aws:p4d.24xlarge:us-east-1", Pricing.ON_DEMAND)]
+
+
+@pytest.fixture
+def panel(qtbot, offers: OfferCatalog) -> WorkloadPanel:  # noqa: ANN001
+    chart = [(offers.get(i), p) for i, p in CHART]
+    p = WorkloadPanel(load(BUILD), offers, None, chart)
+    qtbot.addWidget(p)
+    p.resize(1100, 600)
+    p.show()
+    qtbot.waitExposed(p)
+    return p
+
+
+def _choose(box, data: object) -> None:  # noqa: ANN001
+    box.setCurrentIndex(box.findData(data))
+
+
+def test_the_default_workload_fits_two_4090s_and_fills_the_bar(panel: WorkloadPanel) -> None:
+    assert panel.spec() == WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=1e8)
+    assert panel.verdict.text().count("fits: ") == 1 and "2x GeForce RTX 4090" in panel.verdict.text()
+    e = panel.comparison.own
+    assert panel.bar.total == pytest.approx(e.memory.total) and panel.bar.vram == 24.0
+    assert 0.5 < panel.bar.fill_fraction() < 1.0
+    assert "Weights 15.1 GB" in panel.legend.text()
+    assert "tokens/s training" in panel.speed.text() and "one job:" in panel.speed.text()
+    model = panel.table.model()
+    assert model.rowCount() == 3
+    assert model.index(0, MACHINE).data().startswith("This build")
+    a100 = model.index(1, MACHINE).data()
+    assert a100.startswith("Lambda gpu_1x_a100") and model.index(1, FITS).data() == "fits"
+    assert model.index(1, COST).data().startswith("USD ") and model.index(1, HOURS).data(Qt.ItemDataRole.UserRole) > 0
+
+
+def test_a_model_too_big_overfills_the_bar_and_names_the_change(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
+    with qtbot.waitSignal(panel.workloadChanged) as sig:
+        _choose(panel.task_box, Task.FULL.value)
+    assert sig.args[0].task is Task.FULL
+    assert panel.bar.fill_fraction() > 1.0
+    assert "does not fit as set" in panel.verdict.text() and "LoRA instead" in panel.verdict.text()
+    _choose(panel.model_box, "llama-3.1-405b")
+    assert "no change of one or two options" in panel.verdict.text()
+    assert panel.speed.text() == "Speed: unknown"
+
+
+def test_inference_enables_the_weights_and_reports_decode_and_prefill(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
+    assert not panel.weights_box.isEnabled()
+    _choose(panel.model_box, "llama-3.1-70b")
+    _choose(panel.task_box, Task.INFERENCE.value)
+    assert panel.weights_box.isEnabled() and not panel.ckpt_box.isEnabled()
+    with qtbot.waitSignal(panel.workloadChanged) as sig:
+        _choose(panel.weights_box, Weights.INT4.value)
+    assert sig.args[0].weights is Weights.INT4
+    assert "fits: " in panel.verdict.text() and "split" in panel.verdict.text()
+    assert "tokens/s decode" in panel.speed.text() and "prefill" in panel.speed.text()
+
+
+def test_tokens_per_job_drive_hours_and_a_bad_entry_is_named(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
+    hours_1e8 = panel.comparison.own.hours
+    panel.tokens_edit.setText("2e8")
+    panel.tokens_edit.editingFinished.emit()
+    assert panel.comparison.own.hours == pytest.approx(2 * hours_1e8)
+    panel.tokens_edit.setText("lots")
+    panel.tokens_edit.editingFinished.emit()
+    assert "tokens per job: 'lots' is not a number" in panel.verdict.text() and panel.table.model().rowCount() == 0
+    panel.tokens_edit.setText("-5")
+    panel.tokens_edit.editingFinished.emit()
+    assert "must be above 0" in panel.verdict.text()
+    panel.tokens_edit.setText("300M")
+    panel.tokens_edit.editingFinished.emit()
+    assert panel.comparison.own.hours == pytest.approx(3 * hours_1e8)
+
+
+def test_setters_follow_the_window(panel: WorkloadPanel, offers: OfferCatalog, tmp_path: Path) -> None:
+    panel.set_build(None)
+    assert "No build" in panel.verdict.text() and panel.table.model().rowCount() == 0
+    build = load(BUILD).model_copy(update={"workload": WorkloadSpec(model="mistral-7b", task=Task.QLORA)})
+    panel.set_build(build)
+    assert panel.spec().model == "mistral-7b" and panel.task_box.currentData() == "qlora"
+    panel.set_offers(offers, [(offers.get("lambda:gpu_1x_a100:us-east-1"), Pricing.ON_DEMAND)])
+    assert panel.table.model().rowCount() == 2
+    cfg = {"hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32, "num_key_value_heads": 8,
+           "intermediate_size": 8192, "vocab_size": 128256, "tie_word_embeddings": True}  # fmt: skip
+    path = tmp_path / "tiny" / "config.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(cfg))
+    panel.use_config(str(path))
+    assert panel.spec().model == str(path) and panel.comparison.own.model.params < 2e9
+
+
+def test_the_workload_tab_of_the_window_saves_its_choice_in_the_build(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    """Beside the break-even chart: the Costs view's Workload tab follows the open build, and a choice there is an
+    undoable edit that the saved file keeps."""
+    from rigplan.gui.mainwindow import COSTS_TAB
+
+    window.files.open_path(BUILD, ask=False)
+    window.tabs.setCurrentIndex(COSTS_TAB)
+    costs = window.costs
+    qtbot.waitUntil(lambda: costs.workload is not None)
+    tabs = costs.chart_tabs
+    tabs.setCurrentWidget(costs.workload)
+    panel = costs.workload
+    assert tabs.tabText(tabs.currentIndex()) == "Workload"
+    assert "2x GeForce RTX 4090" in panel.verdict.text()  # the window's build, not an empty one
+    _choose(panel.model_box, "qwen2.5-32b")
+    assert window.doc.build.workload is not None and window.doc.build.workload.model == "qwen2.5-32b"
+    assert window.undo_stack.undoText() == "Change the workload"
+    window.undo_stack.undo()
+    assert window.doc.build.workload is None or window.doc.build.workload.model != "qwen2.5-32b"
+    window.undo_stack.redo()
+    target = tmp_path / "with-workload.rigplan"
+    assert window.files.write(target, as_new=True)
+    assert load(target).workload.model == "qwen2.5-32b"
