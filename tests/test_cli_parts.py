@@ -36,7 +36,7 @@ def test_list_4090_json_matches_opendb() -> None:
     assert (strix["length_mm"], strix["tdp_w"], strix["power_connectors"]) == (
         358,
         450,
-        {"pin6": 0, "pin8": 0, "pin16": 1, "eps8": 0},  # eps8: the GPU EPS input field of 817ca6b
+        {"pin6": 0, "pin8": 0, "pin16": 1, "eps8": 0},  # eps8: the EPS input field the model gained for issue 25
     )
     lc = by_id["0f19eb6a-59be-46b5-9d32-5473acf029c5"]
     assert (lc["length_mm"], lc["tdp_w"], lc["slot_width"]) == (293, 450, 3)

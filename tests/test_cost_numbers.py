@@ -45,6 +45,7 @@ def test_a_2018_gbp_quote_converts_at_the_2018_rate() -> None:
     assert "2018-01-19" in r["exchange_rate"]["basis"] and r["exchange_rate"]["per_usd"] == pytest.approx(0.7211, 1e-3)
     # the build's own price (GBP, the report's currency) is not converted at all
     assert data["build_cost"] == 903.0
+    assert any(QUOTE_2018 in n and "2018-01-19" in n for n in data["notes"])  # the text output says which rate
 
 
 def test_vat_on_the_cloud_bill() -> None:

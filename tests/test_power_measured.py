@@ -47,11 +47,38 @@ W2255 = Cpu(
 )
 
 
+# Intel ARK, Xeon Silver 4410T (Sapphire Rapids, LGA4677, 10 cores, 150 W): server-gear's 4x RTX 4090 server. The
+# post writes "4110T" with "TDP 150W"; the 4110 is a 2017 LGA3647 part of 85 W, so the 150 W Sapphire Rapids part it
+# means (the SYS-741GE takes 4th-generation Xeons) is used.
+S4410T = Cpu(
+    id="custom-xeon-silver-4410t",
+    name="Intel Xeon Silver 4410T",
+    custom=True,
+    socket="LGA4677",
+    microarchitecture="Sapphire Rapids",
+    cores=10,
+    threads=20,
+    tdp_w=150,
+)
+# Supermicro SYS-741GE-TNRT, 2x Xeon Silver, 16x 32 GB DDR5-4800 RDIMM, 4x RTX 4090, two 1800 W Titanium units.
+SERVER_GEAR: tuple[tuple[str, str | Part, int], ...] = (
+    ("cpu", S4410T, 2),
+    ("gpu", "7b22a20f", 4),  # NVIDIA Founders Edition GeForce RTX 4090 (450 W)
+    ("memory", "d054a46a", 8),  # 8 kits of 2x 32 GB DDR5 for the 16 RDIMMs
+    ("psu", "100fe6a2", 1),  # SeaSonic PRIME TX 1600 (80+ Titanium) for the two 1800 W Titanium units
+)
+SERVER_GEAR_SOURCE = (
+    "server-gear.com, 'RTX4090 x4 gpu burn: power and Smart Power' (Supermicro SYS-741GE-TNRT, IPMI reading): "
+)
+
+
 @dataclass(frozen=True)
 class Measured:
     source: str
     parts: tuple[tuple[str, str | Part, int], ...]  # (kind, id prefix or a Part, quantity)
-    profile: str  # "train" (wall watts while training), "burn" (GPUs held at board power: rendering, gpu-burn), "idle"
+    # "train" (wall watts while training), "burn" (GPUs held at board power: rendering, gpu-burn), "burn+cpu" (and
+    # the CPUs at 100 %: the sustained worst case that sizes the PSU), "idle"
+    profile: str
     watts: float
     assumed: str  # the parts the source does not name
 
@@ -111,6 +138,21 @@ MEASUREMENTS = [
         1717.0,
         "the board, memory and drives are not in the catalog: left out (about 50 W DC); the P2 as the 92 % unit",
     ),
+    Measured(
+        SERVER_GEAR_SOURCE + "about 2,080 W with gpu_burn on the four cards (about 450 W each), CPUs idle",
+        SERVER_GEAR,
+        "burn",
+        2080.0,
+        "one 80+ Titanium desktop unit stands for the two 1800 W server units; DDR5 desktop kits for the RDIMMs; "
+        "the NVMe drive and the server's fans are not counted",
+    ),
+    Measured(
+        SERVER_GEAR_SOURCE + "about 2,160 W with gpu_burn and stress-ng on every CPU core",
+        SERVER_GEAR,
+        "burn+cpu",
+        2160.0,
+        "as above",
+    ),
 ]
 
 
@@ -132,8 +174,11 @@ def _build(catalog: Catalog, m: Measured) -> Build:
 def test_wall_power_matches_published_measurements(catalog: Catalog, m: Measured) -> None:
     build = _build(catalog, m)
     p = estimate_power(build)
+    psu = next(iter(build.of_kind(Kind.PSU))).part
     if m.profile == "burn":  # GPUs at board power, the rest as while training
-        got = wall_watts(p.train_w + (1 - TRAIN_GPU_SHARE) * p.gpu_w, next(iter(build.of_kind(Kind.PSU))).part)
+        got = wall_watts(p.train_w + (1 - TRAIN_GPU_SHARE) * p.gpu_w, psu)
+    elif m.profile == "burn+cpu":  # the sustained worst case: GPUs at board power, CPUs at sustained boost
+        got = wall_watts(p.load_w, psu)
     else:
         got = p.wall_load_w if m.profile == "train" else p.wall_idle_w
     assert abs(got - m.watts) <= TOLERANCE * m.watts, f"{got:.0f} W vs {m.watts:g} W measured ({m.source})"

@@ -68,7 +68,8 @@ def window_shot(app: object, path: Path) -> None:
         w.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
         w.tabs.setCurrentIndex(COSTS_TAB)
         w.costs.ensure_charts()
-        w.costs.chart_tabs.setCurrentWidget(w.costs.workload)
+        tabs = w.costs.chart_tabs
+        tabs.setCurrentIndex([tabs.tabText(i) for i in range(tabs.count())].index("Workload"))
         w.costs.workload.set_spec(WorkloadSpec(model="qwen2.5-32b", task=Task.QLORA, tokens=2e8))
         pump(app, 0.5)
         grab(app, w, path)

@@ -114,6 +114,11 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     notes = warnings + (list(costing.notes) if ns.build else []) + report.notes
     by_id = {o.id: o for o in offers}
     fx = {i.id: {"per_usd": _r(i.fx_per_usd, 6), "basis": i.fx_basis} for i in inputs}
+    notes += [  # a dated price converts at its own date's rate: the table says which
+        f"{i.id}: converted at {a.currency} {i.fx_per_usd:g} per USD ({i.fx_basis})"
+        for i in inputs
+        if i.fx_per_usd is not None and i.fx_basis != k.basis
+    ]
     kinds = {i.id: i.speedup_kind for i in inputs}
     results = [_result(by_id[r.id], r, job_results.get(r.id)) for r in report.offers]
     results += [_unknown(by_id[u.id], u, job_results.get(u.id)) for u in report.speed_unknown]

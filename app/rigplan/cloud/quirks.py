@@ -20,6 +20,8 @@ def flag_estimated_speed(rows: list[dict[str, Any]], perf_path: Path | None = No
             how = (
                 "spec fit"
                 if "spec fit" in s.basis
+                else f"from the measured {s.basis.split('as the measured ', 1)[1].split(' (')[0]}, same chip"
+                if "same chip" in s.basis and "as the measured " in s.basis
                 else "scaled from a measured GPU"
                 if "measured" in s.basis
                 else "specs"

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
-from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
+from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, PcieSlot, Psu, Storage
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
 from rigplan.rules.platforms import key, platforms
 from rigplan.rules.power import PowerEstimate, estimate_power
@@ -67,6 +67,19 @@ def gpu_slots(gpu: Gpu) -> int | None:
     return math.ceil(gpu.slot_width - 0.05) if gpu.slot_width else None
 
 
+def slot_size(s: PcieSlot) -> int:
+    """The slot's physical size in lanes: stated, else its electrical lanes (a x16-wired slot is x16-size)."""
+    return s.physical or s.lanes
+
+
+def x16_size_slots(board: Motherboard) -> list[PcieSlot] | None:
+    """The board's x16-size slots, one entry per slot, the best-wired first; None when its slots are unknown."""
+    if board.pcie_slots is None:
+        return None
+    slots = [s for s in board.pcie_slots for _ in range(s.count) if slot_size(s) >= 16]
+    return sorted(slots, key=lambda s: -s.lanes)
+
+
 OPEN_AIR_EXCLUDED = ("blower", "water", "hybrid", "passive")
 # Workstation cards (RTX A-series, RTX Ada/PRO, Quadro, Radeon Pro) use blower coolers that exhaust out of the
 # case; OpenDB often records them as "1 Fan", which would otherwise read as open-air.
@@ -102,6 +115,33 @@ class Ctx:
     def power(self) -> PowerEstimate:
         return estimate_power(self.build)
 
+    def plus(self, part: Part, single: bool) -> Ctx:
+        """This build with one more part (a new line of quantity 1), without copying the build until a rule asks
+        for it (the power estimate, the PSU count): the filter judges thousands of candidates this way."""
+        c = _Plus.__new__(_Plus)
+        c.__dict__.update(self.__dict__)
+        del c.__dict__["build"]
+        c.__dict__.pop("power", None)
+        c.base, c.part, c.single, c.report = self.build, part, single, Report()
+        if isinstance(part, Cpu):
+            c.cpu = part
+        elif isinstance(part, Cooler):
+            c.cooler = part
+        elif isinstance(part, Motherboard):
+            c.board = part
+        elif isinstance(part, Psu):
+            c.psu = part
+        elif isinstance(part, Case):
+            c.case = part
+        elif isinstance(part, Memory):
+            c.memory = [*self.memory, (part, 1)]
+        elif isinstance(part, Storage):
+            c.storage = [*self.storage, (part, 1)]
+        elif isinstance(part, Gpu):
+            c.gpu_items = [*self.gpu_items, BuildItem.model_construct(part=part, quantity=1, price_override=None)]
+            c.gpus = [*self.gpus, part]
+        return c
+
     @property
     def assumptions(self) -> Assumptions:
         return self.build.assumptions
@@ -129,6 +169,24 @@ class Ctx:
 
     def unchecked(self, rule: str, reason: str, kinds: tuple[Kind, ...]) -> None:
         self.report.not_checked.append(NotChecked(rule, reason, kinds))
+
+
+class _Plus(Ctx):
+    """Ctx.plus: `build` is made on first use (the base build with the part appended, or in place of its kind)."""
+
+    base: Build
+    part: Part
+    single: bool
+
+    @property
+    def build(self) -> Build:  # type: ignore[override]
+        made = self.__dict__.get("_build")
+        if made is None:
+            items = tuple(i for i in self.base.items if not (self.single and i.part.kind == self.part.kind))
+            made = self.__dict__["_build"] = self.base.model_copy(
+                update={"items": (*items, BuildItem.model_construct(part=self.part, quantity=1, price_override=None))}
+            )
+        return made
 
 
 def _one(build: Build, kind: Kind, cls: type[P]) -> P | None:

@@ -21,6 +21,7 @@ from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Kind
 from rigplan.rules.context import Ctx
+from rigplan.rules.findings import Report
 
 Facts = Callable[[Any], Hashable]
 ErrorKey = tuple[str, tuple[str, ...]]
@@ -46,17 +47,21 @@ class Rule:
     # Kinds the rule needs all of before it can write an error (a cooler and a case for cooler-height): without
     # one of them in the build, every candidate passes at once.
     needs: frozenset[Kind] = frozenset()
+    # A condition on the build without the candidate, without which the rule writes no error (psu-quantity: a PSU
+    # line of quantity 2+); None: always.
+    applies: Callable[[Build], bool] | None = None
     # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first) ->
     # mask; None: the filter runs `run` once per distinct facts.
-    vector: Callable[[Build, KindTable, np.ndarray, list[int]], np.ndarray] | None = None
+    # It may answer None for a build it does not cover (two PSUs): then `run` is used.
+    vector: Callable[[Build, KindTable, np.ndarray, list[int]], np.ndarray | None] | None = None
 
     @property
     def id(self) -> str:
         return self.ids[0]
 
-    def errors(self, build: Build, leave_out: str = "") -> set[ErrorKey]:
+    def errors(self, build: Build | Ctx, leave_out: str = "") -> set[ErrorKey]:
         """(rule id, parts involved but `leave_out`) of each error this rule finds in `build`."""
-        c = Ctx(build)
+        c = build if isinstance(build, Ctx) else Ctx(build)
         self.run(c)
         return {
             (f.rule, tuple(p for p in f.parts if p != leave_out)) for f in c.report.findings if f.severity == "error"
@@ -101,11 +106,11 @@ def with_part(base: Build, part: Any, single: bool) -> Build:
     return base.model_copy(update={"items": (*items, BuildItem(part=part))})
 
 
-def _adds_none(rule: Rule, base: Build, part: Any, single: bool, before: set[ErrorKey]) -> bool:
+def _adds_none(rule: Rule, base: Ctx, part: Any, single: bool, before: set[ErrorKey]) -> bool:
     """The representative stands for every part with its facts, none of which is in `base` (compat.py judges
-    those one by one): it goes in as a new item under an id no build uses."""
+    those one by one): it goes in as a new line under an id no build uses."""
     stand_in = part.model_copy(update={"id": f"{part.id}\x00candidate"})
-    return rule.errors(with_part(base, stand_in, single), stand_in.id) <= before
+    return rule.errors(base.plus(stand_in, single), stand_in.id) <= before
 
 
 def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.ndarray:
@@ -117,14 +122,16 @@ def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.nda
     if mask is not None:
         return mask
     present = {i.part.kind for i in base.items} | {table.kind}
-    if not rule.needs <= present:
+    if not rule.needs <= present or (rule.applies is not None and not rule.applies(base)):
         return np.ones(len(table), dtype=bool)
     codes, first = keys_of(table, rule)
-    if rule.vector is not None:
-        results[memo] = mask = rule.vector(base, table, codes, first)
-        return mask
-    before = rule.errors(base)
-    verdicts = (_adds_none(rule, base, table.part(i), single, before) for i in first)
+    if rule.vector is not None and (vec := rule.vector(base, table, codes, first)) is not None:
+        results[memo] = vec
+        return vec
+    ctx = Ctx(base)
+    before = rule.errors(ctx)
+    ctx.report = Report()
+    verdicts = (_adds_none(rule, ctx, table.part(i), single, before) for i in first)
     ok = np.fromiter(verdicts, dtype=bool, count=len(first))
     mask = ok[codes]
     if len(results) > 4096:

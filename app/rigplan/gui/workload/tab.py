@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget
 
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.model.assumptions import Pricing
@@ -27,14 +27,20 @@ def add_tab(tabs: QTabWidget, build: Build, offers: OfferCatalog, comparison: It
     from .panel import WorkloadPanel  # rigplan.workload and its model table load with the charts, not at start
 
     panel = WorkloadPanel(build, offers, None, chart_offers(offers, comparison))
-    tabs.addTab(panel, "Workload")
+    # In a scroll area: the panel's own minimum (about 810x480) must not become the chart area's, or the window
+    # could no longer shrink to a 1280x720 screen (tests/gui/test_chart_sizes.py).
+    page = QScrollArea()
+    page.setWidgetResizable(True)
+    page.setFrameShape(QFrame.Shape.NoFrame)
+    page.setWidget(panel)
+    tabs.addTab(page, "Workload")
     return panel
 
 
 def follow(
     tabs: QTabWidget, panel: WorkloadPanel | None, build: Build, offers: OfferCatalog, comparison: list[ChartOffer]
 ) -> None:
-    if panel is None or tabs.currentWidget() is not panel:
+    if panel is None or not panel.isVisibleTo(tabs):  # only the current tab's page is visible
         return
     panel.chart = chart_offers(offers, comparison)
     panel.offer_catalog = offers
