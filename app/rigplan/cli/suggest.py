@@ -125,7 +125,7 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
     if ns.output:
         ns.output = str(with_build_suffix(ns.output))  # `-o mybuild` writes mybuild.rigplan (issue 18)
         try:
-            save(sug.build, ns.output)
+            save(sug.build, ns.output, inputs=(ns.prices_from,))  # never over the build it took prices from
         except OSError as exc:
             raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
     o = sug.found.option

@@ -4,6 +4,7 @@ offers on one chart over the same work done."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -128,18 +129,26 @@ class CompareView(QWidget):
 
     def save_chart(self, path: Path, width: int = 1200, height: int = 700) -> None:
         """The chart as on screen, drawn afresh at the given size: SVG for a .svg name, else PNG."""
+        from rigplan.files.safeio import write_user_file
         from rigplan.render.images import comparison_plot, write_png, write_svg
 
         assert self.comparison is not None
         w = comparison_plot(self.comparison)
-        try:
-            if path.suffix.lower() == ".svg":
-                write_svg(w, path, width, height, "RigPlan: builds compared")
-            else:
-                write_png(w, path, width, height)
+        suffix = ".svg" if path.suffix.lower() == ".svg" else ".png"
+        try:  # drawn in a private folder, then the one safe write: atomic, .bak kept, never a special file
+            with tempfile.TemporaryDirectory(prefix="rigplan-chart-") as tmp:
+                drawn = Path(tmp) / f"chart{suffix}"
+                if suffix == ".svg":
+                    write_svg(w, drawn, width, height, "RigPlan: builds compared")
+                else:
+                    write_png(w, drawn, width, height)
+                data = drawn.read_bytes() if drawn.exists() else b""
         finally:
             w.close()
             w.deleteLater()
+        if not data:
+            raise OSError("the chart could not be drawn")
+        write_user_file(path, data, what="chart")
 
     def _choose_chart_file(self) -> None:
         folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""
@@ -153,7 +162,7 @@ class CompareView(QWidget):
             self.settings.set(LAST_DIR_KEY, str(path.parent))
         try:
             self.save_chart(path)
-        except OSError as exc:
+        except (OSError, BuildFileError) as exc:
             self.message.setText(f"Chart not saved: {exc}")
             return
         self.message.setText(f"Chart saved to {path}")
