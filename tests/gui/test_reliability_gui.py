@@ -122,10 +122,12 @@ def test_a_change_by_another_program_offers_a_reload(
     assert len(asked) == 1 and "changed by another program" in asked[0] and "Reload it to see" in asked[0]
     # Its own saves never ask.
     window.doc.rename("Mine")
-    # The folder's watch reports the save itself (the file is replaced; the guard re-watches the new file after
-    # writing); the handler has run when the wait returns.
+    assert window.files.save()
+    # A barrier instead of a sleep: the guard re-watches the folder after its own save, so the save's own events
+    # may or may not be reported; a file written later in the same folder is reported after them (inotify keeps
+    # order), so once it is, whatever the save caused has been delivered and handled.
     with qtbot.waitSignal(window.files.guard.watcher.directoryChanged, timeout=5000):
-        assert window.files.save()
+        (build_file.parent / "barrier.txt").write_text("later", "utf-8")
     assert len(asked) == 1 and load(build_file).name == "Mine"
 
 
