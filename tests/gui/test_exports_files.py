@@ -38,7 +38,7 @@ def test_pdf_text_carries_the_models_figures(qapp, tmp_path: Path, path: Path) -
     out = tmp_path / "report.pdf"
     write_pdf(plan, out)
     pages = pdf_text(out)
-    assert 1 <= len(pages) <= 3
+    assert 1 <= len(pages) <= 4  # a broken build with many findings (issue 25 added rules) runs to a 4th page
     first = pages[0]
     assert plan.build.name in first
     for item in plan.build.items:
@@ -58,7 +58,7 @@ def test_pdf_text_carries_the_models_figures(qapp, tmp_path: Path, path: Path) -
         assert breakeven_text(plan, c.offer.id, c.pricing) in first
     charts = pages[1]
     assert "Cumulative cost: owning vs renting the same work" in charts and "Cost at the horizon" in charts
-    last = pages[-1]
+    last = "\n".join(pages[2:])  # the sources and assumptions pages (two when many findings push them on)
     assert "Data sources" in last and "Assumptions" in last
     for item in plan.build.items:
         if item.unit_price:
