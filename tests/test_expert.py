@@ -19,7 +19,7 @@ from rigplan.model.parts import PART_ADAPTER
 
 CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "data" / "expert" / "cases.yaml").read_text())
 # Rules that can never pass or fail from the data: they are always "not checked" (docs/checks.md says why).
-ALWAYS_UNKNOWN = {"gpu-slot-spacing", "cooler-radiator"}
+ALWAYS_UNKNOWN = {"gpu-slot-spacing"}
 # Rules that only ever note or warn.
 NO_ERROR = {"gpu-lanes", "gpu-spacing"}
 
@@ -37,7 +37,8 @@ def _build(catalog: Catalog, case: dict[str, Any]) -> Build:
         for prefix, qty in spec if isinstance(spec, list) else [(spec, 1)]:
             items.append(BuildItem(part=_part(catalog, kind, prefix), quantity=qty))
     for record in case.get("custom") or []:
-        items.append(BuildItem(part=PART_ADAPTER.validate_python(record)))
+        qty = (case.get("quantities") or {}).get(record["id"], 1)
+        items.append(BuildItem(part=PART_ADAPTER.validate_python(record), quantity=qty))
     return Build(name=case["id"], items=tuple(items), assumptions=Assumptions(**(case.get("assumptions") or {})))
 
 
@@ -73,7 +74,7 @@ def test_expert_verdict(
 def test_corpus_covers_every_rule_three_ways() -> None:
     """At least 40 builds; every rule has a pass, a fail and an unknown, except the rules the data cannot decide."""
     assert len(CASES) >= 40
-    pattern = re.compile(r'"((?:cpu|cooler|board|psu|memory|storage|gpu|wall)-[a-z0-9-]+[a-z0-9])"')
+    pattern = re.compile(r'"((?:cpu|cooler|board|case|psu|memory|storage|gpu|wall)-[a-z0-9-]+[a-z0-9])"')
     rules_dir = Path(__file__).resolve().parents[1] / "app" / "rigplan" / "rules"
     rules = {m for path in rules_dir.glob("*.py") for m in pattern.findall(path.read_text())}
     assert len(rules) >= 27

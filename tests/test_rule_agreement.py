@@ -19,6 +19,7 @@ from rigplan.catalog import Catalog
 from rigplan.files import load
 from rigplan.model import Build, BuildItem, Kind
 from rigplan.model.assumptions import Assumptions
+from rigplan.model.parts import Case, Cpu, Gpu, Motherboard, Part, Psu
 from rigplan.rules import check
 from rigplan.rules.compat import SINGLE, base_build, compatible_mask
 
@@ -64,7 +65,7 @@ def partial_builds(draw: st.DrawFn, catalog: Catalog) -> Build:
         table = catalog.table(kind)
         lines = rng.randint(0, 3) if kind in MULTI else int(rng.random() < 0.75)
         for _ in range(lines):
-            qty = rng.randint(1, 2) if kind in MULTI else 1
+            qty = rng.randint(1, 2) if kind in MULTI or kind is Kind.PSU else 1  # two PSUs: psu-quantity
             items.append(BuildItem(part=table.part(rng.randrange(len(table))), quantity=qty))
     board = next((i.part for i in items if i.part.kind is Kind.MOTHERBOARD), None)
     cpus = catalog.table(Kind.CPU)
@@ -76,22 +77,51 @@ def partial_builds(draw: st.DrawFn, catalog: Catalog) -> Build:
     return Build(name="random", items=tuple(items), assumptions=Assumptions(wall_voltage=volts, wall_amps=amps))
 
 
+def _vary(part: Part, rng: random.Random) -> Part:
+    """The facts the issue-25 rules read, which the catalog does not fill yet (parts/ is filled in parallel): each
+    set at random to unknown, yes or no, so both the build's side and every candidate's side of those rules run."""
+    tri = [None, True, False]
+    if isinstance(part, Cpu):
+        return part.model_copy(update={"rdimm_support": rng.choice(tri)})
+    if isinstance(part, Psu):
+        return part.model_copy(update={"atx3": rng.choice(tri)})
+    if isinstance(part, Case):
+        sizes = [None, 240, 280, 360]
+        return part.model_copy(
+            update={"max_radiator_front_mm": rng.choice(sizes), "max_radiator_top_mm": rng.choice(sizes)}
+        )
+    if isinstance(part, Motherboard) and part.pcie_slots and rng.random() < 0.5:
+        slots = tuple(s.model_copy(update={"physical": 16 if s.lanes < 16 and rng.random() < 0.5 else None})
+                      for s in part.pcie_slots)  # fmt: skip
+        return part.model_copy(update={"pcie_slots": slots, "ecc_support": rng.choice(tri)})
+    if isinstance(part, Gpu) and part.power_connectors and rng.random() < 0.2:  # RTX A6000-style EPS input
+        return part.model_copy(update={"power_connectors": part.power_connectors.model_copy(update={"eps8": 1})})
+    return part
+
+
+@pytest.fixture(scope="module")
+def varied(catalog: Catalog) -> Catalog:
+    rng = random.Random(25)
+    return Catalog.from_parts(_vary(p, rng) for kind in Kind for p in catalog.table(kind).parts())
+
+
 @pytest.mark.parametrize("kind", list(Kind))
-def test_filter_equals_check_for_every_part(kind: Kind, catalog: Catalog) -> None:
-    @settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-    @given(build=partial_builds(catalog))
+@pytest.mark.parametrize("which", ["real", "varied"])
+def test_filter_equals_check_for_every_part(kind: Kind, which: str, catalog: Catalog, varied: Catalog) -> None:
+    cat = catalog if which == "real" else varied
+
+    @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(build=partial_builds(cat))
     def agree(build: Build) -> None:
-        fast = compatible_mask(build, kind, catalog).tolist()
-        slow = reference(build, kind, catalog)
-        wrong = [catalog.table(kind).ids[i] for i, (a, b) in enumerate(zip(fast, slow, strict=True)) if a != b]
+        fast = compatible_mask(build, kind, cat).tolist()
+        slow = reference(build, kind, cat)
+        wrong = [cat.table(kind).ids[i] for i, (a, b) in enumerate(zip(fast, slow, strict=True)) if a != b]
         assert not wrong, f"{len(wrong)} parts disagree, e.g. {wrong[:5]}"
 
     agree()
 
 
-@pytest.mark.parametrize(
-    "name", ["budget-1-gpu", "2x-rtx-4090", "4-gpu-threadripper", "broken/psu-wattage", "broken/wall-circuit"]
-)
+@pytest.mark.parametrize("name", ["2x-rtx-4090", "4-gpu-threadripper", "broken/wall-circuit"])
 def test_example_builds_agree_for_every_part(name: str, catalog: Catalog, examples_dir: Path) -> None:
     build = load(examples_dir / f"{name}.rigplan")
     for kind in Kind:

@@ -18,7 +18,7 @@ import numpy as np
 from rigplan.catalog.loader import Catalog
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Part
-from rigplan.rules.context import Ctx
+from rigplan.rules.context import Ctx, x16_size_slots
 from rigplan.rules.engine import RULES, check
 from rigplan.rules.rule import rule_mask, with_part
 
@@ -36,7 +36,8 @@ def slots_full(build: Build, kind: Kind) -> str | None:
         if used >= c.board.memory_slots:
             return f"all {c.board.memory_slots} DIMM slots are used"
     if kind is Kind.GPU and c.board and c.gpus:
-        x16 = c.board.x16_size_slots()
+        slots = x16_size_slots(c.board)
+        x16 = len(slots) if slots else 0
         if x16 and len(c.gpus) >= x16:
             return f"every x16 slot ({x16}) holds a GPU"
     return None

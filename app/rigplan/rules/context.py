@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
-from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
+from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, PcieSlot, Psu, Storage
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
 from rigplan.rules.platforms import key, platforms
 from rigplan.rules.power import PowerEstimate, estimate_power
@@ -65,6 +65,19 @@ def gpu_slots(gpu: Gpu) -> int | None:
     import math
 
     return math.ceil(gpu.slot_width - 0.05) if gpu.slot_width else None
+
+
+def slot_size(s: PcieSlot) -> int:
+    """The slot's physical size in lanes: stated, else its electrical lanes (a x16-wired slot is x16-size)."""
+    return s.physical or s.lanes
+
+
+def x16_size_slots(board: Motherboard) -> list[PcieSlot] | None:
+    """The board's x16-size slots, one entry per slot, the best-wired first; None when its slots are unknown."""
+    if board.pcie_slots is None:
+        return None
+    slots = [s for s in board.pcie_slots for _ in range(s.count) if slot_size(s) >= 16]
+    return sorted(slots, key=lambda s: -s.lanes)
 
 
 OPEN_AIR_EXCLUDED = ("blower", "water", "hybrid", "passive")

@@ -8,7 +8,8 @@ from typing import Any
 
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.context import Ctx, gpu_cables
-from rigplan.rules.power import PSU_SIZES, PowerEstimate, circuit_limit_w, is_atx3
+from rigplan.rules.power import PSU_SIZES, PowerEstimate, circuit_limit_w, is_atx3, round_up_psu
+from rigplan.rules.units import gpu_eps_power, psu_count, shares, split_gpus, unit_loads
 
 K = Kind
 # A 6+2-pin PCIe cable carries 150 W (PCI-SIG CEM 5.0); the 16-pin (12VHPWR / 12V-2x6) adapter shipped with a card
@@ -58,29 +59,40 @@ def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
         return
     if _unknown_power(c, p, "psu-wattage", (K.PSU, K.GPU, K.CPU)):
         return
-    w = c.psu.wattage
+    n = psu_count(c)
+    w = c.psu.wattage * n
+    theirs = f"the PSU's {w} W" if n == 1 else f"the {n} PSUs' {w} W together ({n}x {c.psu.wattage} W)"
+    choose = (
+        f"Choose a PSU of at least {p.recommended_psu_w} W"
+        if n == 1
+        else f"Choose units of at least {round_up_psu(p.recommended_psu_w / n)} W each"
+    )
+    rated = is_atx3(c.psu)
     spikes = (
         "an ATX 3.x unit is rated for GPU power spikes"
-        if is_atx3(c.psu)
-        else f"+{p.sizing_w - p.load_w:.0f} W for GPU power spikes, as the PSU is not an ATX 3.x unit"
+        if rated
+        else f"+{p.sizing_w - p.load_w:.0f} W for GPU power spikes, as the PSU "
+        + ("is not an ATX 3.x unit" if rated is False else "is not known to be an ATX 3.x unit")
     )
-    circuit = circuit_conflict(c, p) or too_big(p)
+    circuit = circuit_conflict(c, p) or (too_big(p) if n == 1 else None)
     big = p.recommended_psu_w > PSU_SIZES[-1]
     rec = f"more than any single PSU ({PSU_SIZES[-1]} W)" if big else f"{p.recommended_psu_w} W"
     if psu_overloaded(p.sizing_w, w):
         c.error(
             "psu-wattage",
             f"The parts draw about {p.load_w:.0f} W at full load (GPUs at board power, CPU at sustained boost; "
-            f"{spikes}): {p.sizing_w:.0f} W against the PSU's {w} W.",
-            circuit or f"Choose a PSU of at least {p.recommended_psu_w} W, or fewer or lower-power GPUs.",
+            f"{spikes}): {p.sizing_w:.0f} W against {theirs}.",
+            circuit or f"{choose}, or fewer or lower-power GPUs.",
             [c.psu],
             (K.PSU,),
         )
     elif w < p.recommended_psu_w:
         c.warn(
             "psu-wattage",
-            f"The PSU is rated {w} W; for {p.load_w:.0f} W at full load ({spikes}) RigPlan recommends {rec} (+10 %).",
-            circuit or f"Choose a PSU of at least {p.recommended_psu_w} W.",
+            f"{'The PSU is' if n == 1 else f'The {n} PSUs are'} rated {w} W"
+            f"{'' if n == 1 else ' together'}; for {p.load_w:.0f} W at full load ({spikes}) RigPlan recommends "
+            f"{rec} (+10 %).",
+            circuit or f"{choose}.",
             [c.psu],
             (K.PSU,),
         )
@@ -103,8 +115,9 @@ def circuit_conflict(c: Ctx, p: PowerEstimate) -> str | None:
         return None
     return (
         f"A bigger PSU would not help: at {p.wall_peak_w:,.0f} W from the wall the build exceeds the {limit:,.0f} W "
-        f"a {a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries. Use a 20 A or 230 V circuit, two circuits "
-        f"with two PSUs, or lower GPU power limits."
+        f"a {a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries. Use a 20 A or 230 V circuit, "
+        + ("each PSU on its own circuit" if psu_count(c) > 1 else "two circuits with two PSUs")
+        + ", or lower GPU power limits."
     )
 
 
@@ -112,9 +125,24 @@ def _gpu_label(n: int, name: str) -> str:
     return f"GPU {n} ({name})"
 
 
+Card = tuple[int, Gpu, tuple[int, int]]
+
+
+def unit_plans(c: Ctx, cards: list[Card], have16: int, have8: int) -> list[tuple[int, CablePlan]]:
+    """One cable plan per PSU unit, for the cards that unit feeds (units.split_gpus): a card takes every cable from
+    one unit."""
+    split = split_gpus(c.gpus, psu_count(c))
+    out = []
+    for k, nums in enumerate(split, 1):
+        mine = [x for x in cards if x[0] in nums]
+        out.append((k, plan_cables(mine, have16, have8)))
+    return out
+
+
 def psu_pcie(c: Ctx) -> None:
     """Cables per card: 8-pin cards take their own; 16-pin cards take a native 16-pin cable, the strongest cards
-    first, and the rest the adapter shipped with the card, fed by as many 6+2-pin cables as the card's power needs."""
+    first, and the rest the adapter shipped with the card, fed by as many 6+2-pin cables as the card's power needs.
+    With two or more PSUs, each unit feeds its own cards (units.py)."""
     if not (c.psu and c.gpus):
         return
     unknown = sorted({g.name for g in c.gpus if gpu_cables(g) is None})
@@ -127,9 +155,17 @@ def psu_pcie(c: Ctx) -> None:
     cards = [(n, g, cables) for n, g in enumerate(c.gpus, 1) if (cables := gpu_cables(g)) is not None]
     if not any(x[2][0] or x[2][1] for x in cards):
         return
-    plan = plan_cables(cards, conn.pcie16, conn.pcie8)
+    plans = unit_plans(c, cards, conn.pcie16, conn.pcie8)
+    many = len(plans) > 1
+    plan = CablePlan()
+    for k, one in plans:
+        plan.need8 += one.need8
+        plan.short += one.short
+        plan.lines += [f"PSU {k}: {line}" if many else line for line in one.lines]
+        plan.no_headroom += one.no_headroom
+        plan.unknown_adapters += one.unknown_adapters
     parts = [c.psu, *(i.part for i in c.gpu_items)]
-    have = f"{conn.pcie16}x 16-pin and {conn.pcie8}x 6+2-pin"
+    have = f"{conn.pcie16}x 16-pin and {conn.pcie8}x 6+2-pin" + (f" on each of its {len(plans)} units" if many else "")
     if plan.unknown_adapters:
         c.unchecked(
             "psu-pcie-connectors",
@@ -160,6 +196,18 @@ def psu_pcie(c: Ctx) -> None:
             parts,
             (K.PSU, K.GPU),
         )
+
+
+def gpu_eps(c: Ctx) -> None:
+    """GPU EPS sockets, fed from what each unit has left after the PCIe-fed cards (units.gpu_eps_power)."""
+    if not (c.psu and c.gpus) or not any(g.power_connectors and g.power_connectors.eps8 for g in c.gpus):
+        return
+    conn = c.psu.connectors
+    spare: dict[int, int] = {}
+    if conn is not None and conn.pcie8 is not None and conn.pcie16 is not None:
+        cards = [(n, g, cables) for n, g in enumerate(c.gpus, 1) if (cables := gpu_cables(g)) is not None]
+        spare = {k: max(0, conn.pcie8 - plan.need8) for k, plan in unit_plans(c, cards, conn.pcie16, conn.pcie8)}
+    gpu_eps_power(c, spare)
 
 
 @dataclass
@@ -241,12 +289,27 @@ def wall_circuit(c: Ctx, p: PowerEstimate) -> None:
         return
     a = c.assumptions
     limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
-    if circuit_overloaded(p.wall_peak_w, limit):
-        c.error(
+    if not circuit_overloaded(p.wall_peak_w, limit):
+        return
+    circuit = (
+        f"a {a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries {limit:.0f} W continuously (80 % of the breaker)"
+    )
+    units = unit_loads(c) if psu_count(c) > 1 else None
+    if units and not any(circuit_overloaded(u.wall_w, limit) for u in units):
+        c.warn(
             "wall-circuit",
-            f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall; a {a.wall_voltage:g} V / "
-            f"{a.wall_amps:g} A circuit carries {limit:.0f} W continuously (80 % of the breaker).",
-            "Use a dedicated higher-rated circuit (e.g. 230 V, or 120 V / 20 A), fewer GPUs, or lower power limits.",
-            [c.psu] if c.psu else [],
+            f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall, more than one circuit: "
+            f"{circuit}. Split over its {len(units)} PSUs ({shares(units)}), each unit stays within one circuit.",
+            "Plug each PSU into its own circuit (two outlets of one circuit share its breaker).",
+            [c.psu],
             (K.PSU,),
         )
+        return
+    per_unit = f" Per PSU: {shares(units)}." if units else ""
+    c.error(
+        "wall-circuit",
+        f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall; {circuit}.{per_unit}",
+        "Use a dedicated higher-rated circuit (e.g. 230 V, or 120 V / 20 A), fewer GPUs, or lower power limits.",
+        [c.psu] if c.psu else [],
+        (K.PSU,),
+    )

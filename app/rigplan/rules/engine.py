@@ -6,10 +6,11 @@ from __future__ import annotations
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules import electrical as el
-from rigplan.rules import fit, gpu, memory
+from rigplan.rules import fit, gpu, memory, units
+from rigplan.rules import workstation as ws
 from rigplan.rules.context import Ctx
 from rigplan.rules.findings import Report
-from rigplan.rules.power import is_atx3
+from rigplan.rules.power import is_atx3, psu_units
 from rigplan.rules.power_mask import power_errors
 from rigplan.rules.rule import Rule, count_only, facts
 
@@ -46,7 +47,7 @@ POWER_FACTS = {
     K.STORAGE: facts("storage_type", "nvme", "form_factor", "interface"),
     K.COOLER: facts("fan_count", "fanless", "water_cooled"),
     K.MOTHERBOARD: facts("socket"),
-    K.PSU: _psu_power,
+    K.PSU: _psu_power,  # is_atx3 reads the name, the atx3 field and the native 16-pin cables
     K.CASE: count_only,
 }
 
@@ -84,9 +85,19 @@ RULES: tuple[Rule, ...] = (
         needs=both(K.CPU, K.COOLER),
     ),
     Rule(
-        ("cooler-height", "cooler-radiator"),
+        ("cooler-height",),
         fit.cooler_height,
         {K.COOLER: facts("height_mm"), K.CASE: facts("max_cooler_height_mm")},
+        needs=both(K.COOLER, K.CASE),
+    ),
+    Rule(
+        ("case-radiator-gpu",),
+        ws.case_radiator_gpu,
+        {
+            K.COOLER: facts("water_cooled", "radiator_mm"),
+            K.CASE: facts("max_radiator_front_mm", "max_radiator_top_mm", "max_gpu_length_mm"),
+            K.GPU: facts("length_mm"),
+        },
         needs=both(K.COOLER, K.CASE),
     ),
     Rule(
@@ -110,6 +121,17 @@ RULES: tuple[Rule, ...] = (
             K.CPU: facts("socket", "max_memory_gb"),
         },
         needs=frozenset({K.MEMORY}),
+    ),
+    Rule(("memory-ecc",), ws.memory_ecc),  # a warning at most: the filter leaves it out
+    Rule(
+        ("memory-rdimm-cpu",),
+        ws.memory_rdimm_cpu,
+        {
+            K.MEMORY: facts("registered"),
+            K.CPU: facts("socket", "rdimm_support"),
+            K.MOTHERBOARD: facts("socket"),
+        },
+        needs=both(K.MEMORY, K.CPU),
     ),
     Rule(
         ("storage-m2", "storage-sata"),
@@ -135,12 +157,37 @@ RULES: tuple[Rule, ...] = (
         {K.GPU: facts("slot_width"), K.CASE: facts("expansion_slots")},
         needs=both(K.GPU, K.CASE),
     ),
+    Rule(
+        ("board-slot-positions",),
+        ws.board_slot_positions,
+        {K.GPU: facts("slot_width"), K.MOTHERBOARD: facts("form_factor")},
+        needs=both(K.GPU, K.MOTHERBOARD),
+    ),
+    Rule(("gpu-slot-lanes",), ws.gpu_slot_lanes),  # a warning at most
     Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), gpu.gpu_multi),
     Rule(("psu-wattage", "wall-circuit"), power_rules, POWER_FACTS, assumptions=True, vector=power_errors),
+    Rule(
+        ("psu-quantity",),
+        units.psu_quantity,
+        POWER_FACTS,
+        needs=frozenset({K.PSU}),
+        applies=lambda b: psu_units(b) > 1,
+    ),
+    Rule(("psu-atx3",), ws.psu_atx3),  # a note at most
     Rule(
         ("psu-pcie-connectors",),
         el.psu_pcie,
         {K.GPU: facts("power_connectors", "tdp_w"), K.PSU: facts("connectors")},
+        needs=both(K.GPU, K.PSU),
+    ),
+    Rule(
+        ("gpu-eps-power",),
+        el.gpu_eps,
+        {
+            K.GPU: facts("power_connectors", "tdp_w"),
+            K.PSU: facts("connectors"),
+            K.MOTHERBOARD: facts("eps_connectors"),
+        },
         needs=both(K.GPU, K.PSU),
     ),
     Rule(

@@ -123,12 +123,6 @@ def cooler_height(c: Ctx) -> None:
                 [c.cooler, c.case],
                 (K.COOLER, K.CASE),
             )
-    if c.cooler and c.cooler.water_cooled and c.cooler.radiator_mm and c.case:
-        c.unchecked(
-            "cooler-radiator",
-            f"{c.cooler.radiator_mm} mm radiator vs case mounts: the case data has no radiator support",
-            (K.COOLER, K.CASE),
-        )
 
 
 def cooler_socket(c: Ctx) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rigplan.model.parts import Kind
-from rigplan.rules.context import Ctx, gpu_slots, mm, open_air
+from rigplan.rules.context import Ctx, gpu_slots, mm, open_air, x16_size_slots
 
 K = Kind
 
@@ -34,7 +34,8 @@ def gpu_slots_rule(c: Ctx) -> None:
     if not (c.gpus and c.board):
         return
     n = len(c.gpus)
-    x16 = c.board.x16_size_slots()
+    slots = x16_size_slots(c.board)
+    x16 = None if slots is None else len(slots)
     if x16 is None:
         c.unchecked("gpu-slots", "the board's PCIe slots are not in the data", (K.GPU, K.MOTHERBOARD))
     elif n > x16:

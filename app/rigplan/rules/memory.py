@@ -33,7 +33,10 @@ def memory_rules(c: Ctx) -> None:
                 )
         socket = (b.socket if b and b.socket else None) or (c.cpu.socket if c.cpu else None)
         takes = socket_memory(socket)
-        if socket and (takes is None or mem.registered is None):
+        cpu_decides = takes is None and mem.registered is True and c.cpu is not None and c.cpu.rdimm_support is not None
+        if cpu_decides:
+            pass  # the CPU in the build says whether it takes RDIMMs: memory-rdimm-cpu (workstation.py)
+        elif socket and (takes is None or mem.registered is None):
             why = (
                 "the memory's buffering is unknown"
                 if takes

@@ -97,12 +97,12 @@ def _interp1(x: float, xs: np.ndarray, ys: np.ndarray) -> float:
     return float(ys[-1])
 
 
-def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None) -> float:
+def wall_watts(dc_watts: float, psu: Psu | None, rated_w: float | None = None, units: int = 1) -> float:
     """AC watts at the wall for `dc_watts` drawn from `psu` (or a Gold unit of `rated_w` when there is none)."""
     if dc_watts <= 0:
         return 0.0
     rating = psu.efficiency if psu else DEFAULT_RATING
-    size = (psu.wattage if psu and psu.wattage else None) or rated_w or dc_watts
+    size = (psu.wattage * units if psu and psu.wattage else None) or rated_w or dc_watts
     return float(dc_watts / efficiency(dc_watts / size, rating))
 
 
@@ -134,9 +134,22 @@ def round_up_psu(watts: float) -> int:
 ATX3_NAME = re.compile(r"\bATX\s*3(\.\d)?\b|\bATX3", re.I)
 
 
-def is_atx3(psu: Psu | None) -> bool:
-    """An ATX 3.x unit (its name says so); unknown or older units get the transient margin."""
-    return bool(psu and ATX3_NAME.search(psu.name))
+def is_atx3(psu: Psu | None) -> bool | None:
+    """Three-valued. True: an ATX 3.x unit (the maker or the data says so, its name says so, or it has native
+    12V-2x6 / 12VHPWR cables, which came with ATX 3.0); False: the data says it is not; None: unknown (and said so,
+    never "not ATX 3.x")."""
+    if psu is None:
+        return None
+    if psu.atx3 is not None:
+        return psu.atx3
+    if ATX3_NAME.search(psu.name) or (psu.connectors is not None and psu.connectors.pcie16):
+        return True
+    return None
+
+
+def spike_rated(psu: Psu | None) -> bool:
+    """Rated for GPU power spikes (ATX 3.x); unknown and older units get the transient margin."""
+    return bool(is_atx3(psu))
 
 
 def sizing_watts(peak_w: Any, gpu_w: Any, atx3: Any) -> Any:
@@ -202,6 +215,12 @@ class PowerEstimate:
             "lower_bound": bool(self.unknown),
             "unknown_power": list(self.unknown),
         }
+
+
+def psu_units(build: Build) -> int:
+    """How many units of the build's PSU (the quantity of its line): their ratings add up (rules/units.py)."""
+    psu = _psu_of(build)
+    return sum(i.quantity for i in build.items if psu is not None and i.part.id == psu.id) or 1
 
 
 def _psu_of(build: Build) -> Psu | None:
@@ -271,7 +290,8 @@ def estimate_power(build: Build) -> PowerEstimate:
     train = sum(line.train_w for line in lines)
     gpu_w = sum(line.load_w for line in lines if line.kind is Kind.GPU)
     psu = _psu_of(build)
-    atx3 = is_atx3(psu)
+    units = psu_units(build)
+    atx3 = spike_rated(psu)
     rec3 = recommended_psu(load, gpu_w, True)
     rec2 = recommended_psu(load, gpu_w, False)
     recommended = rec3 if (psu is None or atx3) else rec2
@@ -287,7 +307,7 @@ def estimate_power(build: Build) -> PowerEstimate:
         wall_draw(
             np.array([load]),
             np.array([gpu_w]),
-            np.array([psu.wattage if psu and psu.wattage else np.nan]),
+            np.array([psu.wattage * units if psu and psu.wattage else np.nan]),
             np.array([(psu.efficiency if psu else DEFAULT_RATING) or "?"], dtype=object),
             psu is None or atx3,
         )[0]
@@ -297,15 +317,15 @@ def estimate_power(build: Build) -> PowerEstimate:
             f"no PSU fixes the wall circuit: at {wall_peak:,.0f} W from the wall the build needs more than a "
             f"{a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries ({limit:,.0f} W continuously)"
         )
-    size = (psu.wattage if psu else None) or recommended or 1
+    size = (psu.wattage * units if psu and psu.wattage else None) or recommended or 1
     rating = psu.efficiency if psu else DEFAULT_RATING
     eff = float(efficiency(train / size, rating)) if train else 0.0
     return PowerEstimate(
         load_w=load,
         idle_w=idle,
-        wall_load_w=wall_watts(train, psu, recommended),
-        wall_idle_w=wall_watts(idle, psu, recommended),
-        psu_w=psu.wattage if psu else None,
+        wall_load_w=wall_watts(train, psu, recommended, units),
+        wall_idle_w=wall_watts(idle, psu, recommended, units),
+        psu_w=psu.wattage * units if psu and psu.wattage else None,
         recommended_psu_w=recommended,
         efficiency_at_load=eff,
         gpu_w=gpu_w,

@@ -22,10 +22,11 @@ from rigplan.rules.power import (
     DEFAULT_RATING,
     circuit_limit_w,
     fixed_lines,
-    is_atx3,
     part_lines,
     power_unknown,
+    psu_units,
     sizing_watts,
+    spike_rated,
     wall_draw,
 )
 
@@ -34,11 +35,14 @@ def _psu_facts(psu: Psu | None) -> tuple[float, str, bool]:
     """(rating in W or NaN, efficiency label, rated for spikes) as estimate_power reads them."""
     if psu is None:
         return np.nan, DEFAULT_RATING, True
-    return (float(psu.wattage) if psu.wattage else np.nan), psu.efficiency or "?", is_atx3(psu)
+    return (float(psu.wattage) if psu.wattage else np.nan), psu.efficiency or "?", spike_rated(psu)
 
 
-def power_errors(base: Build, table: KindTable, codes: np.ndarray, first: list[int]) -> np.ndarray:
-    """Rows whose part, added to `base`, makes the build fail psu-wattage or wall-circuit where `base` did not."""
+def power_errors(base: Build, table: KindTable, codes: np.ndarray, first: list[int]) -> np.ndarray | None:
+    """Rows whose part, added to `base`, makes the build fail psu-wattage or wall-circuit where `base` did not.
+    None for a build with two or more PSUs (each unit's share: units.py), which the rule's `run` judges."""
+    if psu_units(base) > 1:
+        return None
     c = Ctx(base)
     est = c.power
     kind = table.kind

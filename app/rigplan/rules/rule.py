@@ -46,9 +46,13 @@ class Rule:
     # Kinds the rule needs all of before it can write an error (a cooler and a case for cooler-height): without
     # one of them in the build, every candidate passes at once.
     needs: frozenset[Kind] = frozenset()
+    # A condition on the build without the candidate, without which the rule writes no error (psu-quantity: a PSU
+    # line of quantity 2+); None: always.
+    applies: Callable[[Build], bool] | None = None
     # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first) ->
     # mask; None: the filter runs `run` once per distinct facts.
-    vector: Callable[[Build, KindTable, np.ndarray, list[int]], np.ndarray] | None = None
+    # It may answer None for a build it does not cover (two PSUs): then `run` is used.
+    vector: Callable[[Build, KindTable, np.ndarray, list[int]], np.ndarray | None] | None = None
 
     @property
     def id(self) -> str:
@@ -117,12 +121,12 @@ def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.nda
     if mask is not None:
         return mask
     present = {i.part.kind for i in base.items} | {table.kind}
-    if not rule.needs <= present:
+    if not rule.needs <= present or (rule.applies is not None and not rule.applies(base)):
         return np.ones(len(table), dtype=bool)
     codes, first = keys_of(table, rule)
-    if rule.vector is not None:
-        results[memo] = mask = rule.vector(base, table, codes, first)
-        return mask
+    if rule.vector is not None and (vec := rule.vector(base, table, codes, first)) is not None:
+        results[memo] = vec
+        return vec
     before = rule.errors(base)
     verdicts = (_adds_none(rule, base, table.part(i), single, before) for i in first)
     ok = np.fromiter(verdicts, dtype=bool, count=len(first))

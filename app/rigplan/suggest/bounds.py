@@ -22,8 +22,8 @@ from rigplan.rules.power import (
     cooler_watts,
     cpu_watts,
     estimate_power,
-    is_atx3,
     memory_watts,
+    spike_rated,
     storage_watts,
     wall_draw,
     wall_watts,
@@ -113,7 +113,7 @@ def wall_feasible(partial: Build, candidates: list[tuple[float, int]], psus: Kin
     parts = [psus.part(r) for r in rows]
     watts = np.array([float(p.wattage) if isinstance(p, Psu) and p.wattage else np.nan for p in parts])
     rating = np.array([(p.efficiency if isinstance(p, Psu) else None) or "?" for p in parts], dtype=object)
-    atx3 = np.array([is_atx3(p) if isinstance(p, Psu) else False for p in parts])
+    atx3 = np.array([spike_rated(p) if isinstance(p, Psu) else False for p in parts])
     n = len(rows)
     draw = wall_draw(np.full(n, est.load_w), np.full(n, est.gpu_w), watts, rating, atx3)
     a = partial.assumptions
@@ -159,7 +159,7 @@ class PowerRoom:
         self.cooler_chosen = partial.first(Kind.COOLER) is not None
         # The boxed-fan line stands in for a cooler not chosen yet; a chosen cooler may draw less.
         self.load = sum(ln.load_w for ln in est.lines if self.cooler_chosen or ln.kind is not Kind.COOLER)
-        self.spikes = 0.0 if is_atx3(psu) else TRANSIENT_SHARE * est.gpu_w
+        self.spikes = 0.0 if spike_rated(psu) else TRANSIENT_SHARE * est.gpu_w
         self.psu = psu
         a = partial.assumptions
         self.limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
