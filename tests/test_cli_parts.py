@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -36,7 +34,7 @@ def test_list_4090_json_matches_opendb() -> None:
     assert (strix["length_mm"], strix["tdp_w"], strix["power_connectors"]) == (
         358,
         450,
-        {"pin6": 0, "pin8": 0, "pin16": 1, "eps8": 0},  # eps8: the GPU EPS input field of 817ca6b
+        {"pin6": 0, "pin8": 0, "pin16": 1, "eps8": 0},  # eps8: the EPS input field the model gained for issue 25
     )
     lc = by_id["0f19eb6a-59be-46b5-9d32-5473acf029c5"]
     assert (lc["length_mm"], lc["tdp_w"], lc["slot_width"]) == (293, 450, 3)
@@ -52,7 +50,6 @@ def test_plain_list_and_show() -> None:
     assert "ADATA XPG FUSION 1600" in show.stdout and "599.99 USD" in show.stdout
 
 
-@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2() -> None:
     for args, expect in (
         (("parts", "list", "--kind", "gpus"), "unknown kind 'gpus'"),

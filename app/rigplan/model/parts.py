@@ -110,10 +110,10 @@ class Motherboard(PartBase):
     ecc_support: bool | None = None
 
     def x16_size_slots(self) -> int | None:
-        """Slots physically able to take a x16 card (data lists electrical lanes; x16 lanes imply x16 size)."""
+        """Slots physically able to take a x16 card: the physical size where stated, else the electrical lanes."""
         if self.pcie_slots is None:
             return None
-        return sum(s.count for s in self.pcie_slots if s.lanes >= 16)
+        return sum(s.count for s in self.pcie_slots if (s.physical or s.lanes) >= 16)
 
 
 class Memory(PartBase):

@@ -1,0 +1,277 @@
+"""Issue 25: the importer's data-quality layer, checked on the whole committed catalog and on the named cases, and
+the corrections file's re-check when the source data changes."""
+
+from __future__ import annotations
+
+import csv
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rigplan.catalog import Catalog
+from rigplan.model import Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import corrections as corr  # noqa: E402
+import data_quality as dq  # noqa: E402
+
+
+def test_no_large_psu_without_pcie_outputs(catalog: Catalog) -> None:
+    for psu in catalog.of_kind(Kind.PSU):
+        assert isinstance(psu, Psu)
+        c = psu.connectors
+        if psu.wattage and psu.wattage >= 850 and c is not None:
+            assert c.pcie8 != 0, psu.name
+        if psu.wattage and psu.wattage >= 1000 and c is not None and c.pcie8 is not None:
+            assert c.pcie8 + 2 * (c.pcie16 or 0) >= 2, psu.name
+
+
+def test_the_silverstone_1200w_unit_is_unknown_not_zero(catalog: Catalog) -> None:
+    psu = catalog.get("f553c96a-ce2a-4494-8be2-71f32eb7dd5c")
+    assert isinstance(psu, Psu) and psu.wattage == 1200
+    assert psu.connectors is not None and psu.connectors.pcie8 is None and psu.connectors.eps8 == 2
+
+
+def test_every_xeon_e5_v3_v4_is_on_lga2011_3_with_rdimm(catalog: Catalog) -> None:
+    xeons = [c for c in catalog.of_kind(Kind.CPU) if re.search(r"Xeon E5[- ][124]6\d\d[A-Z]?\s*v[34]\b", c.name, re.I)]
+    assert len(xeons) >= 50
+    for cpu in xeons:
+        assert isinstance(cpu, Cpu)
+        assert (cpu.socket, cpu.memory_types, cpu.ecc, cpu.rdimm_support) == ("LGA 2011-3", ("DDR4",), True, True)
+    e5_2680v4 = catalog.get("4e6c1ad8-8bc8-4e6d-a384-10ff8335d427")
+    assert e5_2680v4 is not None and e5_2680v4.socket == "LGA 2011-3"
+
+
+def test_x99_core_i7_takes_no_registered_memory(catalog: Catalog) -> None:
+    i7s = [
+        c for c in catalog.of_kind(Kind.CPU) if re.search(r"i7[- ](5820K|5930K|5960X|6800K|6850K|6900K|6950X)", c.name)
+    ]
+    assert i7s
+    assert all(c.rdimm_support is False and c.ecc is False and c.socket == "LGA 2011-3" for c in i7s)
+
+
+def test_amd_boost_power_is_tdp_times_1_35(catalog: Catalog) -> None:
+    cpu = catalog.get("8fcefb4e-6fa9-4b70-8fa7-5679a9e15e9c")
+    assert isinstance(cpu, Cpu) and cpu.name == "AMD Ryzen 9 9900X3D"
+    assert (cpu.tdp_w, cpu.boost_power_w) == (120, 162)
+    for c in catalog.of_kind(Kind.CPU):
+        if c.socket in ("AM4", "AM5") and c.tdp_w == 170 and "Ryzen" in c.name:
+            assert c.boost_power_w == 230, c.name
+
+
+def test_am5_cpus_are_not_capped_at_the_launch_128_gb(catalog: Catalog) -> None:
+    cpu = catalog.get("63f23f26-d52c-4e3c-be6e-0d25163cff59")
+    assert isinstance(cpu, Cpu) and cpu.name == "AMD Ryzen 9 7950X"
+    assert cpu.max_memory_gb == 256
+    assert all((c.max_memory_gb or 256) >= 256 for c in catalog.of_kind(Kind.CPU) if c.socket == "AM5")
+
+
+def test_eps_fed_workstation_cards_have_an_eps_input(catalog: Catalog) -> None:
+    cards = [g for g in catalog.of_kind(Kind.GPU) if isinstance(g, Gpu) and g.chipset in ("RTX A6000", "A40 PCIe")]
+    assert any(g.chipset == "RTX A6000" for g in cards)
+    for g in cards:
+        assert g.power_connectors is not None
+        assert (g.power_connectors.eps8, g.power_connectors.pin8) == (1, 0), g.name
+
+
+def test_gpu_inputs_cover_the_board_power_or_are_unknown(catalog: Catalog) -> None:
+    for g in catalog.of_kind(Kind.GPU):
+        assert isinstance(g, Gpu)
+        if g.power_connectors is not None and g.tdp_w and g.tdp_w > 75:
+            assert dq.connector_watts(g.power_connectors.model_dump()) >= 0.8 * g.tdp_w, g.name
+
+
+PCIE3_CHIPSETS = ("AMD B450", "Intel X99", "Intel C612")
+
+
+def test_pcie3_platforms_list_no_pcie4_slot(catalog: Catalog) -> None:
+    boards = [b for b in catalog.of_kind(Kind.MOTHERBOARD) if b.chipset in PCIE3_CHIPSETS]
+    assert len(boards) > 150
+    for b in boards:
+        assert isinstance(b, Motherboard)
+        for s in b.pcie_slots or ():
+            assert s.gen in (None, "1.0", "2.0", "3.0"), (b.name, s)
+
+
+def test_mainstream_boards_have_one_cpu_x16_and_chipset_slots_at_most_x4(catalog: Catalog) -> None:
+    one_cpu = {"AMD B450", "AMD A320", "AMD A520", "Intel B760", "Intel H610", "Intel B660"}
+    seen = 0
+    for b in catalog.of_kind(Kind.MOTHERBOARD):
+        assert isinstance(b, Motherboard)
+        if b.chipset not in one_cpu or not b.pcie_slots:
+            continue
+        seen += 1
+        assert sum(s.count for s in b.pcie_slots if s.lanes == 16) <= 1, b.name
+        for s in b.pcie_slots:
+            if s.wired_to == "chipset":
+                assert s.lanes <= 4, b.name
+    assert seen > 300
+    # A B450 micro-ATX board listed with two x16 slots: one CPU x16 and a x16-size chipset slot wired x4 at most.
+    b = catalog.get("4033565e-4d94-4491-895a-29e6e5d6717b")
+    assert isinstance(b, Motherboard)
+    assert b.x16_size_slots() == 2
+    assert [(s.lanes, s.physical, s.wired_to, s.gen) for s in b.pcie_slots or ()][:2] == [
+        (16, 16, "cpu", "3.0"),
+        (4, 16, "chipset", "2.0"),
+    ]
+
+
+def test_boards_list_no_more_slots_than_their_form_factor_has(catalog: Catalog) -> None:
+    for b in catalog.of_kind(Kind.MOTHERBOARD):
+        limit = dq.SLOT_POSITIONS.get(b.form_factor or "")
+        if limit and b.pcie_slots:
+            assert sum(s.count for s in b.pcie_slots) <= limit, b.name
+    # MSI B550M PRO-VDH WIFI (CEC): OpenDB lists four x16 and three x1 slots on a micro-ATX board
+    b = catalog.get("b71b1bf9-0c7b-423b-b4ee-dce317e28fb2")
+    assert isinstance(b, Motherboard) and b.pcie_slots is None
+
+
+def test_consumer_ddr5_kits_are_not_ecc(catalog: Catalog) -> None:
+    for m in catalog.of_kind(Kind.MEMORY):
+        assert isinstance(m, Memory)
+        if m.ram_type == "DDR5" and m.ecc is True:
+            assert re.search(r"\bECC\b|RDIMM|Registered", m.name, re.I), m.name
+
+
+def test_drive_capacity_agrees_with_the_name(catalog: Catalog) -> None:
+    for s in catalog.of_kind(Kind.STORAGE):
+        assert isinstance(s, Storage)
+        caps = {float(n) * (1000 if u.upper() == "TB" else 1) for n, u in dq.CAP.findall(s.name)}
+        if len(caps) == 1 and s.capacity_gb and min(caps) >= 16:
+            assert abs(s.capacity_gb - min(caps)) <= 0.05 * min(caps), s.name
+
+
+def test_add_in_card_drives_do_not_take_an_m2_slot(catalog: Catalog) -> None:
+    cards = [s for s in catalog.of_kind(Kind.STORAGE) if isinstance(s, Storage) and s.form_factor == "PCIe"]
+    assert len(cards) > 40
+    assert all(s.is_m2 is False for s in cards), [s.name for s in cards if s.is_m2]
+    aorus = next(s for s in cards if s.name.startswith("Gigabyte AORUS 8TB"))
+    assert isinstance(aorus, Storage) and aorus.interface == "PCIe 3.0 x16"
+
+
+def test_a_384_tb_drive_is_not_3000_gb() -> None:
+    d = {"id": "x", "name": "Micron 7450 PRO 3.84TB U.3 NVMe", "capacity_gb": 3000, "form_factor": '2.5"'}
+    changes = dq.check(Kind.STORAGE, d, dq.Tables())
+    assert d["capacity_gb"] == 3840 and [c.field for c in changes] == ["capacity_gb"]
+
+
+def test_intel_only_cooler_loses_amd_sockets(catalog: Catalog) -> None:
+    d = {"id": "x", "name": "Intel Laminar RM1 cooler", "manufacturer": "Intel", "sockets": ["AM4", "AM5", "LGA 1700"]}
+    dq.check(Kind.COOLER, d, dq.Tables())
+    assert d["sockets"] == ["LGA 1700"]
+    noctua = catalog.get("54d922d5-aeb3-4701-a3a3-7d73fa07762d")  # NH-L9i "for Intel LGA1200 & LGA115x"
+    assert noctua is not None and "AM4" not in (noctua.sockets or ())
+
+
+def test_case_named_e_atx_takes_e_atx_boards() -> None:
+    d = {"id": "x", "name": "Fractal Design Define 7 XL E-ATX Full Tower", "motherboard_form_factors": ["ATX"]}
+    dq.check(Kind.CASE, d, dq.Tables())
+    assert d["motherboard_form_factors"] == ["ATX", "EATX"]
+
+
+def test_atx3_is_true_only_on_evidence_else_unknown(catalog: Catalog) -> None:
+    named = catalog.search(Kind.PSU, "MSI MAG A850GL PCIE5")
+    assert named and all(p.atx3 is True for p in named)
+    for p in catalog.of_kind(Kind.PSU):
+        assert isinstance(p, Psu)
+        native16 = p.connectors is not None and bool(p.connectors.pcie16)
+        if p.atx3 is True:
+            assert native16 or dq.ATX3_NAME.search(p.name), p.name
+        else:
+            assert not native16, p.name
+
+
+def test_implausible_values_become_unknown_with_the_reason() -> None:
+    d = {"id": "x", "name": "Some case", "max_cooler_height_mm": 279, "max_gpu_length_mm": 400}
+    changes = dq.check(Kind.CASE, d, dq.Tables())
+    assert "max_cooler_height_mm" not in d and d["max_gpu_length_mm"] == 400
+    assert changes[0].new is None and "implausible (279)" in changes[0].reason
+
+
+def test_data_md_reports_the_pass_with_counts_per_field() -> None:
+    text = (ROOT / "docs" / "data.md").read_text(encoding="utf-8")
+    assert "## Data-quality pass (issue 25)" in text
+    assert re.search(r"\| psu \| `connectors` \| made unknown \| [\d,]+ \|", text) or "| psu | `connectors` |" in text
+    rows = list(csv.DictReader((ROOT / "docs" / "data-quality.csv").open(encoding="utf-8")))
+    assert any(r["part_id"] == "4e6c1ad8-8bc8-4e6d-a384-10ff8335d427" and r["field"] == "socket" for r in rows)
+
+
+# --- corrections.yaml: applied by id, re-checked when the source data changes ---------------------------------------
+
+
+def _corrections(tmp_path: Path, was: object) -> list[corr.Correction]:
+    p = tmp_path / "corrections.yaml"
+    p.write_text(
+        yaml.safe_dump(
+            {"corrections": [{"id": "p1", "field": "connectors.pcie8", "value": 8, "was": was, "source": "maker page"}]}
+        )
+    )
+    return corr.load(p)
+
+
+def test_correction_applies_while_the_source_value_is_unchanged(tmp_path: Path) -> None:
+    part = {"id": "p1", "name": "PSU", "connectors": {"eps8": 2}}
+    changes, stale = corr.apply(_corrections(tmp_path, 0), {"p1": part}, {"p1": {"connectors": {"pcie8": 0}}}, "psu")
+    assert part["connectors"] == {"eps8": 2, "pcie8": 8} and stale == []
+    assert changes[0].reason == "maker page" and changes[0].check == "correction"
+
+
+def test_correction_is_reported_not_applied_when_the_source_changed(tmp_path: Path) -> None:
+    part = {"id": "p1", "name": "PSU", "connectors": {"pcie8": 6}}
+    changes, stale = corr.apply(_corrections(tmp_path, 0), {"p1": part}, {"p1": {"connectors": {"pcie8": 6}}}, "psu")
+    assert changes == [] and part["connectors"] == {"pcie8": 6}
+    assert len(stale) == 1 and "now 6" in stale[0] and "not applied" in stale[0]
+
+
+def test_correction_without_a_source_is_refused(tmp_path: Path) -> None:
+    p = tmp_path / "corrections.yaml"
+    p.write_text(yaml.safe_dump({"corrections": [{"id": "p1", "field": "wattage", "value": 1, "source": " "}]}))
+    with pytest.raises(corr.CorrectionError, match="source"):
+        corr.load(p)
+
+
+def test_committed_corrections_have_sources_and_are_applied(catalog: Catalog) -> None:
+    fixes = corr.load(ROOT / "parts" / "corrections.yaml")
+    text = (ROOT / "docs" / "data.md").read_text(encoding="utf-8")
+    for c in fixes:
+        part = catalog.get(c.part_id)
+        assert part is not None, c.part_id
+        assert _drop_none(corr.get(part.model_dump(mode="json"), c.field)) == c.value, (c.part_id, c.field)
+        assert f"`{c.part_id[:8]}`" in text
+
+
+def _drop_none(v: object) -> object:
+    if isinstance(v, dict):
+        return {k: _drop_none(x) for k, x in v.items() if x is not None}
+    if isinstance(v, list | tuple):
+        return [_drop_none(x) for x in v]
+    return v
+
+
+def test_a_listing_that_disagrees_with_its_part_number_siblings_is_unknown(catalog: Catalog) -> None:
+    # Define 7 (FD-C-DEF7A-07) listed with 290 mm of GPU room; the other listing of that part number says 467 mm.
+    case = catalog.get("16b43d8f-2d7c-4951-b863-e4847853991a")
+    assert case is not None and case.max_gpu_length_mm is None
+    rows = list(csv.DictReader((ROOT / "docs" / "data-quality.csv").open(encoding="utf-8")))
+    why = next(r["reason"] for r in rows if r["part_id"].startswith("16b43d8f") and r["field"] == "max_gpu_length_mm")
+    assert "FDCDEF7A07" in why and "290" in why and "467" in why
+
+
+def test_sibling_check_keeps_the_majority_and_drops_the_outlier() -> None:
+    recs = [
+        {"id": f"g{i}", "name": "TUF 4070", "length_mm": v, "_part_numbers": ["TUF-RTX4070-O12G-GAMING"]}
+        for i, v in enumerate([301, 301, 228])
+    ]
+    changes = dq.sibling_check(Kind.GPU, recs)
+    assert [c.part_id for c in changes] == ["g2"] and "length_mm" not in recs[2]
+    assert recs[0]["length_mm"] == recs[1]["length_mm"] == 301
+    # EAN codes and short codes do not tie listings together
+    eans = [
+        {"id": f"e{i}", "name": "x", "length_mm": v, "_part_numbers": ["0840006687541"]} for i, v in enumerate((1, 300))
+    ]
+    assert dq.sibling_check(Kind.GPU, eans) == []

@@ -1,0 +1,182 @@
+"""Model-word checks every price join passes (issue 25): exact-name, token and attribute joins alike.
+
+A price row joins a part only when no check below finds a reason it names another product:
+  * model suffix: a letter or digits after a model number belong to the model ("i5-3550" is not "i5-3550S", "B650"
+    is not "B650E", "7950X" is not "7950X3D"): a word of one name that extends a word of the other is a sibling;
+  * model letters: the same model digits with other letters are another model ("S300 Pro" is not "X300 Pro");
+  * borrowed digits: a bare number in the row must be a word of the part's name, not part of another word ("Viper 4"
+    does not match "DDR4");
+  * premium variant: the part's name adds a variant word the row lacks (OC, Ultra, Pro, Plus, Max, Ti, Super, XT,
+    Extreme, Elite, special editions...): a base model's price never lands on the premium one;
+  * storage interface / form factor: both sides state them and they differ (mSATA vs 2.5", U.2 vs add-in card,
+    2230 vs 2280, SATA vs NVMe).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rigplan.model.parts import Kind
+
+WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+# Units glued to numbers: "850W", "16GB", "2TB", "3200MHz" are the same number, not another model.
+UNIT = re.compile(r"^(w|gb|tb|mb|mm|mhz|mts|g|pin|rpm|cfm)$")
+# Descriptor words of the catalog's memory names ("DDR4-3200 CL16"): not model words.
+DESCRIPTOR = re.compile(r"^(ddr\d|cl\d+|\d+x\d+gb|\d+gb|\d+tb|\d+w|\d+mm)$")
+VARIANT = frozenset(
+    [
+        "oc",
+        "ultra",
+        "pro",
+        "plus",
+        "max",
+        "ti",
+        "super",
+        "xt",
+        "xtx",
+        "extreme",
+        "elite",
+        "limited",
+        "special",
+        "anniversary",
+        "signature",
+        "se",
+        "le",
+        "ii",
+        "iii",
+        "iv",
+        "v2",
+        "v3",
+        "evo",
+        "xe",
+        "ks",
+        "kf",
+        "x3d",
+        "hx",
+        "neo",
+    ]
+)
+# Variant words that are also ordinary descriptions in the catalog's names.
+_NOT_VARIANT_FOR = {Kind.MEMORY: {"pro", "elite", "plus", "evo", "neo", "max"}, Kind.STORAGE: set()}
+
+
+def words(text: str) -> list[str]:
+    text = re.sub(
+        r"(80|am3|fm2)\s*\+", r"\1plus ", (text or "").lower()
+    )  # "80+ Gold" is a rating, not the "+" of "NITRO+"
+    return WORD.findall(text.replace("+", " plus "))
+
+
+def _digits(w: str) -> str:
+    return re.sub(r"[^0-9]", "", w)
+
+
+def _extends(long: str, short: str) -> bool:
+    """`long` is `short` with more model characters after it (not a unit)."""
+    return long.startswith(short) and long != short and not UNIT.match(long[len(short) :])
+
+
+def join_problem(kind: Kind, row: dict[str, Any], part: dict[str, Any]) -> str | None:
+    """Why the row names another product than the part, or None."""
+    rname = row.get("name") or ""
+    rw = words(rname)
+    pw = words(part.get("name") or "")
+    pset = set(pw) | set(words(part.get("manufacturer") or ""))
+    rset = set(rw) | set(words(str(row.get("chipset") or "")))
+    joined = {a + b for a, b in zip(pw, pw[1:], strict=False)} | {a + b for a, b in zip(rw, rw[1:], strict=False)}
+    for k, r in enumerate(rw):
+        if not any(c.isdigit() for c in r):
+            continue
+        if r.isdigit() and k + 1 < len(rw) and UNIT.match(rw[k + 1]):
+            # a quantity ("16 GB", "360 mm"): the part must carry it as a word, glued to its unit, or in its specs
+            if not (r in pset or any(p == r + rw[k + 1] for p in pset) or _derived(kind, r, part)):
+                return f"borrowed digits: '{r} {rw[k + 1]}' is not in the part's name or specs"
+            continue
+        for p in pset:
+            if DESCRIPTOR.match(p) or p in joined or r in joined:
+                continue
+            if p == r or not any(c.isdigit() for c in p):
+                continue
+            if _extends(p, r) or _extends(r, p):
+                longer, shorter = (p, r) if len(p) > len(r) else (r, p)
+                if p in rset or r in pset or longer[len(shorter) :] in (pset if longer == r else rset):
+                    continue
+                return f"model suffix: '{r}' vs '{p}'"
+            if _digits(p) == _digits(r) and re.sub(r"[0-9]", "", p) != re.sub(r"[0-9]", "", r) and len(_digits(r)) >= 2:
+                if (
+                    p in rset
+                    or r in pset
+                    or UNIT.match(re.sub(r"[0-9.]", "", p))
+                    or UNIT.match(re.sub(r"[0-9.]", "", r))
+                ):
+                    continue
+                return f"model letters: '{r}' vs '{p}'"
+        glued = any(p.startswith(r) and UNIT.match(p[len(r) :]) for p in pset)
+        if r.isdigit() and r not in pset and not glued and not _derived(kind, r, part):
+            return f"borrowed digits: '{r}' is not a word of the part's name"
+    skip = _NOT_VARIANT_FOR.get(kind, set())
+    extra = [w for w in pw if w in VARIANT and w not in rset and w not in skip]
+    if kind is Kind.GPU:
+        extra = [w for w in extra if w not in set(words(str(part.get("chipset") or "")))]
+    if extra:
+        return f"premium variant: the part adds '{' '.join(sorted(set(extra)))}'"
+    if kind is Kind.STORAGE:
+        return _storage_problem(row, part)
+    return None
+
+
+def _derived(kind: Kind, r: str, part: dict[str, Any]) -> bool:
+    """A bare number the importer itself adds to the part's tokens (capacity, wattage)."""
+    n = float(r)
+    if kind is Kind.STORAGE and part.get("capacity_gb"):
+        return n in (part["capacity_gb"], part["capacity_gb"] / 1000)
+    if kind is Kind.PSU:
+        return n == part.get("wattage")
+    if kind is Kind.MEMORY:
+        return n in (part.get("capacity_gb"), part.get("module_gb"), part.get("speed_mts"), part.get("modules"))
+    return False
+
+
+def _ff(v: Any) -> str | None:
+    s = str(v or "").lower().replace('"', "").replace(" ", "")
+    if not s:
+        return None
+    if "msata" in s:
+        return "msata"
+    if "u.2" in s:
+        return "u.2"
+    m = re.search(r"m\.2-?(\d{4})", s)
+    if m:
+        return f"m.2-{m.group(1)}"
+    if "pcie" in s or "card" in s:
+        return "card"
+    m = re.search(r"(2\.5|3\.5|1\.8)", s)
+    return m.group(1) if m else s
+
+
+def _iface(v: Any) -> str | None:
+    s = str(v or "").lower()
+    if not s:
+        return None
+    if "sata" in s and "m.2" not in s:
+        return "sata"
+    if "m.2" in s and "sata" in s:
+        return "m.2 sata"
+    if "u.2" in s:
+        return "u.2"
+    if "sas" in s:
+        return "sas"
+    if "m.2" in s or "pcie" in s:
+        return "pcie"
+    return s
+
+
+def _storage_problem(row: dict[str, Any], part: dict[str, Any]) -> str | None:
+    rf, pf = _ff(row.get("form_factor")), _ff(part.get("form_factor"))
+    if rf and pf and rf != pf:
+        return f"form factor: {row.get('form_factor')} vs {part.get('form_factor')}"
+    ri, pi = _iface(row.get("interface")), _iface(part.get("interface"))
+    if ri and pi and ri != pi:
+        return f"interface: {row.get('interface')} vs {part.get('interface')}"
+    return None
