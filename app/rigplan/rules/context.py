@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
-from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, PcieSlot, Psu, Storage
+from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, PcieSlot, Psu, Storage
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
 from rigplan.rules.platforms import key, platforms
 from rigplan.rules.power import PowerEstimate, estimate_power
@@ -115,6 +115,33 @@ class Ctx:
     def power(self) -> PowerEstimate:
         return estimate_power(self.build)
 
+    def plus(self, part: Part, single: bool) -> Ctx:
+        """This build with one more part (a new line of quantity 1), without copying the build until a rule asks
+        for it (the power estimate, the PSU count): the filter judges thousands of candidates this way."""
+        c = _Plus.__new__(_Plus)
+        c.__dict__.update(self.__dict__)
+        del c.__dict__["build"]
+        c.__dict__.pop("power", None)
+        c.base, c.part, c.single, c.report = self.build, part, single, Report()
+        if isinstance(part, Cpu):
+            c.cpu = part
+        elif isinstance(part, Cooler):
+            c.cooler = part
+        elif isinstance(part, Motherboard):
+            c.board = part
+        elif isinstance(part, Psu):
+            c.psu = part
+        elif isinstance(part, Case):
+            c.case = part
+        elif isinstance(part, Memory):
+            c.memory = [*self.memory, (part, 1)]
+        elif isinstance(part, Storage):
+            c.storage = [*self.storage, (part, 1)]
+        elif isinstance(part, Gpu):
+            c.gpu_items = [*self.gpu_items, BuildItem.model_construct(part=part, quantity=1, price_override=None)]
+            c.gpus = [*self.gpus, part]
+        return c
+
     @property
     def assumptions(self) -> Assumptions:
         return self.build.assumptions
@@ -142,6 +169,24 @@ class Ctx:
 
     def unchecked(self, rule: str, reason: str, kinds: tuple[Kind, ...]) -> None:
         self.report.not_checked.append(NotChecked(rule, reason, kinds))
+
+
+class _Plus(Ctx):
+    """Ctx.plus: `build` is made on first use (the base build with the part appended, or in place of its kind)."""
+
+    base: Build
+    part: Part
+    single: bool
+
+    @property
+    def build(self) -> Build:  # type: ignore[override]
+        made = self.__dict__.get("_build")
+        if made is None:
+            items = tuple(i for i in self.base.items if not (self.single and i.part.kind == self.part.kind))
+            made = self.__dict__["_build"] = self.base.model_copy(
+                update={"items": (*items, BuildItem.model_construct(part=self.part, quantity=1, price_override=None))}
+            )
+        return made
 
 
 def _one(build: Build, kind: Kind, cls: type[P]) -> P | None:

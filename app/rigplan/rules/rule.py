@@ -21,6 +21,7 @@ from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Kind
 from rigplan.rules.context import Ctx
+from rigplan.rules.findings import Report
 
 Facts = Callable[[Any], Hashable]
 ErrorKey = tuple[str, tuple[str, ...]]
@@ -58,9 +59,9 @@ class Rule:
     def id(self) -> str:
         return self.ids[0]
 
-    def errors(self, build: Build, leave_out: str = "") -> set[ErrorKey]:
+    def errors(self, build: Build | Ctx, leave_out: str = "") -> set[ErrorKey]:
         """(rule id, parts involved but `leave_out`) of each error this rule finds in `build`."""
-        c = Ctx(build)
+        c = build if isinstance(build, Ctx) else Ctx(build)
         self.run(c)
         return {
             (f.rule, tuple(p for p in f.parts if p != leave_out)) for f in c.report.findings if f.severity == "error"
@@ -105,11 +106,11 @@ def with_part(base: Build, part: Any, single: bool) -> Build:
     return base.model_copy(update={"items": (*items, BuildItem(part=part))})
 
 
-def _adds_none(rule: Rule, base: Build, part: Any, single: bool, before: set[ErrorKey]) -> bool:
+def _adds_none(rule: Rule, base: Ctx, part: Any, single: bool, before: set[ErrorKey]) -> bool:
     """The representative stands for every part with its facts, none of which is in `base` (compat.py judges
-    those one by one): it goes in as a new item under an id no build uses."""
+    those one by one): it goes in as a new line under an id no build uses."""
     stand_in = part.model_copy(update={"id": f"{part.id}\x00candidate"})
-    return rule.errors(with_part(base, stand_in, single), stand_in.id) <= before
+    return rule.errors(base.plus(stand_in, single), stand_in.id) <= before
 
 
 def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.ndarray:
@@ -127,8 +128,10 @@ def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.nda
     if rule.vector is not None and (vec := rule.vector(base, table, codes, first)) is not None:
         results[memo] = vec
         return vec
-    before = rule.errors(base)
-    verdicts = (_adds_none(rule, base, table.part(i), single, before) for i in first)
+    ctx = Ctx(base)
+    before = rule.errors(ctx)
+    ctx.report = Report()
+    verdicts = (_adds_none(rule, ctx, table.part(i), single, before) for i in first)
     ok = np.fromiter(verdicts, dtype=bool, count=len(first))
     mask = ok[codes]
     if len(results) > 4096:
