@@ -415,7 +415,7 @@ def check_storage(r: Recorder) -> None:
     if re.search(r"\b2230\b", d["name"]) and ff.startswith("M.2") and "2230" not in ff:
         r.set("form_factor", "M.2-2230", "the name says 2230", "name")
     if ff == "PCIe" and iface.startswith("M.2 "):
-        r.set("interface", iface[4:], "an add-in card (form factor PCIe) sits in a PCIe slot, not an M.2 slot", "bound")
+        r.set("interface", iface[4:], "an add-in card (form factor PCIe) sits in a PCIe slot, not an M.2 slot")
     if ff.startswith("M.2") and iface.startswith("SATA") and d.get("nvme") is True:
         r.set("nvme", None, "a SATA interface cannot be NVMe", "bound")
 

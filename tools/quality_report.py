@@ -29,11 +29,14 @@ def _row(c: Change) -> str:
 def quality_section(changes: list[Change], stale: list[str], csv_path: Path | None) -> list[str]:
     counts: collections.Counter[tuple[str, str, str]] = collections.Counter()
     for c in changes:
-        what = (
-            "made unknown"
-            if c.new is None
-            else ("corrected (corrections.yaml)" if c.check == "correction" else "corrected")
-        )
+        if c.new is None:
+            what = "made unknown"
+        elif c.check == "correction":
+            what = "corrected (corrections.yaml)"
+        elif c.check == "bound":
+            what = "made unknown in part"  # e.g. a PSU's PCIe counts dropped from its connector list
+        else:
+            what = "corrected"
         counts[(c.kind, c.field, what)] += 1
     parts = len({c.part_id for c in changes})
     lines = [
