@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -52,7 +50,6 @@ def test_plain_list_and_show() -> None:
     assert "ADATA XPG FUSION 1600" in show.stdout and "599.99 USD" in show.stdout
 
 
-@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2() -> None:
     for args, expect in (
         (("parts", "list", "--kind", "gpus"), "unknown kind 'gpus'"),

@@ -16,8 +16,16 @@ from rigplan.cli.main import run_cli
 from rigplan.files import save
 from rigplan.model import Assumptions, Build, BuildItem, Kind
 from rigplan.model.parts import PART_ADAPTER
+from rigplan.rules.engine import RULES
 
 CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "data" / "expert" / "cases.yaml").read_text())
+# Every rule id the engine runs: a case's `needs_rule` skips it only while one of these is missing.
+ENGINE_RULES = {rule_id for rule in RULES for rule_id in rule.ids}
+# Builds where RigPlan disagrees with the expert's verdict (issue 25): the case stays as the expert wrote it and runs
+# as a strict xfail, so the day the catalog value or the rule is fixed the xpass fails and the marker must go.
+KNOWN_DISAGREEMENTS: dict[str, str] = {c["id"]: c["disagreement"] for c in CASES if c.get("disagreement")}
+# Issue 25: at least 120 builds, at least 40 on workstation platforms.
+MIN_CASES, MIN_WORKSTATION = 120, 40
 # Rules that can never pass or fail from the data: they are always "not checked" (docs/checks.md says why).
 ALWAYS_UNKNOWN = {"gpu-slot-spacing"}
 # Rules that only ever note or warn.
@@ -50,10 +58,29 @@ def _run(tmp_path: Path, build: Build, capsys: pytest.CaptureFixture[str]) -> tu
     return code, json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def _param(case: dict[str, Any]) -> Any:
+    reason = KNOWN_DISAGREEMENTS.get(case["id"])
+    marks = [pytest.mark.xfail(strict=True, reason=f"known disagreement: {reason}")] if reason else []
+    return pytest.param(case, id=case["id"], marks=marks)
+
+
+def _missing_rules(case: dict[str, Any]) -> set[str]:
+    """The rules a case needs (`needs_rule`) that the engine does not run yet: the case is skipped while any is."""
+    return set(case.get("needs_rule", [])) - ENGINE_RULES
+
+
+def _claimed_rules(case: dict[str, Any]) -> set[str]:
+    claims = [r.split(":")[1] for r in case.get("require", [])]
+    return {*claims, *case.get("forbid", []), *case.get("passes", []), *case.get("unknown", [])}
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_expert_verdict(
     catalog: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict[str, Any]
 ) -> None:
+    missing = _missing_rules(case)
+    if missing:
+        pytest.skip(f"{case['id']}: rule(s) {sorted(missing)} not in the engine yet")
     code, data = _run(tmp_path, _build(catalog, case), capsys)
     found = {(f["severity"], f["rule"]) for f in data["findings"]}
     fired = {rule for sev, rule in found if sev in ("error", "warning")}
@@ -78,11 +105,40 @@ def test_corpus_covers_every_rule_three_ways() -> None:
     rules_dir = Path(__file__).resolve().parents[1] / "app" / "rigplan" / "rules"
     rules = {m for path in rules_dir.glob("*.py") for m in pattern.findall(path.read_text())}
     assert len(rules) >= 27
-    fail = {r.split(":")[1] for c in CASES for r in c.get("require", []) if r.split(":")[0] in ("error", "warning")}
-    passes = {r for c in CASES for r in c.get("passes", [])}
-    unknown = {r for c in CASES for r in c.get("unknown", [])}
+    # Only builds RigPlan gets right count: a known disagreement or a skipped case proves nothing about its rules.
+    agreed = [c for c in CASES if c["id"] not in KNOWN_DISAGREEMENTS and not _missing_rules(c)]
+    fail = {r.split(":")[1] for c in agreed for r in c.get("require", []) if r.split(":")[0] in ("error", "warning")}
+    passes = {r for c in agreed for r in c.get("passes", [])}
+    unknown = {r for c in agreed for r in c.get("unknown", [])}
     missing = {
         r: [what for what, have in (("pass", passes), ("fail", fail), ("unknown", unknown)) if r not in have]
         for r in sorted(rules - ALWAYS_UNKNOWN)
     }
     assert {r: m for r, m in missing.items() if m} == {}
+
+
+def test_corpus_size_and_workstation_share() -> None:
+    """Issue 25: at least 120 builds, at least 40 of them on workstation platforms; ids unique."""
+    ids = [c["id"] for c in CASES]
+    assert len(ids) == len(set(ids))
+    assert len(CASES) >= MIN_CASES
+    assert sum(1 for c in CASES if c.get("workstation")) >= MIN_WORKSTATION
+
+
+def test_cases_name_real_rules() -> None:
+    """A typo in a rule id would make a claim vacuous: every rule a case names is one the engine runs, or one the
+    case declares with `needs_rule` (a rule still being written); a disagreement says why in words."""
+    for case in CASES:
+        unknown = _claimed_rules(case) - ENGINE_RULES - set(case.get("needs_rule", []))
+        assert not unknown, f"{case['id']}: {sorted(unknown)}"
+        if "disagreement" in case:
+            assert isinstance(case["disagreement"], str) and case["disagreement"].strip(), case["id"]
+
+
+def test_needs_rule_skips_only_while_the_rule_is_missing() -> None:
+    """The marker the lead relies on at merge: a case naming a rule the engine lacks is held back; once the engine
+    has the rule, the same case runs."""
+    waiting = {"id": "x", "needs_rule": ["psu-quantity", "board-no-such-rule"]}
+    assert _missing_rules(waiting) == {"board-no-such-rule"}
+    assert _missing_rules({"id": "y", "needs_rule": ["psu-quantity"]}) == set()
+    assert "psu-quantity" in ENGINE_RULES and "board-no-such-rule" not in ENGINE_RULES
