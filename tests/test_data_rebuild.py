@@ -49,6 +49,8 @@ def test_make_data_rebuilds_the_committed_files_byte_for_byte(tmp_path: Path) ->
     report = tmp_path / "data.md"  # only the hand-written tail, which the importer keeps
     report.write_text(committed_report[committed_report.index(HAND_WRITTEN) :], encoding="utf-8")
     matches = tmp_path / "matches.csv"
+    # The report's audit lines are read from audit/catalog-audit.csv beside it (tools/quality_report.py).
+    shutil.copytree(ROOT / "docs" / "audit", tmp_path / "audit")
 
     tools = ROOT / "tools"
     tool(tools / "import_parts.py", "--data", SOURCES, "--out", out, "--report", report, "--matches", matches)
