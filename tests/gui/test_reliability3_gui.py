@@ -168,10 +168,9 @@ def test_a_huge_paste_is_parsed_off_the_gui_thread(qtbot, catalog: Catalog) -> N
     timer = QTimer()
     timer.timeout.connect(lambda: ticks.append(time.monotonic()))
     timer.start(20)
-    start = time.monotonic()
     qtbot.mouseClick(dlg.buttons.button(dlg.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
-    assert time.monotonic() - start < 0.5  # the click returns at once; the work is in a thread
-    assert dlg.busy and dlg.error.text() == "Matching parts..."
+    # The click returned before the list was matched: the work runs in a thread (no clock: the machine may be slow).
+    assert dlg.busy and dlg.imported is None and dlg.error.text() == "Matching parts..."
     qtbot.waitUntil(lambda: dlg.imported is not None or not dlg.busy, timeout=120_000)
     timer.stop()
     assert len(ticks) >= 3  # the GUI thread kept turning while the list was matched
