@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 from typing import Any
 
 from rigplan.cli.main import UsageError
@@ -37,8 +38,11 @@ def _tokens(text: str) -> float:
 
 def _spec(ns: argparse.Namespace, saved: WorkloadSpec | None) -> WorkloadSpec:
     base = saved.model_dump(exclude_none=True) if saved else {}
+    model = ns.model
+    if model and (model.lower().endswith(".json") or "/" in model or "\\" in model):
+        model = str(Path(model).expanduser().absolute())  # from here; saved relative to the build file's folder
     given = {
-        "model": ns.model,
+        "model": model,
         "task": ns.task,
         "weights": ns.weights,
         "seq": ns.seq,
