@@ -279,6 +279,7 @@ class WorkloadPanel(QWidget):
         except (WorkloadError, ValueError) as exc:
             return self._show_problem(str(exc).splitlines()[0])
         self.table.setModel(self.jobs)
+        self.bar.setVisible(True)
         e = self.comparison.own
         colour = {FITS: "#006400", FITS_WITH: "#8B5A00"}.get(e.verdict, "#B00000")
         per = f"{e.setup.gpus}x {e.hardware.gpu.name}, {e.setup.strategy.value}"
@@ -312,6 +313,7 @@ class WorkloadPanel(QWidget):
         self.measured_comparison = c
         self.verdict.setText(verdict_text(c))
         self.bar.set_memory({}, None)
+        self.bar.setVisible(False)  # no memory figures: no bar rather than an empty one reading "0.0 GB"
         self.legend.setText("")
         self.speed.setText(speed_text(c))
         self.speed.setToolTip(c.own.basis)
@@ -328,6 +330,7 @@ class WorkloadPanel(QWidget):
     def _show_problem(self, text: str) -> None:
         self.verdict.setText(f"<b>{text}</b>")
         self.bar.set_memory({}, None)
+        self.bar.setVisible(not self.measured())
         self.legend.setText("")
         self.speed.setText("")
         self.jobs.set_comparison(None)
