@@ -148,3 +148,16 @@ def _timed(run, clock) -> float:  # noqa: ANN001
     t = clock()
     run()
     return clock() - t
+
+
+def test_a_spot_offer_alone_costs_what_the_build_comparison_says(capsys: pytest.CaptureFixture[str]) -> None:
+    """The instance-alone bill counts the spot overhead as the cost model's job mode does."""
+    args = ["--model", "resnet50", "--hours-on-v100", "10", "--pricing", "spot", "--json"]
+    code, out, err = cli(capsys, "workload", "--instance", "g5.xlarge", *args)
+    assert code == 0, err
+    alone = json.loads(out)
+    code, out, err = cli(capsys, "workload", str(BUILD), "--instance", "g5.xlarge", *args)
+    assert code == 0, err
+    (offer,) = json.loads(out)["offers"]
+    assert alone["cloud_cost"] == offer["cloud_cost"] and alone["cloud_cost"] > alone["hours"] * alone["hourly_usd"]
+    assert alone["speed_vs_v100"] == offer["speed_vs_v100"] and offer["speed_kind"] == alone["speed_kind"]

@@ -139,7 +139,9 @@ def _measured_on_instance(ns: argparse.Namespace, spec: WorkloadSpec, catalog: A
     side = on_offer(spec.model, offer, pricing, spec.v100_hours, precision)
     out = workload_json(measured_workload(spec.model, precision), precision, spec.v100_hours)
     j = side_json(side)
-    cost = None if side.hours is None or side.hourly_usd is None else round(side.hours * side.hourly_usd, 2)
+    lost = Assumptions().spot_overhead if pricing is Pricing.SPOT else 0.0  # as the cost model's job mode
+    rate = side.hourly_usd
+    cost = None if side.hours is None or rate is None else round(side.hours * rate / (1 - lost), 2)
     notes = [] if spec.v100_hours else [f"no job size: give one job in {JOB_UNIT} (--hours-on-v100)"]
     out.update({k: j[k] for k in ("speed_vs_v100", "speed_kind", "basis", "hours")})
     out.update(hardware=side.label, currency="USD", hourly_usd=side.hourly_usd, cloud_cost=cost, notes=notes)

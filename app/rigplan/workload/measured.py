@@ -114,17 +114,16 @@ def compare_measured(
         electricity = own.hours * costing.own.load_wall_w / 1000 * electricity_price(a)[0]
     results: list[Side] = []
     for offer, pricing in offers:
-        label = f"{offer.label} ({pricing.value})"
+        side = on_offer(w.id, offer, pricing, v100_hours, precision)  # the offer's own speed, kind and basis
         try:
             inp = offer_input(offer, a, None, own_speed, pricing=pricing, own_kind=costing.throughput_kind)
         except CostInputError as exc:
-            results.append(Side(label, None, "unknown", str(exc), None, pricing, None, None, str(exc)))
+            results.append(Side(side.label, side.speed, side.kind, side.basis, side.hours, pricing, None, None,
+                                str(exc)))  # fmt: skip
             continue
-        job = jobs(costing.own, [inp], a)[0] if v100_hours is not None else None
-        kind = inp.speedup_kind if inp.throughput else "unknown"
-        hours = _hours(v100_hours, inp.throughput)
-        problem = None if inp.throughput else f"no measurement of {offer.gpu_model or 'its GPU'} for {w.label}"
-        results.append(Side(label, inp.throughput, kind, inp.speedup_basis, hours, pricing, inp.hourly_usd, job,
+        job = jobs(costing.own, [inp], a)[0] if v100_hours is not None and side.speed else None
+        problem = None if side.speed else side.basis
+        results.append(Side(side.label, side.speed, side.kind, side.basis, side.hours, pricing, inp.hourly_usd, job,
                             problem))  # fmt: skip
     notes = () if v100_hours is not None else (f"no job size: give one job in {JOB_UNIT} (--hours-on-v100)",)
     return MeasuredComparison(w, precision, v100_hours, own, electricity, a.currency, results,
