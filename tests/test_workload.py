@@ -205,3 +205,36 @@ def test_config_json_of_other_architectures() -> None:
     # a multimodal config wraps the language model in text_config
     wrapped = {"model_type": "llava", "text_config": {**pythia, "model_type": "llama"}}
     assert model_from_config(wrapped, "llava").mlp_matrices == 3
+
+
+def test_a_config_path_saved_in_a_build_is_read_from_the_build_files_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pythia = {"model_type": "gpt_neox", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+              "intermediate_size": 16384, "vocab_size": 50432, "tie_word_embeddings": False}  # fmt: skip
+    project = tmp_path / "project"
+    (project / "models").mkdir(parents=True)
+    (project / "models" / "config.json").write_text(json.dumps(pythia))
+    path = project / "box.rigplan"
+    shutil.copy(BUILD, path)
+    monkeypatch.chdir(project)  # the user names the config from the build's folder and saves it
+    code, _, err = cli(capsys, "workload", str(path), "--model", "models/config.json", "--task", "lora", "--save")
+    assert code == 0, err
+    assert "model: models/config.json" in path.read_text()  # written relative to the build file: they travel together
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # not where the build is: the path is still the build folder's
+    assert load(path).workload.model == str(project / "models" / "config.json")  # type: ignore[union-attr]
+    code, out, err = cli(capsys, "workload", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["model"]["id"] == "models/config.json" and json.loads(out)["model"]["params_b"] > 6
+    moved = tmp_path / "moved"  # the folder moved as a whole still works
+    shutil.move(project, moved)
+    code, out, err = cli(capsys, "workload", str(moved / "box.rigplan"), "--json")
+    assert code == 0, err
+    # a config outside the build's folder is saved with its absolute path
+    other = elsewhere / "pythia.json"
+    other.write_text(json.dumps(pythia))
+    code, _, err = cli(capsys, "workload", str(moved / "box.rigplan"), "--model", "pythia.json", "--save")
+    assert code == 0, err
+    assert f"model: {other}" in (moved / "box.rigplan").read_text()

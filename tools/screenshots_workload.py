@@ -1,5 +1,6 @@
 """Screenshots of the Workload panel on its own (issue 28), filling the Xvfb screen, on the 2x RTX 4090 example build
-against three offers: Llama 3.1 8B LoRA (fits), and Llama 3.1 70B full fine-tuning (does not fit as set); and the
+against three offers: Llama 3.1 8B LoRA (fits), Llama 3.1 70B full fine-tuning (does not fit as set), ResNet-50
+(a measured model, 10 hours on a V100 per job); and the
 panel where the user meets it, as the Workload tab beside the break-even chart in the main window
 (workload-window-SIZE.png).
 
@@ -46,6 +47,7 @@ def main() -> int:
     for name, spec in (
         ("workload", WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=2e8)),
         ("workload-no-fit", WorkloadSpec(model="llama-3.1-70b", task=Task.FULL, tokens=2e8)),
+        ("workload-measured", WorkloadSpec(model="resnet50", v100_hours=10)),  # a measured model (Lambda)
     ):
         panel.set_spec(spec)
         pump(app, 0.3)

@@ -4,6 +4,7 @@ cost curves are the window's build against the offers on its Costs chart."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtGui import QGuiApplication
@@ -59,3 +60,33 @@ def test_compare_builds_starts_with_the_open_build(window: MainWindow, examples_
     rows = [r for r in dlg.view.comparison.figures[1]["breakeven"]]
     assert rows == ["aws:p3.2xlarge:us-east-1 on-demand", "lambda:gpu_1x_a100:us-east-1 on-demand"]
     dlg.close()
+
+
+def test_the_exports_include_the_workload_chosen_in_the_window(
+    window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `rigplan export --format md`: a workload chosen on the Workload tab is in the Markdown the window exports
+    (file and clipboard), sized against the offers on the Costs chart."""
+    from rigplan.gui.mainwindow import COSTS_TAB
+    from rigplan.workload.describe import plan_lines
+
+    out = tmp_path / "parts.md"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), a[-1]))
+    window.exporter.menu.actions()[0].trigger()
+    assert "Workload" not in out.read_text("utf-8")  # none chosen yet: no section
+    window.tabs.setCurrentIndex(COSTS_TAB)
+    qtbot.waitUntil(lambda: window.costs.workload is not None)
+    panel = window.costs.workload
+    panel.model_box.setCurrentIndex(panel.model_box.findData("mistral-7b"))
+    panel.task_box.setCurrentIndex(panel.task_box.findData("qlora"))
+    assert window.doc.build.workload is not None and window.doc.build.workload.model == "mistral-7b"
+    window.exporter.menu.actions()[0].trigger()
+    text = out.read_text("utf-8")
+    assert "**Workload (estimates, docs/workload.md):**" in text
+    assert "- Mistral 7B, qlora, sequence 2,048" in text and "2x GeForce RTX 4090" in text
+    assert "AWS p3.2xlarge" in text.split("**Workload")[1]  # the chart's offers, one line each
+    plan = make_plan(window.doc.build, window.exporter.chosen())
+    lines = plan_lines(window.doc.build, [(c.offer, c.pricing) for c in plan.offers])
+    assert len(lines) == 4 and text.count("\n- ", text.index("**Workload")) == 4  # verdict, speed, two offers
+    window.exporter.copy_action.trigger()
+    assert QGuiApplication.clipboard().text() == text

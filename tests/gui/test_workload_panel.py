@@ -130,3 +130,39 @@ def test_the_workload_tab_of_the_window_saves_its_choice_in_the_build(window, qt
     target = tmp_path / "with-workload.rigplan"
     assert window.files.write(target, as_new=True)
     assert load(target).workload.model == "qwen2.5-32b"
+
+
+def test_a_measured_model_shows_its_measured_speed_and_no_memory_fit(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
+    """ResNet-50 from the "Measured (Lambda)" group: speed vs one V100 from the speed table (the same figures as the
+    CLI's), hours and cost per job from hours on a V100, and memory "not modelled" instead of a bar."""
+    from rigplan.workload.measured import compare_measured
+
+    box = panel.model_box
+    header = box.findText("Measured (Lambda):")
+    assert header > box.findData("gemma-2-27b")  # a separate group after the language models
+    assert not box.model().item(header).isEnabled()  # the group's name cannot be chosen
+    assert {box.itemData(i) for i in range(header + 1, box.count())} >= {
+        "resnet50", "ssd", "bert-base", "bert-large", "gnmt", "tacotron2", "waveglow"}  # fmt: skip
+    with qtbot.waitSignal(panel.workloadChanged) as sig:
+        _choose(box, "resnet50")
+    assert sig.args[0].model == "resnet50"
+    assert not panel.task_box.isEnabled() and not panel.seq_spin.isEnabled()
+    assert panel.job_label.text() == "Hours on a V100 per job"
+    with qtbot.waitSignal(panel.workloadChanged) as sig:
+        panel.tokens_edit.setText("10")
+        panel.tokens_edit.editingFinished.emit()
+    assert sig.args[0] == WorkloadSpec(model="resnet50", v100_hours=10)
+    expected = compare_measured(load(BUILD), "resnet50", 10, panel.chart)
+    assert "Memory: not modelled" in panel.verdict.text() and not panel.bar.isVisible()
+    assert f"{expected.own.speed:,.2f}x one V100's images/s" in panel.speed.text()
+    assert f"one job of 10 h on a V100: {expected.own.hours:,.2f} h" in panel.speed.text()
+    model = panel.table.model()
+    assert model.rowCount() == 3 and model.index(0, 0).data() == "This build"
+    assert model.index(1, 0).data().startswith("Lambda gpu_1x_a100") and model.index(1, 2).data() == "measured"
+    a100 = expected.offers[0]
+    assert a100.job is not None and model.index(1, 4).data() == f"USD {a100.job.cloud_cost:,.2f}"
+    assert model.index(1, 3).data() == f"{a100.hours:,.2f}"
+    # back to a language model: the LLM form and its table return
+    _choose(box, "llama-3.1-8b")
+    assert panel.task_box.isEnabled() and panel.job_label.text() == "Tokens per job"
+    assert panel.table.model() is panel.jobs and "fits" in panel.verdict.text() and panel.bar.isVisible()

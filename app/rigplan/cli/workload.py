@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 from typing import Any
 
 from rigplan.cli.main import UsageError
@@ -25,6 +26,16 @@ def _whole(name: str, upper: int):  # noqa: ANN202 - argparse type
     return parse
 
 
+def _v100_hours(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--hours-on-v100 must be a number of hours, not {text!r}") from None
+    if not math.isfinite(v) or v <= 0 or v > 1e7:
+        raise argparse.ArgumentTypeError(f"--hours-on-v100 must be above 0 and at most 1e7, not {text}")
+    return v
+
+
 def _tokens(text: str) -> float:
     try:
         v = float(text)
@@ -35,10 +46,32 @@ def _tokens(text: str) -> float:
     return v
 
 
+LLM_ONLY = ("task", "weights", "seq", "batch", "gpus", "strategy", "tokens")
+
+
+def _measured_spec(ns: argparse.Namespace, saved: WorkloadSpec | None) -> WorkloadSpec | None:
+    """The spec of a measured model (resnet50, bert-large...), or None for a language model."""
+    from rigplan.workload.measured import is_measured
+
+    model = ns.model or (saved.model if saved else None)
+    if not model or not is_measured(model):
+        if ns.hours_on_v100 is not None:
+            raise UsageError("--hours-on-v100 is for the measured models (resnet50, bert-large...); give --tokens")
+        return None
+    given = [f"--{k}" for k in LLM_ONLY if getattr(ns, k) is not None] + (["--no-checkpointing"] * ns.no_checkpointing)
+    if given:
+        raise UsageError(f"{model} is a measured model; not for it: {', '.join(given)} (give --hours-on-v100 N)")
+    hours = ns.hours_on_v100 if ns.hours_on_v100 is not None else saved.v100_hours if saved else None
+    return WorkloadSpec(model=model.strip().lower(), v100_hours=hours)
+
+
 def _spec(ns: argparse.Namespace, saved: WorkloadSpec | None) -> WorkloadSpec:
-    base = saved.model_dump(exclude_none=True) if saved else {}
+    base = saved.model_dump(exclude_none=True, exclude={"v100_hours"}) if saved else {}
+    model = ns.model
+    if model and (model.lower().endswith(".json") or "/" in model or "\\" in model):
+        model = str(Path(model).expanduser().absolute())  # from here; saved relative to the build file's folder
     given = {
-        "model": ns.model,
+        "model": model,
         "task": ns.task,
         "weights": ns.weights,
         "seq": ns.seq,
@@ -94,6 +127,51 @@ def _print_text(out: dict[str, Any]) -> None:
     print(f"  basis: {out['basis']}")
 
 
+def _measured_on_instance(ns: argparse.Namespace, spec: WorkloadSpec, catalog: Any, pricing: Pricing) -> dict:
+    from rigplan.cli.cost import _pick_offer
+    from rigplan.model.assumptions import Assumptions
+    from rigplan.workload.measured import JOB_UNIT, measured_workload, on_offer, side_json, workload_json
+
+    if len(ns.instance) > 1:
+        raise UsageError("without a BUILD, give one --instance (to compare offers, give a build)")
+    offer = _pick_offer(catalog, ns.instance[0], ns.region, pricing, None)
+    precision = Assumptions().precision.value
+    side = on_offer(spec.model, offer, pricing, spec.v100_hours, precision)
+    out = workload_json(measured_workload(spec.model, precision), precision, spec.v100_hours)
+    j = side_json(side)
+    lost = Assumptions().spot_overhead if pricing is Pricing.SPOT else 0.0  # as the cost model's job mode
+    rate = side.hourly_usd
+    cost = None if side.hours is None or rate is None else round(side.hours * rate / (1 - lost), 2)
+    notes = [] if spec.v100_hours else [f"no job size: give one job in {JOB_UNIT} (--hours-on-v100)"]
+    out.update({k: j[k] for k in ("speed_vs_v100", "speed_kind", "basis", "hours")})
+    out.update(hardware=side.label, currency="USD", hourly_usd=side.hourly_usd, cloud_cost=cost, notes=notes)
+    return out
+
+
+def _print_measured(out: dict[str, Any]) -> None:
+    v = out["speed_vs_v100"]
+    speed = "unknown" if v is None else f"{v:,.2f}x one V100's {out['unit']}"
+    print(f"{out['model']['name']}, training ({out['precision']} precision): a measured model")
+    print(f"  speed ({out['speed_kind']}): {speed} on {out.get('hardware') or 'this build'}")
+    print("  memory: not modelled (the measured table has speeds only)")
+    if out["hours"] is not None:
+        money = out.get("electricity_per_job")
+        extra = f", electricity {out['currency']} {money:,.2f}" if money is not None else ""
+        if out.get("cloud_cost") is not None:
+            extra = f", {out['currency']} {out['cloud_cost']:,.2f}"
+        print(f"  one job of {out['hours_on_v100']:,g} h on a V100: {out['hours']:,.2f} h{extra}")
+    rows = [[o["label"].split(": ")[0], o["pricing"], _fmt(o["speed_vs_v100"], "x", 2), o["speed_kind"],
+             _fmt(o["hours"], nd=2),
+             "unknown" if o["cloud_cost"] is None else f"{out['currency']} {o['cloud_cost']:,.2f}",
+             "never" if o["status"] == "never" else str(o["jobs_to_break_even"] or "-")]
+            for o in out.get("offers", [])]  # fmt: skip
+    if rows:
+        print(table(rows, ["Offer", "Pricing", "Speed vs V100", "Kind", "Hours/job", "Cost/job", "Jobs to win"]))
+    for n in out["notes"]:
+        print(f"  note: {n}")
+    print(f"  basis: {out['basis']}")
+
+
 def cmd_workload(ns: argparse.Namespace) -> int:
     from rigplan.cli.cost import _pick_offer
     from rigplan.cloud.store import offers_in_use
@@ -110,7 +188,8 @@ def cmd_workload(ns: argparse.Namespace) -> int:
             from rigplan.files import load, save
 
             build = load(ns.build)
-            spec = _spec(ns, build.workload)
+            measured = _measured_spec(ns, build.workload)
+            spec = measured or _spec(ns, build.workload)
             if ns.instance:
                 offers = [(_pick_offer(catalog, n, ns.region, pricing, None), pricing) for n in ns.instance]
             else:
@@ -119,10 +198,18 @@ def cmd_workload(ns: argparse.Namespace) -> int:
                 except ExportError as exc:
                     raise UsageError(str(exc)) from None
                 offers = [(c.offer, c.pricing) for c in charted]
-            out = comparison_json(compare(build, spec, offers))
+            if measured is not None:
+                from rigplan.workload.measured import compare_measured
+                from rigplan.workload.measured import comparison_json as measured_json
+
+                out = measured_json(compare_measured(build, measured.model, measured.v100_hours, offers))
+            else:
+                out = comparison_json(compare(build, spec, offers))
             if ns.save:
                 save(build.model_copy(update={"workload": spec}), ns.build)
                 out["notes"].append(f"workload saved in {ns.build}")
+        elif (measured := _measured_spec(ns, None)) is not None:
+            out = _measured_on_instance(ns, measured, catalog, pricing)
         else:
             spec = _spec(ns, None)
             offer = _pick_offer(catalog, ns.instance[0], ns.region, pricing, None)
@@ -138,6 +225,8 @@ def cmd_workload(ns: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if ns.json:
         print_json(out)
+    elif out.get("measured_model"):
+        _print_measured(out)
     else:
         _print_text(out)
     return 0
@@ -149,7 +238,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="will a model fit, how fast, and what one job costs",
         description="Memory per GPU, speed and cost per job of training or serving a language model on a build or "
         "a cloud offer (docs/workload.md). Models: llama-2-7b/13b/70b, llama-65b, llama-3.1-8b/70b/405b, "
-        "mistral-7b, mixtral-8x7b, qwen2.5-7b/32b/72b, gemma-2-9b/27b, or a Hugging Face config.json file.",
+        "mistral-7b, mixtral-8x7b, qwen2.5-7b/32b/72b, gemma-2-9b/27b, or a Hugging Face config.json file; or "
+        "the measured models (Lambda's benchmarks): resnet50, ssd, bert-base, bert-large, gnmt, tacotron2, waveglow, "
+        "tacotron2-dataloader-bound, with --hours-on-v100.",
     )
     p.add_argument("build", nargs="?", help="a .rigplan build (its GPUs; its saved workload unless flags say else)")
     p.add_argument("--instance", action="append", metavar="OFFER", help="instance type or offer id; repeatable")
@@ -164,6 +255,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--strategy", choices=[s.value for s in Strategy], help="replicate, shard (FSDP) or split")
     p.add_argument("--no-checkpointing", action="store_true", help="turn gradient checkpointing off")
     p.add_argument("--tokens", type=_tokens, help="tokens in one job (trained, or generated for inference)")
+    p.add_argument("--hours-on-v100", type=_v100_hours, metavar="N",
+                   help="measured models (resnet50...): one job, in hours on one V100 SXM2 16 GB")  # fmt: skip
     p.add_argument("--save", action="store_true", help="save the workload in the BUILD file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_workload)

@@ -158,7 +158,30 @@ def load_tracked(path: Path | str) -> tuple[Build, Fingerprint]:
     """The build and the fingerprint of the very bytes it was read from (for FileChangedError on save)."""
     path = Path(path)
     raw, fingerprint = read_regular(path, MAX_BYTES)
-    return loads(decode(raw, path), path), fingerprint
+    return with_workload_path(loads(decode(raw, path), path), path, absolute=True), fingerprint
+
+
+def _is_config_path(model: str) -> bool:
+    """A workload's model is a bundled id (llama-3.1-8b: no slash, no .json) or the path of a config.json."""
+    return model.lower().endswith(".json") or "/" in model or "\\" in model
+
+
+def with_workload_path(build: Build, path: Path, *, absolute: bool) -> Build:
+    """A config.json path saved in a build is relative to the build file's folder (so the two travel together):
+    made absolute on load (not resolved from the current directory), and written relative on save when the config
+    is in the build's folder or below it (else absolute)."""
+    w = build.workload
+    if w is None or not _is_config_path(w.model):
+        return build
+    folder = path.absolute().parent
+    model = Path(w.model).expanduser()
+    if absolute:
+        new = str(model if model.is_absolute() else folder / model)
+    elif model.is_absolute() and model.is_relative_to(folder):
+        new = model.relative_to(folder).as_posix()
+    else:
+        return build
+    return build.model_copy(update={"workload": w.model_copy(update={"model": new})})
 
 
 def load(path: Path | str) -> Build:
@@ -180,7 +203,7 @@ def save(
     path = Path(path)
     refuse_inputs(path, inputs, "build")  # an import's output never replaces the list or price file it read
     try:
-        data = dumps(build).encode("utf-8")
+        data = dumps(with_workload_path(build, path, absolute=False)).encode("utf-8")
     except ValueError as exc:
         raise BuildFileError(path, f"not saved: {exc}") from None
     return write_atomic(

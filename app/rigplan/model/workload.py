@@ -46,3 +46,5 @@ class WorkloadSpec(Frozen):
     strategy: Strategy | None = None  # None: replicate when one copy fits a GPU, else shard (split for inference)
     checkpointing: bool | None = None  # None: on for training tasks
     tokens: Annotated[float, Field(gt=0, le=1e15, allow_inf_nan=False)] | None = None  # one job's tokens
+    # A measured model (resnet50, bert-large...: rigplan.workload.measured): one job in hours on one V100 SXM2 16 GB.
+    v100_hours: Annotated[float, Field(gt=0, le=1e7, allow_inf_nan=False)] | None = None

@@ -8,6 +8,7 @@ from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.workload.jobs import JobComparison, compare
+from rigplan.workload.measured import MeasuredComparison, compare_measured, is_measured
 from rigplan.workload.models import WorkloadError
 
 
@@ -16,6 +17,8 @@ def plan_lines(build: Build, offers: list[tuple[Offer, Pricing]]) -> list[str]:
     if build.workload is None:
         return []
     try:
+        if is_measured(build.workload.model):
+            return measured_lines(compare_measured(build, build.workload.model, build.workload.v100_hours, offers))
         return workload_lines(compare(build, build.workload, offers))
     except WorkloadError as exc:
         return [f"Workload {build.workload.model}, {build.workload.task.value}: not estimated ({exc})."]
@@ -47,4 +50,27 @@ def workload_lines(c: JobComparison | None) -> list[str]:
         change = f", with {oe.change}" if oe.change else ""
         win = f"owning wins after {j.jobs_to_win} jobs" if j.jobs_to_win else "owning never wins"
         out.append(f"{name}: {oe.hours:,.2f} h{change}, {c.currency} {j.cloud_cost:,.2f} a job; {win}.")
+    return out
+
+
+def measured_lines(c: MeasuredComparison) -> list[str]:
+    """A measured model (ResNet-50, BERT...): its measured speed, memory not modelled, one job here and per offer."""
+    own = c.own
+    speed = "unknown" if own.speed is None else f"{own.speed:,.2f}x one V100's {c.workload.unit}"
+    out = [f"{c.workload.label}, training ({c.precision} precision), a measured model: speed ({own.kind}) {speed}; "
+           "memory not modelled."]  # fmt: skip
+    if own.hours is not None:
+        elec = "" if c.own_electricity is None else f", {c.currency} {c.own_electricity:,.2f} of electricity"
+        out.append(f"One job of {c.v100_hours:,g} h on a V100 takes {own.hours:,.2f} h here{elec}.")
+    for o in c.offers:
+        name = o.label.split(": ")[0] + (f" ({o.pricing.value})" if o.pricing else "")
+        j = o.job
+        if o.speed is None:
+            out.append(f"{name}: {o.problem or 'speed unknown'}.")
+        elif j is None or j.cloud_cost is None or o.hours is None:
+            out.append(f"{name}: {o.speed:,.2f}x a V100 ({o.kind}).")
+        else:
+            win = f"owning wins after {j.jobs_to_win} jobs" if j.jobs_to_win else "owning never wins"
+            out.append(f"{name}: {o.speed:,.2f}x a V100 ({o.kind}), {o.hours:,.2f} h, "
+                       f"{c.currency} {j.cloud_cost:,.2f} a job; {win}.")  # fmt: skip
     return out

@@ -127,8 +127,12 @@ class Exporter:
 
     def plan(self) -> Plan:
         from rigplan.exports.plan import make_plan
+        from rigplan.workload.describe import plan_lines
 
-        return make_plan(self.build(), self.chosen())
+        build = self.build()
+        plan = make_plan(build, self.chosen())
+        plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])  # as `rigplan export`
+        return plan
 
     def ask_path(self, fmt: str, filt: str, suffix: str) -> Path | None:
         folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""

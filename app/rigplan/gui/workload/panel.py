@@ -34,10 +34,13 @@ from rigplan.model.offers import Offer
 from rigplan.model.workload import MAX_BATCH, MAX_SEQ, Strategy, Task, Weights, WorkloadSpec
 from rigplan.workload import WorkloadError, bundled_models
 from rigplan.workload.jobs import JobComparison, compare
+from rigplan.workload.measured import MeasuredComparison, compare_measured, is_measured
 from rigplan.workload.plan import FITS, FITS_WITH
 
 from .costbars import CostBars
 from .jobs_model import JobsModel
+from .measured_view import add_group, speed_text, table_model, verdict_text
+from .measured_view import cost_rows as measured_cost_rows
 from .membar import COLOURS, MemoryBar, label
 
 TASKS = {Task.LORA: "LoRA fine-tuning", Task.QLORA: "QLoRA (4-bit base)", Task.FULL: "Full fine-tuning",
@@ -62,8 +65,10 @@ class WorkloadPanel(QWidget):
         self.catalog = catalog  # kept for the window's wiring; the build carries its parts' figures
         self.chart: list[tuple[Offer, Pricing]] = chart or []
         self.comparison: JobComparison | None = None
+        self.measured_comparison: MeasuredComparison | None = None  # a measured model's (ResNet-50...)
         self._config: str | None = None
         self._quiet = False
+        self._was_measured = False
         self._build_ui()
         self.set_spec(build.workload if build and build.workload else DEFAULT, emit=False)
 
@@ -89,6 +94,7 @@ class WorkloadPanel(QWidget):
         self.model_box = QComboBox()
         for m in bundled_models().values():
             self.model_box.addItem(f"{m.name} ({m.params / 1e9:.1f}B)", m.id)
+        add_group(self.model_box)  # ResNet-50, BERT, Tacotron 2...: measured speeds, no memory model
         self.model_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.model_box.setToolTip("A model whose architecture RigPlan knows, or a Hugging Face config.json file")
         self.config_button = QPushButton("config.json...")
@@ -129,7 +135,8 @@ class WorkloadPanel(QWidget):
         form.addRow("GPUs", self.gpus_spin)
         form.addRow("Strategy", self.strategy_box)
         form.addRow("", self.ckpt_box)
-        form.addRow("Tokens per job", self.tokens_edit)
+        self.job_label = QLabel("Tokens per job")
+        form.addRow(self.job_label, self.tokens_edit)
 
         self.verdict = QLabel()
         self.verdict.setWordWrap(True)
@@ -186,7 +193,12 @@ class WorkloadPanel(QWidget):
         self.model_box.setCurrentIndex(i)
 
     # ----- the spec in the form
+    def measured(self) -> bool:
+        return is_measured(self.model_box.currentData() or "")
+
     def spec(self) -> WorkloadSpec:
+        if self.measured():  # one job in hours on one V100 (the cost model's job unit)
+            return WorkloadSpec(model=self.model_box.currentData(), v100_hours=_tokens(self.tokens_edit.text(), HOURS))
         task = Task(self.task_box.currentData())
         tokens = _tokens(self.tokens_edit.text())
         return WorkloadSpec(
@@ -219,7 +231,10 @@ class WorkloadPanel(QWidget):
             )
             training = spec.task is not Task.INFERENCE
             self.ckpt_box.setChecked(training if spec.checkpointing is None else spec.checkpointing)
+            self._was_measured = is_measured(spec.model)
             self.tokens_edit.setText(_tokens_text(spec.tokens))
+            if self._was_measured:
+                self.tokens_edit.setText("" if spec.v100_hours is None else f"{spec.v100_hours:g}")
         finally:
             self._quiet = False
         self._edited(emit=emit)
@@ -228,8 +243,21 @@ class WorkloadPanel(QWidget):
         if self._quiet:
             return
         task = Task(self.task_box.currentData())
-        self.weights_box.setEnabled(task is Task.INFERENCE)
-        self.ckpt_box.setEnabled(task is not Task.INFERENCE)
+        measured = self.measured()
+        if measured != self._was_measured:  # tokens and V100 hours are different units: not carried across
+            self._was_measured = measured
+            self.tokens_edit.clear()
+        for w in (self.task_box, self.seq_spin, self.batch_spin, self.gpus_spin, self.strategy_box):
+            w.setEnabled(not measured)  # a measured model is its benchmark's training run, on every GPU
+        self.weights_box.setEnabled(task is Task.INFERENCE and not measured)
+        self.ckpt_box.setEnabled(task is not Task.INFERENCE and not measured)
+        self.job_label.setText(HOURS if measured else "Tokens per job")
+        self.tokens_edit.setPlaceholderText("e.g. 10" if measured else "e.g. 1e8")
+        self.tokens_edit.setToolTip(
+            "One job, in hours on one V100 SXM2 16 GB (the measured table's reference)"
+            if measured
+            else "Tokens in one job: trained (epochs x data set), or generated for inference"
+        )
         if emit:
             try:
                 self.workloadChanged.emit(self.spec())
@@ -239,15 +267,19 @@ class WorkloadPanel(QWidget):
 
     # ----- results
     def refresh(self) -> None:
-        self.comparison = None
+        self.comparison = self.measured_comparison = None
         if self.build is None:
             return self._show_problem("No build: add GPUs to plan a workload.")
         try:
             spec = self.spec()
             chart = [(o, p) for o, p in self.chart if o.hourly(p) is not None]
+            if self.measured():
+                return self._show_measured(compare_measured(self.build, spec.model, spec.v100_hours, chart))
             self.comparison = compare(self.build, spec, chart)
         except (WorkloadError, ValueError) as exc:
             return self._show_problem(str(exc).splitlines()[0])
+        self.table.setModel(self.jobs)
+        self.bar.setVisible(True)
         e = self.comparison.own
         colour = {FITS: "#006400", FITS_WITH: "#8B5A00"}.get(e.verdict, "#B00000")
         per = f"{e.setup.gpus}x {e.hardware.gpu.name}, {e.setup.strategy.value}"
@@ -277,18 +309,32 @@ class WorkloadPanel(QWidget):
         self.costs.set_rows(cost_rows(self.comparison))
         return None
 
+    def _show_measured(self, c: MeasuredComparison) -> None:
+        self.measured_comparison = c
+        self.verdict.setText(verdict_text(c))
+        self.bar.set_memory({}, None)
+        self.bar.setVisible(False)  # no memory figures: no bar rather than an empty one reading "0.0 GB"
+        self.legend.setText("")
+        self.speed.setText(speed_text(c))
+        self.speed.setToolTip(c.own.basis)
+        self.table.setModel(table_model(c))
+        self._fit_table()
+        self.costs.set_rows(measured_cost_rows(c))
+
     def _fit_table(self) -> None:
         """As tall as its rows: the cost bars sit right under it, with no empty grid between."""
-        rows = self.jobs.rowCount()
+        rows = self.table.model().rowCount()
         h = self.table.horizontalHeader().height() + sum(self.table.rowHeight(i) for i in range(rows))
         self.table.setFixedHeight(h + 2 * self.table.frameWidth() + 2)
 
     def _show_problem(self, text: str) -> None:
         self.verdict.setText(f"<b>{text}</b>")
         self.bar.set_memory({}, None)
+        self.bar.setVisible(not self.measured())
         self.legend.setText("")
         self.speed.setText("")
         self.jobs.set_comparison(None)
+        self.table.setModel(self.jobs)
         self.costs.set_rows([])
 
 
@@ -321,7 +367,10 @@ def _tokens_text(tokens: float | None) -> str:
     return f"{tokens:g}"
 
 
-def _tokens(text: str) -> float | None:
+HOURS = "Hours on a V100 per job"
+
+
+def _tokens(text: str, what: str = "tokens per job") -> float | None:
     t = text.strip().replace(",", "").replace("_", "")
     if not t:
         return None
@@ -329,7 +378,8 @@ def _tokens(text: str) -> float | None:
     try:
         v = float(t[:-1] if mult != 1.0 else t) * mult
     except ValueError:
-        raise ValueError(f"tokens per job: {text.strip()!r} is not a number (e.g. 2e8 or 200M)") from None
-    if not math.isfinite(v) or v <= 0 or v > 1e15:
-        raise ValueError(f"tokens per job must be above 0 and at most 1e15, not {text.strip()!r}")
+        raise ValueError(f"{what.lower()}: {text.strip()!r} is not a number (e.g. 2e8 or 200M)") from None
+    top = 1e7 if what == HOURS else 1e15
+    if not math.isfinite(v) or v <= 0 or v > top:
+        raise ValueError(f"{what.lower()} must be above 0 and at most {top:g}, not {text.strip()!r}")
     return v
