@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QEventLoop, QLocale, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
@@ -49,6 +49,7 @@ from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
 from rigplan.gui.prices.prices_update import PricesController
 from rigplan.gui.settings import ASSUMPTIONS_SHOWN, Settings
+from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.plain import plain_label
 from rigplan.kinds import Kind
 
@@ -88,11 +89,10 @@ class MainWindow(QMainWindow):
         self.startup_problems: list[str] = []  # one line each, shown in the status bar (see note_problem)
         self.problem_label: QLabel | None = None
         self.settings.on_problem = self.note_problem  # a bad stored setting: its default, and one line
-        # The "C" locale formats money as "449.96$"; fall back to US English there.
-        loc = QLocale()
-        c_locale = loc.language() == QLocale.Language.C
-        self.money_locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates) if c_locale else loc
-        self.currency = window_state.saved_currency(self.settings)  # the build's, kept in step by refresh()
+        # Issue 29: the one money formatter: every amount on screen is converted and labelled by it, in the build's
+        # currency (kept in step by refresh()); the panels and charts below are given it.
+        self.money = Money(window_state.saved_currency(self.settings))
+        self.money_short = self.money.short
         self.undo_stack = QUndoStack(self)
         self.picker = PickerPanel(catalog, perf, self.money)
         self.build_panel = BuildPanel(self.money)
@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
             self.picker.set_perf(perf)
         self.doc = BuildDocument(self, self.undo_stack)
         self.report = check(self.doc.build)
-        self.costs = CostsView(offers, perf, self.money, self.money_short)
+        self.costs = CostsView(offers, perf, self.money)
         current = self.tabs.currentIndex()
         placeholder = self.tabs.widget(COSTS_TAB)
         self.tabs.removeTab(COSTS_TAB)
@@ -238,21 +238,16 @@ class MainWindow(QMainWindow):
 
     # --- formatting ------------------------------------------------------------------------------------------------
 
-    def money(self, amount: float, currency: str | None = None) -> str:
-        """An amount in the build's currency, or in `currency` when it is another (a catalog price in USD)."""
-        return self.money_locale.toCurrencyString(float(amount), _symbol(currency or self.currency))
-
-    def money_short(self, amount: float) -> str:
-        """Whole units with the locale's thousands separators, for chart axes and the read-out."""
-        text = self.money_locale.toCurrencyString(abs(float(amount)), _symbol(self.currency), 0)
-        return "-" + text if amount < 0 else text  # "-$5,000", not the accounting style "($5,000)"
+    @property
+    def currency(self) -> str:
+        return self.money.currency
 
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
     def refresh(self, build: Build) -> None:
         from rigplan.rules import Severity, check
 
-        self.currency = build.assumptions.currency
+        self.money.set_assumptions(build.assumptions)  # first: everything below formats with it
         self.report = check(build)
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report)
@@ -356,10 +351,6 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
-
-
-def _symbol(code: str) -> str:
-    return {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}.get(code, code + " ")
 
 
 def warm_up(window: MainWindow) -> QTimer:

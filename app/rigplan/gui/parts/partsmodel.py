@@ -138,7 +138,7 @@ def columns_for(kind: Kind, perf: PerfTable | None) -> list[Column]:
 class PartTableModel(QAbstractTableModel):
     """Read-only view of a KindTable. Values are computed once per model (a few ms for 4,000 rows)."""
 
-    def __init__(self, table: KindTable, perf: PerfTable | None, locale_fmt: Callable[[float], str]) -> None:
+    def __init__(self, table: KindTable, perf: PerfTable | None, locale_fmt: Callable[..., str]) -> None:
         super().__init__()
         self.table = table
         self.kind = table.kind
@@ -167,8 +167,9 @@ class PartTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if value is None:
                 return "no price" if index.column() == self.price_col else "?"
-            if index.column() == self.price_col:
-                return self._money(value)
+            if index.column() == self.price_col:  # converted into the build's currency by the window's Money
+                p = self.table.columns["price"][index.row()]
+                return self._money(value, p["currency"])
             if isinstance(value, bool):
                 return "yes" if value else "no"
             unit = self.columns[index.column()][2]

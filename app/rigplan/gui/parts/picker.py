@@ -52,7 +52,7 @@ class PickerPanel(QWidget):
 
     part_chosen = Signal(object)  # Part
 
-    def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
+    def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[..., str]) -> None:
         super().__init__()
         self.catalog, self.perf, self.money = catalog, perf, money
         self.build: Build | None = None  # None until the window's document exists: no filter yet
@@ -215,6 +215,7 @@ class PickerPanel(QWidget):
 
     def set_build(self, build: Build) -> None:
         self.build = build
+        self.view.viewport().update()  # prices follow the build's currency (the window's Money converts them)
         if self.isVisible():
             self.refresh_compatible()
         else:  # behind the Costs tab: filter when shown (showEvent), not on every edit
