@@ -1,6 +1,6 @@
 """Screenshots for issue 29 (the polish round): the 2x RTX 4090 example in EUR, Parts and Costs tabs.
 
-    xvfb-run -a -s "-screen 0 1280x720x24" python tools/screenshots_polish.py --tag after --out docs/screenshots
+xvfb-run -a -s "-screen 0 1280x720x24" python tools/screenshots_polish.py --tag after --out docs/screenshots
 """
 
 from __future__ import annotations
