@@ -48,7 +48,7 @@ from rigplan.gui.parts.build_panel import BuildPanel
 from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
 from rigplan.gui.prices.prices_update import PricesController
-from rigplan.gui.settings import ASSUMPTIONS_SHOWN, Settings
+from rigplan.gui.settings import ASSUMPTIONS_SHOWN, FINDINGS_SHOWN, Settings
 from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.plain import plain_label
 from rigplan.kinds import Kind
@@ -117,6 +117,10 @@ class MainWindow(QMainWindow):
         self.menus.add_prices_menu(self.prices)
         self.prices.done.connect(lambda text: self.statusBar().showMessage(text, 15000))
         window_state.restore(self, self.splitter, self.settings)
+        # Issue 29: the View menu's choice is what is kept, not the dock as last seen (the Costs tab hides it), so
+        # quitting on the Costs tab never loses the findings.
+        self.menus.findings.setChecked(self.settings.get(FINDINGS_SHOWN))
+        self.set_findings_wanted(self.menus.findings.isChecked())
         self.build_panel.show_build(None, None)
         self.build_header.show_build(None)
         self.setWindowTitle("RigPlan")
@@ -340,6 +344,7 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT)
 
     def save_settings(self) -> None:
+        self.settings.set(FINDINGS_SHOWN, self.findings_wanted)
         window_state.save(
             self, self.splitter, self.settings, self.doc.build.assumptions, not self.costs.side.isHidden()
         )

@@ -51,6 +51,8 @@ def _between(lo: int, hi: int) -> Callable[[Any], bool]:
 WINDOW_GEOMETRY = _key("window/geometry", QByteArray, QByteArray(), doc="main window position and size")
 WINDOW_STATE = _key("window/state", QByteArray, QByteArray(), doc="docks (the findings)")
 WINDOW_SPLITTER = _key("window/splitter", QByteArray, QByteArray(), doc="build panel | part picker")
+WINDOW_SIZE = _key("window/size", str, "", doc="the window's last normal size 'WxH', fitted to the screen at start")
+FINDINGS_SHOWN = _key("view/findings", bool, True, doc="View > Findings: the findings dock on the Parts tab")
 RECENT_FILES: Key[list[str]] = _key("files/recent", list, [], doc="File > Open Recent, newest first")
 LAST_DIR = _key("files/last_dir", str, "", doc="where Open and Save start ('' = the home folder)")
 AUTOSAVE_SECONDS = _key("autosave/seconds", int, 60, _between(5, 86400), doc="autosave interval")
