@@ -33,6 +33,20 @@ def main() -> int:
         w.tabs.setCurrentIndex(1)
         pump(app, 1.5)
         grab(app, w, args.out / f"currency-costs-{args.tag}-{size}.png")
+        # Major 3: six offers (two more Lambda ones) with the assumptions open
+        from rigplan.model.build import ChartOffer
+
+        by_type = {o.instance_type: o.id for o in w.costs.offers.offers if o.provider == "lambda" and o.gpu_count == 2}
+        extra = sorted(by_type.values())
+        chosen = [c.offer for c in w.costs.comparison]
+        more = [ChartOffer(offer=i) for i in extra if i not in chosen][:2]
+        w.doc.set_comparison(list(w.costs.comparison) + more)
+        w.costs.show_assumptions(True)
+        pump(app, 1.5)
+        grab(app, w, args.out / f"charts-many-{args.tag}-{size}.png")
+        w.costs.chart_tabs.setCurrentIndex(1)
+        pump(app, 1.0)
+        grab(app, w, args.out / f"charts-breakdown-{args.tag}-{size}.png")
     return 0
 
 

@@ -27,6 +27,7 @@ from rigplan.gui.costs.compare_table import CompareTable
 from rigplan.gui.costs.costs_text import (
     axis_x,
     breakeven_cells,
+    chart_labels,
     compare_rows,
     curve_tips,
     form_hints,
@@ -367,8 +368,8 @@ class CostsView(QWidget):
         if tab == 0:
             shown = self.compare.shown()
             flags = [shown.get(c.offer, True) for c in self._drawn]
-            tips = curve_tips(self.offers, self._drawn)
-            self._charts["breakeven"].update(self.report, self.by_months, flags, names, tips)
+            tips, labels = curve_tips(self.offers, self._drawn), chart_labels(self.offers, self._drawn)
+            self._charts["breakeven"].update(self.report, self.by_months, flags, labels, tips)
         elif tab == 1:  # the breakdown and sensitivity charts are only drawn while on screen
             self._charts["breakdown"].update(self.report, names)
         else:
