@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import json
 import logging
 import math
 from collections.abc import Callable
@@ -48,7 +49,7 @@ from rigplan.gui.parts.build_panel import BuildPanel
 from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
 from rigplan.gui.prices.prices_update import PricesController
-from rigplan.gui.settings import ASSUMPTIONS_SHOWN, FINDINGS_SHOWN, Settings
+from rigplan.gui.settings import ASSUMPTIONS_SHOWN, FINDINGS_SHOWN, PICKER_SORT, Settings
 from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.plain import plain_label
 from rigplan.kinds import Kind
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         # quitting on the Costs tab never loses the findings.
         self.menus.findings.setChecked(self.settings.get(FINDINGS_SHOWN))
         self.set_findings_wanted(self.menus.findings.isChecked())
+        self.picker.restore_sorts(window_state.saved_sorts(self.settings))
         self.build_panel.show_build(None, None)
         self.build_header.show_build(None)
         self.setWindowTitle("RigPlan")
@@ -345,6 +347,7 @@ class MainWindow(QMainWindow):
 
     def save_settings(self) -> None:
         self.settings.set(FINDINGS_SHOWN, self.findings_wanted)
+        self.settings.set(PICKER_SORT, json.dumps(self.picker.sorts()))
         window_state.save(
             self, self.splitter, self.settings, self.doc.build.assumptions, not self.costs.side.isHidden()
         )

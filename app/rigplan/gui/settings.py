@@ -52,6 +52,7 @@ WINDOW_GEOMETRY = _key("window/geometry", QByteArray, QByteArray(), doc="main wi
 WINDOW_STATE = _key("window/state", QByteArray, QByteArray(), doc="docks (the findings)")
 WINDOW_SPLITTER = _key("window/splitter", QByteArray, QByteArray(), doc="build panel | part picker")
 WINDOW_SIZE = _key("window/size", str, "", doc="the window's last normal size 'WxH', fitted to the screen at start")
+PICKER_SORT = _key("picker/sort", str, "", doc="each slot's sort in the picker (JSON: kind -> [header, descending])")
 FINDINGS_SHOWN = _key("view/findings", bool, True, doc="View > Findings: the findings dock on the Parts tab")
 RECENT_FILES: Key[list[str]] = _key("files/recent", list, [], doc="File > Open Recent, newest first")
 LAST_DIR = _key("files/last_dir", str, "", doc="where Open and Save start ('' = the home folder)")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter
 from rigplan.gui.settings import (
     ASSUMPTIONS,
     ASSUMPTIONS_SHOWN,
+    PICKER_SORT,
     WINDOW_GEOMETRY,
     WINDOW_SIZE,
     WINDOW_SPLITTER,
@@ -31,6 +32,15 @@ def saved_currency(settings: Settings) -> str:
     except (ValueError, AttributeError):
         code = None
     return code if isinstance(code, str) else "USD"
+
+
+def saved_sorts(settings: Settings) -> dict[str, tuple[str, bool]]:
+    """The picker's sort per slot ({kind: (header, descending)}); nothing when unset or unreadable."""
+    try:
+        raw = json.loads(settings.get(PICKER_SORT) or "{}")
+        return {str(k): (str(v[0]), bool(v[1])) for k, v in raw.items()}
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return {}
 
 
 def last_assumptions(settings: Settings) -> Assumptions:

@@ -15,6 +15,7 @@ from rigplan.kinds import Kind
 if TYPE_CHECKING:  # the window paints before the speed table (YAML, pydantic) is loaded
     from rigplan.costs.perf import PerfTable
 
+SHOWN = "shown:"  # the prefix of a column as the table shows it (PartTableModel.shown_columns)
 SORT_ROLE = Qt.ItemDataRole.UserRole  # raw values, so numbers sort as numbers and unknowns sort last
 Index = QModelIndex | QPersistentModelIndex
 
@@ -148,6 +149,15 @@ class PartTableModel(QAbstractTableModel):
         self._money = locale_fmt
         self.price_col = next(n for n, c in enumerate(self.columns) if c[0] == "Price")
 
+    def shown_columns(self) -> dict[str, list[Any]]:
+        """The values of the columns as the table shows them, keyed "shown:<header>" (issue 29): the search box's
+        filters accept the headers the user reads ("x16>=2", "slots>=4", "gb>=128"), computed ones included."""
+        return {
+            f"{SHOWN}{head.lower()}": [row[n] for row in self._values]
+            for n, (head, _, _) in enumerate(self.columns)
+            if n != self.price_col
+        }
+
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self._values)
 
@@ -208,11 +218,12 @@ class PartFilterProxy(QSortFilterProxyModel):
         self._allowed: set[int] | None = None
         self._flagged: set[int] = set()
         self._hay: list[str] = []
-        self._columns: dict[str, list[Any]] = {}
+        self.columns: dict[str, list[Any]] = {}  # the catalog fields and the shown columns, for parse()
+        self._columns = self.columns
 
     def setSourceModel(self, model: PartTableModel) -> None:  # type: ignore[override]  # noqa: N802
         self._hay = model.table.haystacks()
-        self._columns = model.table.columns
+        self.columns = self._columns = {**model.table.columns, **model.shown_columns()}
         super().setSourceModel(model)
 
     def set_conditions(self, conditions: tuple[Condition, ...]) -> None:

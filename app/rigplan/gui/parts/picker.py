@@ -43,6 +43,16 @@ class SlotView:
     sort_order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
 
 
+def default_sort(model: PartTableModel) -> tuple[int, Qt.SortOrder]:
+    """The order a buyer means when they have not chosen one (issue 29): GPUs by deep-learning speed per money,
+    highest first; other parts by price, lowest first. Parts without the figure come last either way (the proxy's
+    lessThan), so current, priced parts lead instead of a GT 710 or a Threadripper 9980X."""
+    heads = [c[0] for c in model.columns]
+    if "Speed/$1k" in heads:
+        return heads.index("Speed/$1k"), Qt.SortOrder.DescendingOrder
+    return heads.index("Price"), Qt.SortOrder.AscendingOrder
+
+
 class PickerPanel(QWidget):
     """Searchable, sortable catalog table for one kind; the Add button, Enter or a double-click adds the part.
 
@@ -102,6 +112,8 @@ class PickerPanel(QWidget):
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "ASUS ROG…OC Edition": maker and model both show
         self.view.setModel(self.proxy)
+        self.view.setTabKeyNavigation(False)  # Tab and Shift+Tab leave the list (arrows walk its rows)
+        self.search.installEventFilter(self)  # Down in the search box enters the list
         self.view.doubleClicked.connect(self._activate)
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _: self.add_button.setEnabled(cur.isValid()))
         for key in ("Return", "Enter"):
@@ -173,11 +185,10 @@ class PickerPanel(QWidget):
         self.search.blockSignals(False)
         self.refresh_compatible()
         self._apply_text()
-        if state.sort_column >= 0:
-            self.view.sortByColumn(state.sort_column, state.sort_order)
-        else:
-            self.proxy.sort(-1)
-            self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        column, order = state.sort_column, state.sort_order
+        if column < 0 or column >= model.columnCount():  # never sorted here: the order a buyer means
+            column, order = default_sort(model)
+        self.view.sortByColumn(column, order)
         # Fixed widths from the header text: ResizeToContents would measure every one of 4,000 rows.
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
@@ -190,6 +201,42 @@ class PickerPanel(QWidget):
             header.resizeSection(c, metrics.horizontalAdvance("M" * wide.get(head, max(5, len(head)))) + 8)
         self._size_name_column()
         self.add_button.setEnabled(self.view.currentIndex().isValid())
+
+    def eventFilter(self, obj: object, event: object) -> bool:  # noqa: N802
+        from PySide6.QtCore import QEvent
+        from PySide6.QtGui import QKeyEvent
+
+        key = event.key() if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress else None
+        if obj is self.search and key == Qt.Key.Key_Down and self.proxy.rowCount():
+            self.view.setFocus(Qt.FocusReason.TabFocusReason)
+            if not self.view.currentIndex().isValid():
+                self.view.setCurrentIndex(self.proxy.index(0, 0))
+            return True
+        return super().eventFilter(obj, event)  # type: ignore[arg-type]
+
+    def sorts(self) -> dict[str, tuple[str, bool]]:
+        """Each slot's sort the user chose, by column header (kept in the settings table between runs)."""
+        self._remember()
+        out = {}
+        for kind, v in self._views.items():
+            if v.sort_column >= 0:
+                head = self.model_for(kind).columns[v.sort_column][0]
+                out[kind.value] = (head, v.sort_order == Qt.SortOrder.DescendingOrder)
+        return out
+
+    def restore_sorts(self, saved: dict[str, tuple[str, bool]]) -> None:
+        for value, (head, descending) in saved.items():
+            try:
+                kind = Kind(value)
+            except ValueError:
+                continue
+            heads = [c[0] for c in self.model_for(kind).columns]
+            if head in heads:
+                view = self.slot_view(kind)
+                view.sort_column = heads.index(head)
+                view.sort_order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+        self._shown_kind = None  # show the current slot again with its kept order
+        self._show_kind()
 
     def _size_name_column(self) -> None:
         """The name gets at least 40 % of the table (and 280 px): it is what people read. The other columns keep
@@ -206,7 +253,7 @@ class PickerPanel(QWidget):
 
     def _apply_text(self) -> None:
         self._typing.stop()
-        parsed = parse(self.search.text(), self.catalog.table(self.kind).columns)
+        parsed = parse(self.search.text(), self.proxy.columns)  # the catalog's fields and the table's headers
         self._problem = parsed.problem
         self.proxy.set_conditions(parsed.conditions)
         self.proxy.set_text(parsed.words)
