@@ -198,7 +198,7 @@ class MainWindow(QMainWindow):
         )
         self.autosave = AutosaveController(self, self.doc, self.files.guard, self.settings, self.data_dir)
         # wiring: user actions -> document edits -> one refresh
-        self.picker.part_chosen.connect(self.doc.add_part)
+        self.picker.part_chosen.connect(lambda part: self.doc.add_part(part, self.picker.target.replacing()))
         self.build_panel.remove_requested.connect(self.doc.remove_item)
         self.build_panel.quantity_changed.connect(self.doc.set_quantity)
         self.build_panel.price_edited.connect(self._price_edited)

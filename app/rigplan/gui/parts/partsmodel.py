@@ -220,6 +220,7 @@ class PartFilterProxy(QSortFilterProxyModel):
         self._hay: list[str] = []
         self.columns: dict[str, list[Any]] = {}  # the catalog fields and the shown columns, for parse()
         self._columns = self.columns
+        self.explain: Callable[[int], str] | None = None  # source row -> the rule and numbers of the errors it adds
 
     def setSourceModel(self, model: PartTableModel) -> None:  # type: ignore[override]  # noqa: N802
         self._hay = model.table.haystacks()
@@ -249,7 +250,8 @@ class PartFilterProxy(QSortFilterProxyModel):
 
                 return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
             name = super().data(index, Qt.ItemDataRole.DisplayRole)
-            return tip(f"{name}\nWould add an error to this build (see Findings after adding it)")
+            why = self.explain(self.mapToSource(index).row()) if self.explain else ""
+            return tip(f"{name}\nWould add to this build: {why or 'an error (see Findings after adding it)'}")
         return super().data(index, role)
 
     def set_text(self, text: str) -> None:

@@ -27,6 +27,7 @@ from rigplan.catalog import Catalog
 from rigplan.gui.parts.part_filters import parse
 from rigplan.gui.parts.partsmodel import PartFilterProxy, PartTableModel
 from rigplan.gui.parts.slots import SLOT_ORDER
+from rigplan.gui.parts.swap_target import SwapTarget
 from rigplan.kinds import KIND_LABELS, Kind
 
 if TYPE_CHECKING:  # the picker paints before pydantic and the checks are imported (see mainwindow)
@@ -82,7 +83,10 @@ class PickerPanel(QWidget):
             "vram>=24, length<=330, price<=800, socket=AM5 (field names as in the table or the catalog; a part "
             "whose value is unknown does not match)."
         )
+        self.target = SwapTarget()  # GPU and memory: add another, or replace a named one
+        self.target.currentIndexChanged.connect(lambda _: self.refresh_compatible())
         self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(self.search.fontMetrics().horizontalAdvance("4090 vram>=24") + 40)  # never "S..."
         self.search.setAccessibleName("Search parts")
         self.compatible_only = QCheckBox("Compatible only")
         self.compatible_only.setChecked(True)
@@ -101,6 +105,7 @@ class PickerPanel(QWidget):
         self.empty_hint.setStyleSheet("color: #b8860b")
         self.empty_hint.hide()
         self.proxy = PartFilterProxy()
+        self.proxy.explain = self.why_flagged
         self.view = QTableView()
         self.view.setAccessibleName("Catalog parts")
         self.view.setSortingEnabled(True)
@@ -123,6 +128,7 @@ class PickerPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.kind_box)
         top.addWidget(self.search, 1)
+        top.addWidget(self.target)
         top.addWidget(self.compatible_only)
         top.addWidget(self.add_button)
         top.addWidget(self.count)
@@ -279,7 +285,8 @@ class PickerPanel(QWidget):
         if self.build is not None:
             from rigplan.rules import compatible
 
-            rows = set(compatible(self.build, self.kind, self.catalog))
+            self.target.follow(self.build, self.kind)
+            rows = set(compatible(self.build, self.kind, self.catalog, self.target.replacing()))
         only = self.compatible_only.isChecked()
         self.proxy.set_allowed(rows if only else None)
         # With "compatible only" off, the parts that would add an error stay visible and carry a warning sign.
@@ -303,12 +310,31 @@ class PickerPanel(QWidget):
             )
         elif full:
             self.empty_hint.setText(f"{why}: showing the parts that could replace {full[1]}; choosing one replaces it.")
+        elif hidden_all and self.target.isVisible() and self.target.replacing() is None:  # adding one more
+            self.empty_hint.setText(
+                f"No {self.kind.label.lower()} in the catalog could be added as another one without an error. "
+                f"To swap one, choose \u201cReplace\u2026\u201d beside the search box."
+            )
         elif hidden_all:
             self.empty_hint.setText(
                 f"Every {self.kind.label.lower()} in the catalog would add an error to this build (see Findings "
                 "after adding one). Untick \u201cCompatible only\u201d to see them all."
             )
         self.empty_hint.setVisible(bool(problem) or hidden_all or bool(full))
+
+    def why_flagged(self, row: int) -> str:
+        """The errors a part of the shown kind would add, each as its rule and the engine's own message with both
+        numbers (issue 29): run on hover only, one check of the build with the part in it."""
+        if self.build is None:
+            return ""
+        from rigplan.rules import check
+        from rigplan.rules.compat import IGNORED_RULES, base_build, with_candidate
+
+        base = base_build(self.build, self.kind, self.target.replacing())
+        before = {(f.rule, f.message) for f in check(base).errors()}
+        after = check(with_candidate(base, self.catalog.table(self.kind).part(row))).errors()
+        new = [f for f in after if f.rule not in IGNORED_RULES and (f.rule, f.message) not in before]
+        return "\n".join(f"[{f.rule}] {f.message}" for f in new[:3])
 
     def _slots_full(self) -> tuple[str, str] | None:
         """(why no part of this kind can be added, the part a choice would replace), or None when there is room."""
@@ -319,8 +345,9 @@ class PickerPanel(QWidget):
         why = slots_full(self.build, self.kind)
         if why is None:
             return None
-        last = [i.part for i in self.build.items if i.part.kind == self.kind][-1]
-        return why, last.name
+        swap = self.target.replacing()
+        parts = [i.part for i in self.build.items if i.part.kind == self.kind]
+        return why, next((p.name for p in parts if p.id == swap), parts[-1].name)
 
     def _activate(self, index: QModelIndex) -> None:
         if index.isValid():
