@@ -252,11 +252,12 @@ class MainWindow(QMainWindow):
 
     def refresh(self, build: Build) -> None:
         from rigplan.rules import Severity, check
+        from rigplan.rules.passed import passed
 
         self.money.set_assumptions(build.assumptions)  # first: everything below formats with it
         self.report = check(build)
         self.build_panel.show_build(build, self.report)
-        self.findings.show_report(self.report)
+        self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
         self.costs.set_build(build)
         self.build_header.show_build(build)
