@@ -45,6 +45,7 @@ from rigplan.gui import window_state
 from rigplan.gui.exports.export_actions import install_export_menu, window_chart_offers
 from rigplan.gui.menus import WindowMenus
 from rigplan.gui.parts.build_header import BuildHeader
+from rigplan.gui.parts.build_notes import BuildNotes
 from rigplan.gui.parts.build_panel import BuildPanel
 from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self.build_panel = BuildPanel(self.money)
         self.findings = FindingsPanel()
         self.build_header = BuildHeader()
+        self.notes = BuildNotes()  # the build file's notes:, an undoable edit
         self.splitter = QSplitter(Qt.Orientation.Horizontal)  # the build panel shares the Parts tab with the picker
         self.tabs = QTabWidget()
         self.findings_dock = QDockWidget("Findings", self)
@@ -137,6 +139,7 @@ class MainWindow(QMainWindow):
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.build_header)
         ll.addWidget(self.build_panel, 1)
+        ll.addWidget(self.notes)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.picker)
         self.splitter.setStretchFactor(1, 1)
@@ -205,6 +208,7 @@ class MainWindow(QMainWindow):
         self.build_panel.slot_selected.connect(self.picker.set_kind)
         self.findings.slot_selected.connect(self.select_slot)
         self.build_header.example_requested.connect(self.files.open_example)
+        self.notes.edited.connect(lambda t: self.doc.edit(self.doc.build.model_copy(update={"notes": t}), "Edit notes"))
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.comparison_changed.connect(self.doc.set_comparison)
         self.costs.workload_changed.connect(self.doc.set_workload)
@@ -261,6 +265,7 @@ class MainWindow(QMainWindow):
         self.picker.set_build(build)
         self.costs.set_build(build)
         self.build_header.show_build(build)
+        self.notes.follow(build)
         self._update_title()  # a rename shows at once
         c = self.report.counts()
         self._status(
