@@ -8,6 +8,7 @@ them without a window and a GUI export does not depend on what the workspace has
 from __future__ import annotations
 
 import html
+import math
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,23 @@ CHART_TITLES = {
 LOW_COLOR, HIGH_COLOR = "#4c72b0", "#dd8452"  # as the Costs workspace's tornado chart
 
 
+class NumberAxis(pg.AxisItem):
+    """Tick labels with thousands separators and as many decimals as the spacing needs: "20,000", never "2e+04" or
+    "x1e+03" (issue 29: the Compare chart's axes)."""
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self.enableAutoSIPrefix(False)
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        step = spacing * scale
+        digits = max(0, -int(math.floor(math.log10(step)))) if step > 0 else 0
+        return [f"{v * scale:,.{digits}f}" for v in values]
+
+
 def _plot(title: str, x: str, y: str, offscreen: bool = True) -> pg.PlotWidget:
     """A white, print-friendly plot (exports do not follow a dark screen theme)."""
-    w = pg.PlotWidget(background="w")
+    w = pg.PlotWidget(background="w", axisItems={"left": NumberAxis("left"), "bottom": NumberAxis("bottom")})
     if offscreen:
         w.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)  # laid out without ever appearing
     w.setTitle(title, color="#000000", size="12pt")
