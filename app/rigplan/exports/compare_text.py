@@ -38,7 +38,7 @@ def compare_markdown(cmp: Comparison, today: dt.date | None = None) -> str:
         out += ["", "### Notes", ""] + [f"- {n}" for n in cmp.notes]
     out += [
         "",
-        "Throughput is in V100-equivalents (the speed of one NVIDIA V100 training the same models); work per money is "
-        f"V100-equivalent hours per {cmp.currency} over the horizon.",
+        "Throughput is in V100-equivalents (the speed of one NVIDIA V100 training the same models); work per 1,000 "
+        f"{cmp.currency} is the hours of such work that much money buys over the horizon.",
     ]
     return "\n".join(out) + "\n"

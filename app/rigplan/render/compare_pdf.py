@@ -27,7 +27,7 @@ def compare_html(cmp: Comparison, today: dt.date | None = None) -> str:
         html.append("<h3>Notes</h3><ul>" + "".join(f"<li>{escape(n)}</li>" for n in cmp.notes) + "</ul>")
     html.append(
         "<p>Throughput is in V100-equivalents (the speed of one NVIDIA V100 training the same models); work per "
-        f"money is V100-equivalent hours per {escape(cmp.currency)} over the horizon.</p>"
+        f"1,000 {escape(cmp.currency)} is the hours of such work that much money buys over the horizon.</p>"
     )
     return "".join(html)
 
