@@ -23,8 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer, QUrl
-from PySide6.QtGui import QCloseEvent, QDesktopServices, QUndoStack
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -61,7 +61,6 @@ if TYPE_CHECKING:
     from rigplan.costs.perf import PerfTable
     from rigplan.model import Build
 
-DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
 COSTS_TAB = 1
 
 
@@ -343,8 +342,11 @@ class MainWindow(QMainWindow):
         run_suggest(self, self.doc, self.catalog, self.costs.offers, self.data_dir, self.files.maybe_save)
 
     def open_docs(self) -> None:
-        local = self.docs_dir / "checks.md" if self.docs_dir else None
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(local.parent)) if local and local.exists() else QUrl(DOCS_URL))
+        """F1: the bundled docs in a window of their own (issue 29): no browser or network needed."""
+        from rigplan.gui.help_docs import DocsDialog
+
+        self.docs_dialog = DocsDialog(self, self.docs_dir)
+        self.docs_dialog.show()
 
     def about(self) -> None:
         from rigplan.gui.about import ABOUT
