@@ -52,7 +52,8 @@ class FindingsPanel(QTreeWidget):
             item = QTreeWidgetItem([f.message, f.rule])
             item.setIcon(0, self.style().standardIcon(ICONS[f.severity]))
             item.setData(0, Qt.ItemDataRole.AccessibleDescriptionRole, SEVERITY_WORD[f.severity])
-            item.setToolTip(0, tip(f"{SEVERITY_WORD[f.severity]}: {f.hint or f.message}"))
+            # the whole finding (the row may be cut with "..."), then what to do
+            item.setToolTip(0, tip(f"{SEVERITY_WORD[f.severity]}: {f.message}" + (f"\n\n{f.hint}" if f.hint else "")))
             item.setData(0, Qt.ItemDataRole.UserRole, f.kinds[0] if f.kinds else None)
             self.addTopLevelItem(item)
         if report.not_checked:
