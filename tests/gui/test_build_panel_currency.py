@@ -1,5 +1,6 @@
-"""Issue 12, item 8 in the build panel: a catalog price in USD is shown in USD, and the total is converted to the
-build's currency at the ECB rate, never relabelled."""
+"""Issue 12, item 8 in the build panel, as changed by issue 29 (Major 1): a catalog price in USD is shown converted
+into the build's currency (its tooltip keeps the quote in USD), and the total is converted at the ECB rate, never
+relabelled."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ def test_prices_keep_their_currency_and_the_total_is_converted(window: MainWindo
     window.doc.set_assumptions(build.assumptions.model_copy(update={"currency": "EUR"}))
     panel = window.build_panel
     cells = [panel.table.item(r, 3).text() for r in range(panel.table.rowCount()) if panel.table.item(r, 3)]
-    assert any("$" in c for c in cells) and not any("€" in c for c in cells)
+    assert cells and all("€" in c for c in cells) and not any("$" in c for c in cells)
+    tips = [panel.table.item(r, 3).toolTip() for r in range(panel.table.rowCount()) if panel.table.item(r, 3)]
+    assert any("USD" in t for t in tips)  # the price as quoted
     eur = usd_total * load_fx().rates["EUR"]
     shown = panel.total.text()
     assert "€" in shown and "ECB reference rate" in shown

@@ -3,6 +3,8 @@ differing part rows are marked, a bad file is one message, and the chart has one
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -103,8 +105,39 @@ def test_save_chart_writes_every_curve(qtbot, tmp_path: Path, monkeypatch: pytes
     out = tmp_path / "cmp.svg"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), "SVG (*.svg)"))
     view.save_chart_button.click()
-    assert view.message.text() == f"Chart saved to {out}"
+    assert view.message.text() == f"Saved to {out}"
     root = ET.parse(out).getroot()
     text = " ".join(" ".join(el.itertext()) for el in root.iter() if el.tag.endswith("text"))
     for c in view.comparison.curves:
         assert c.label in " ".join(text.split())
+
+
+def test_comparison_exports_to_markdown_and_pdf(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """Issue 29: the whole comparison (figures, parts, and in the PDF the chart) as Markdown and as a PDF."""
+    from rigplan.exports.compare import figure_rows
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.add_file(FILES[0])
+    view.add_file(FILES[1])
+    md = tmp_path / "cmp.md"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(md), "Markdown (*.md)"))
+    view.save_chart_button.click()
+    assert view.message.text() == f"Saved to {md}"
+    text = md.read_text("utf-8")
+    for row in figure_rows(view.comparison):
+        assert "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" in text
+    for name in view.comparison.names:
+        assert name in text.splitlines()[0]
+    assert any(r.differs for r in view.comparison.parts) and "| * " in text
+    pdf = tmp_path / "cmp.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(pdf), "PDF report (*.pdf)"))
+    view.save_chart_button.click()
+    assert pdf.read_bytes().startswith(b"%PDF") and view.message.text() == f"Saved to {pdf}"
+    if shutil.which("pdftotext"):  # poppler-utils: the PDF's text carries the same figures and part rows
+        out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+        flat = " ".join(out.split())
+        assert "Builds compared" in flat and "Parts cost" in flat and "Work per 1,000 USD" in flat
+        for r in view.comparison.parts:
+            for c in r.cells:
+                assert not c or c.split()[0] in flat

@@ -72,10 +72,23 @@ def test_text_exports_write_the_cli_content_and_remember_the_folder(
         written = ex.last_written
         assert written.suffix in (".md", ".csv") and written.read_text("utf-8") == expected
     assert (out_dir / "a.md").exists()  # the suffix is added when the name lacks it
-    assert asked[0] == "2x RTX 4090 workstation.md"
+    # issue 29 (deliberate change): the first dialog opens in a real folder (here: no build file, so Documents or
+    # home), never the program's working folder; and each export is confirmed in the status bar
+    assert Path(asked[0]).name == "2x RTX 4090 workstation.md" and Path(asked[0]).parent.is_dir()
+    assert Path(asked[0]).is_absolute()
+    assert win.statusBar().currentMessage() == f"Exported to {ex.last_written}"
     assert asked[1] == str(out_dir / "2x RTX 4090 workstation.csv")  # the folder of the last export
     assert settings.get(LAST_DIR_KEY) == str(out_dir)
     assert "aws:g5.xlarge:us-east-1 spot (USD)" in (out_dir / "c.csv").read_text("utf-8").splitlines()[0]
+
+
+def test_first_export_opens_in_the_builds_folder(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    win, menu, ex, *_ = setup
+    ex.source = lambda: TWO_GPU  # the open build's file
+    asked: list[str] = []
+    pick(monkeypatch, tmp_path / "x.md", asked)
+    ex.menu.actions()[0].trigger()
+    assert Path(asked[0]) == TWO_GPU.parent / "2x RTX 4090 workstation.md"
 
 
 def test_pdf_and_png_through_the_menu(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001

@@ -160,3 +160,19 @@ def test_saved_prices_show_when_the_window_starts(qtbot, tmp_path: Path) -> None
     w.doc.add_part(catalog.get(RYZEN_7950X))  # type: ignore[arg-type]
     assert w.build_panel.table.item(0, 3).text() == "$455.00"
     assert "Catalog price: 455.00 USD (your price: local shop, 2025-09-01)" in w.build_panel.table.item(0, 3).toolTip()
+
+
+def test_an_exact_candidate_is_preselected(qtbot, catalog: Catalog) -> None:
+    """Issue 29: an uncertain line whose best candidate scores 1.00 (every word and stated spec agrees) starts on that
+    candidate instead of "Custom part"; a 0.95 one still starts on "Custom part" (nothing guessed)."""
+    from rigplan.imports.matching import Candidate, MatchResult
+
+    result = match_list(BUDGET, catalog)
+    gpu_line = result.lines[4]
+    best = gpu_line.match.candidates[0]
+    exact = MatchResult("uncertain", (Candidate(best.part_id, best.name, 1.0), *gpu_line.match.candidates[1:]))
+    result.lines[4] = type(gpu_line)(gpu_line.line, exact, None)
+    dlg = ReviewMatchesDialog(result)
+    qtbot.addWidget(dlg)
+    assert dlg.combos[4].currentData() == best.part_id and dlg.choices()[4] == best.part_id
+    assert dlg.combos[2].currentText() == CUSTOM  # the 0.99 memory line: still the user's call

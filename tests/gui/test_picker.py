@@ -69,7 +69,8 @@ def test_parts_that_would_add_an_error_are_marked(qtbot, window: MainWindow, exa
     assert p.proxy.rowCount() > 0
     index = p.proxy.index(0, 0)
     assert not index.data(Qt.ItemDataRole.DecorationRole).isNull()
-    assert "Would add an error" in index.data(Qt.ItemDataRole.ToolTipRole)
+    tip = index.data(Qt.ItemDataRole.ToolTipRole)  # issue 29: the rule and both sockets, not "an error"
+    assert "Would add to this build: [" in tip and "AM4" in tip and "AM5" in tip, tip
     type_search(qtbot, window, "7600")  # AM5: fits, no mark
     fits = [p.proxy.index(r, 0) for r in range(p.proxy.rowCount())]
     assert any(ix.data(Qt.ItemDataRole.DecorationRole) is None for ix in fits)

@@ -155,3 +155,20 @@ def test_a_job_that_fails_while_its_progress_is_shown_does_not_crash(qtbot, pwin
         assert len(w.warnings) == n + 1 and w.warnings[-1] == "the server went away"
         assert w.prices.dialog is None and w.prices.act_update.isEnabled()
     qtbot.waitUntil(lambda: not prices_update._RUNNING, timeout=30000)
+
+
+def test_offline_update_says_so_and_which_prices_stay(qtbot, pwindow: MainWindow) -> None:  # noqa: ANN001
+    """Issue 29: with no connection, one plain sentence: no internet connection, and the prices still in use (no
+    URL, no errno). A closed local port stands in for the missing network (connection refused)."""
+    import socket
+
+    w = pwindow
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    w.prices.url, w.prices.providers = f"http://127.0.0.1:{port}/catalog", ("aws",)
+    with qtbot.waitSignal(w.prices.done, timeout=30000) as done:
+        w.prices.act_update.trigger()
+    expected = "No internet connection; the bundled prices (from after 2025-06) are still in use."
+    assert done.args == [expected] and w.warnings == [expected]
+    assert "http" not in w.warnings[0] and "Errno" not in w.warnings[0]

@@ -35,3 +35,40 @@ def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> No
     assert window.doc.undo_stack.undoText().startswith("Replace ")
     window.doc.undo_stack.undo()
     assert window.doc.build == build
+
+
+def test_a_spare_x16_slot_offers_add_and_replace_explicitly(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """Issue 29: with a spare x16 slot the picker no longer assumes a third card silently: it offers "Add another
+    GPU" and "Replace GPU 1/2", filters for the choice, and a part chosen with "Replace" replaces that card."""
+    from rigplan.model import BuildItem
+    from rigplan.model.parts import Motherboard
+
+    assert window.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
+    build = window.doc.build
+    board = next(i.part for i in build.items if i.part.kind is Kind.MOTHERBOARD)
+    table = window.catalog.table(Kind.MOTHERBOARD)
+    wide = next(
+        p
+        for p in (table.part(r) for r in range(len(table)))
+        if isinstance(p, Motherboard) and p.socket == board.socket and (p.x16_size_slots() or 0) >= 3
+    )
+    items = tuple(BuildItem(part=wide) if i.part.kind is Kind.MOTHERBOARD else i for i in build.items)
+    window.doc.edit(build.model_copy(update={"items": items}), "wider board")
+    p = window.picker
+    p.set_kind(Kind.GPU)
+    p.show()
+    p.refresh_compatible()
+    texts = [p.target.itemText(n) for n in range(p.target.count())]
+    assert p.target.isVisible() and texts[0] == "Add another GPU"
+    assert [t.split(":")[0] for t in texts[1:]] == ["Replace GPU 1", "Replace GPU 2"]
+    if p.proxy.rowCount() == 0:  # adding a third card fits nothing: the hint says why and what to do
+        assert "Replace" in p.empty_hint.text() and p.empty_hint.isVisible()
+    p.target.setCurrentIndex(1)  # replace GPU 1
+    assert p.target.replacing() is not None
+    assert p.proxy.rowCount() > 0
+    chosen = window.catalog.table(Kind.GPU).part(p.proxy.mapToSource(p.proxy.index(0, 0)).row())
+    p.part_chosen.emit(chosen)
+    after = window.doc.build
+    assert sum(i.quantity for i in after.items if i.part.kind is Kind.GPU) == 2
+    assert any(i.part.id == chosen.id for i in after.items)
+    assert window.doc.undo_stack.undoText().startswith("Replace ")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from rigplan.cli.main import UsageError
@@ -63,6 +64,8 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     if ns.json:
         sys.stdout.write(json_text(comparison_json(cmp)) + "\n")
         return 0
+    if ns.out is not None:  # issue 29: the whole comparison as Markdown or a PDF report
+        return _write(cmp, ns.out, list(ns.builds))
     print(table(figure_rows(cmp), [""] + [_elide(n, 30) for n in cmp.names]))
     print()
     parts = [
@@ -74,6 +77,40 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _write(cmp: Any, out: Path, builds: list[str]) -> int:
+    """Issue 29: the whole comparison as Markdown or a PDF report; written atomically, never over a build file."""
+    import tempfile
+
+    from rigplan.files.safeio import refuse_inputs, write_user_file
+
+    suffix = out.suffix.lower()
+    if suffix not in (".md", ".pdf"):
+        raise UsageError(f"--out {out}: give a .md or .pdf file name")
+    refuse_inputs(out, tuple(builds), "compare")
+    if suffix == ".md":
+        from rigplan.exports.compare_text import compare_markdown
+
+        data = compare_markdown(cmp).encode("utf-8")
+    else:
+        from rigplan.render.drawn import ensure_qt_app
+        from rigplan.render.syslibs import check_frozen_linux
+
+        if problem := check_frozen_linux(x11=False):
+            raise UsageError(problem)
+        _app = ensure_qt_app()  # noqa: F841 - must outlive the drawing
+        from rigplan.render.compare_pdf import write_compare_pdf
+
+        with tempfile.TemporaryDirectory(prefix="rigplan-compare-") as tmp:
+            drawn = Path(tmp) / "compare.pdf"
+            write_compare_pdf(cmp, drawn)
+            data = drawn.read_bytes() if drawn.exists() else b""
+        if not data:
+            raise UsageError(f"cannot write {out}: the PDF could not be drawn")
+    write_user_file(out, data, inputs=tuple(builds), what="comparison")
+    print(f"wrote {out}")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare two to four builds side by side")
     p.add_argument("builds", nargs="+", metavar="BUILD", help="two to four .rigplan build files")
@@ -81,4 +118,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--region", help="region of the --instance offers")
     p.add_argument("--pricing", choices=("on-demand", "spot", "reserved-1y", "reserved-3y"), help="for --instance")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--out", type=Path, metavar="FILE", help="write the comparison as Markdown (.md) or a PDF (.pdf)")
     p.set_defaults(func=cmd_compare)

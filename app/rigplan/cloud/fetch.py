@@ -9,8 +9,10 @@ gpuhunt reads the files (rigplan.cloud.gpuhunt_map).
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -33,7 +35,12 @@ Progress = Callable[[float, str], None]  # share done 0..1, what is happening
 
 
 class PriceUpdateError(Exception):
-    """One clear line for the user; the prices in use are left as they were."""
+    """One clear line for the user; the prices in use are left as they were. `offline`: no connection could be made
+    at all (no name resolution, no route, refused, no answer): the user is told that, not a URL and an errno."""
+
+    def __init__(self, message: str, offline: bool = False) -> None:
+        super().__init__(message)
+        self.offline = offline
 
 
 class Cancelled(PriceUpdateError):
@@ -86,12 +93,15 @@ def _get(url: str, timeout: float, cancelled: Callable[[], bool], on_bytes: Call
     except urllib.error.HTTPError as exc:
         raise PriceUpdateError(f"{url}: the server answered {exc.code} {exc.reason}") from exc
     except TimeoutError as exc:
-        raise PriceUpdateError(f"{url}: no answer within {timeout:g} s (offline?)") from exc
+        raise PriceUpdateError(f"{url}: no answer within {timeout:g} s (offline?)", offline=True) from exc
     except urllib.error.URLError as exc:
         reason = exc.reason
         if isinstance(reason, TimeoutError):
-            raise PriceUpdateError(f"{url}: no answer within {timeout:g} s (offline?)") from exc
-        raise PriceUpdateError(f"{url}: cannot connect ({reason})") from exc
+            raise PriceUpdateError(f"{url}: no answer within {timeout:g} s (offline?)", offline=True) from exc
+        offline = isinstance(reason, socket.gaierror) or (
+            isinstance(reason, OSError) and reason.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ECONNREFUSED)
+        )
+        raise PriceUpdateError(f"{url}: cannot connect ({reason})", offline=offline) from exc
     except (OSError, ValueError) as exc:  # reset connections, IncompleteRead, a malformed address
         raise PriceUpdateError(f"{url}: download failed ({exc})") from exc
 

@@ -151,7 +151,8 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
             else f"{x['throughput_v100']:.2f} V100" + (" (estimate)" if x.get("throughput_kind") == "estimate" else "")
             for x in f
         ],
-        row("Work per money", "work_per_money", lambda v: f"{v:.4f} V100-h/{cur}"),
+        # Issue 29: in words a buyer reads: hours of work of one V100-equivalent GPU bought by 1,000 of the currency.
+        row(f"Work per 1,000 {cur}", "work_per_money", lambda v: f"{v * 1000:,.0f} V100-hours"),
         row("Errors", "errors", str),
         row("Warnings", "warnings", str),
         row("Notes", "notes", str),

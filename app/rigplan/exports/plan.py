@@ -164,7 +164,8 @@ def data_sources(plans: Iterable[Plan]) -> list[str]:
             seen[f"Cloud price {c.offer.id}: {c.offer.source or 'source unknown'}, {c.offer.date_text}"] = None
         for name, s in plan.costing.gpu_speeds:
             seen[f"Speed of {name}: {s.basis if s else 'no measurement and no specs (unknown)'}"] = None
-        seen[f"Exchange rate: {plan.cost.fx_basis}"] = None
+        if plan.currency != "USD":  # a USD build has no exchange rate: no "USD 1 per USD" line (issue 29)
+            seen[f"Exchange rate: {plan.cost.fx_basis}"] = None
         seen[f"Resale: {plan.cost.resale_basis}"] = None
     return list(seen)
 

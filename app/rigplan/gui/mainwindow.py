@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import json
 import logging
 import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QEventLoop, QLocale, QSettings, Qt, QTimer, QUrl
-from PySide6.QtGui import QCloseEvent, QDesktopServices, QUndoStack
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -44,11 +45,13 @@ from rigplan.gui import window_state
 from rigplan.gui.exports.export_actions import install_export_menu, window_chart_offers
 from rigplan.gui.menus import WindowMenus
 from rigplan.gui.parts.build_header import BuildHeader
+from rigplan.gui.parts.build_notes import BuildNotes
 from rigplan.gui.parts.build_panel import BuildPanel
 from rigplan.gui.parts.findings_panel import FindingsPanel
 from rigplan.gui.parts.picker import PickerPanel
 from rigplan.gui.prices.prices_update import PricesController
-from rigplan.gui.settings import ASSUMPTIONS_SHOWN, Settings
+from rigplan.gui.settings import ASSUMPTIONS_SHOWN, FINDINGS_SHOWN, PICKER_SORT, Settings
+from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.plain import plain_label
 from rigplan.kinds import Kind
 
@@ -58,7 +61,6 @@ if TYPE_CHECKING:
     from rigplan.costs.perf import PerfTable
     from rigplan.model import Build
 
-DOCS_URL = "https://github.com/rigplan/rigplan/tree/main/docs"
 COSTS_TAB = 1
 
 
@@ -88,16 +90,16 @@ class MainWindow(QMainWindow):
         self.startup_problems: list[str] = []  # one line each, shown in the status bar (see note_problem)
         self.problem_label: QLabel | None = None
         self.settings.on_problem = self.note_problem  # a bad stored setting: its default, and one line
-        # The "C" locale formats money as "449.96$"; fall back to US English there.
-        loc = QLocale()
-        c_locale = loc.language() == QLocale.Language.C
-        self.money_locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates) if c_locale else loc
-        self.currency = window_state.saved_currency(self.settings)  # the build's, kept in step by refresh()
+        # Issue 29: the one money formatter: every amount on screen is converted and labelled by it, in the build's
+        # currency (kept in step by refresh()); the panels and charts below are given it.
+        self.money = Money(window_state.saved_currency(self.settings))
+        self.money_short = self.money.short
         self.undo_stack = QUndoStack(self)
         self.picker = PickerPanel(catalog, perf, self.money)
         self.build_panel = BuildPanel(self.money)
         self.findings = FindingsPanel()
         self.build_header = BuildHeader()
+        self.notes = BuildNotes()  # the build file's notes:, an undoable edit
         self.splitter = QSplitter(Qt.Orientation.Horizontal)  # the build panel shares the Parts tab with the picker
         self.tabs = QTabWidget()
         self.findings_dock = QDockWidget("Findings", self)
@@ -117,6 +119,11 @@ class MainWindow(QMainWindow):
         self.menus.add_prices_menu(self.prices)
         self.prices.done.connect(lambda text: self.statusBar().showMessage(text, 15000))
         window_state.restore(self, self.splitter, self.settings)
+        # Issue 29: the View menu's choice is what is kept, not the dock as last seen (the Costs tab hides it), so
+        # quitting on the Costs tab never loses the findings.
+        self.menus.findings.setChecked(self.settings.get(FINDINGS_SHOWN))
+        self.set_findings_wanted(self.menus.findings.isChecked())
+        self.picker.restore_sorts(window_state.saved_sorts(self.settings))
         self.build_panel.show_build(None, None)
         self.build_header.show_build(None)
         self.setWindowTitle("RigPlan")
@@ -131,6 +138,7 @@ class MainWindow(QMainWindow):
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.build_header)
         ll.addWidget(self.build_panel, 1)
+        ll.addWidget(self.notes)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.picker)
         self.splitter.setStretchFactor(1, 1)
@@ -173,7 +181,7 @@ class MainWindow(QMainWindow):
             self.picker.set_perf(perf)
         self.doc = BuildDocument(self, self.undo_stack)
         self.report = check(self.doc.build)
-        self.costs = CostsView(offers, perf, self.money, self.money_short)
+        self.costs = CostsView(offers, perf, self.money)
         current = self.tabs.currentIndex()
         placeholder = self.tabs.widget(COSTS_TAB)
         self.tabs.removeTab(COSTS_TAB)
@@ -192,13 +200,14 @@ class MainWindow(QMainWindow):
         )
         self.autosave = AutosaveController(self, self.doc, self.files.guard, self.settings, self.data_dir)
         # wiring: user actions -> document edits -> one refresh
-        self.picker.part_chosen.connect(self.doc.add_part)
+        self.picker.part_chosen.connect(lambda part: self.doc.add_part(part, self.picker.target.replacing()))
         self.build_panel.remove_requested.connect(self.doc.remove_item)
         self.build_panel.quantity_changed.connect(self.doc.set_quantity)
         self.build_panel.price_edited.connect(self._price_edited)
         self.build_panel.slot_selected.connect(self.picker.set_kind)
         self.findings.slot_selected.connect(self.select_slot)
         self.build_header.example_requested.connect(self.files.open_example)
+        self.notes.edited.connect(lambda t: self.doc.edit(self.doc.build.model_copy(update={"notes": t}), "Edit notes"))
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.comparison_changed.connect(self.doc.set_comparison)
         self.costs.workload_changed.connect(self.doc.set_workload)
@@ -238,27 +247,24 @@ class MainWindow(QMainWindow):
 
     # --- formatting ------------------------------------------------------------------------------------------------
 
-    def money(self, amount: float, currency: str | None = None) -> str:
-        """An amount in the build's currency, or in `currency` when it is another (a catalog price in USD)."""
-        return self.money_locale.toCurrencyString(float(amount), _symbol(currency or self.currency))
-
-    def money_short(self, amount: float) -> str:
-        """Whole units with the locale's thousands separators, for chart axes and the read-out."""
-        text = self.money_locale.toCurrencyString(abs(float(amount)), _symbol(self.currency), 0)
-        return "-" + text if amount < 0 else text  # "-$5,000", not the accounting style "($5,000)"
+    @property
+    def currency(self) -> str:
+        return self.money.currency
 
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
     def refresh(self, build: Build) -> None:
         from rigplan.rules import Severity, check
+        from rigplan.rules.passed import passed
 
-        self.currency = build.assumptions.currency
+        self.money.set_assumptions(build.assumptions)  # first: everything below formats with it
         self.report = check(build)
         self.build_panel.show_build(build, self.report)
-        self.findings.show_report(self.report)
+        self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
         self.costs.set_build(build)
         self.build_header.show_build(build)
+        self.notes.follow(build)
         self._update_title()  # a rename shows at once
         c = self.report.counts()
         self._status(
@@ -336,8 +342,11 @@ class MainWindow(QMainWindow):
         run_suggest(self, self.doc, self.catalog, self.costs.offers, self.data_dir, self.files.maybe_save)
 
     def open_docs(self) -> None:
-        local = self.docs_dir / "checks.md" if self.docs_dir else None
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(local.parent)) if local and local.exists() else QUrl(DOCS_URL))
+        """F1: the bundled docs in a window of their own (issue 29): no browser or network needed."""
+        from rigplan.gui.help_docs import DocsDialog
+
+        self.docs_dialog = DocsDialog(self, self.docs_dir)
+        self.docs_dialog.show()
 
     def about(self) -> None:
         from rigplan.gui.about import ABOUT
@@ -345,6 +354,8 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT)
 
     def save_settings(self) -> None:
+        self.settings.set(FINDINGS_SHOWN, self.findings_wanted)
+        self.settings.set(PICKER_SORT, json.dumps(self.picker.sorts()))
         window_state.save(
             self, self.splitter, self.settings, self.doc.build.assumptions, not self.costs.side.isHidden()
         )
@@ -356,10 +367,6 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
-
-
-def _symbol(code: str) -> str:
-    return {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}.get(code, code + " ")
 
 
 def warm_up(window: MainWindow) -> QTimer:

@@ -22,6 +22,10 @@ Usd = Annotated[float, Field(gt=0, le=MAX_HOURLY_USD, allow_inf_nan=False)]
 Size = Annotated[float, Field(gt=0, le=10_000_000, allow_inf_nan=False)]
 
 
+# How providers are written in labels, reports and tables.
+PROVIDER_NAMES = {"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda"}
+
+
 class Offer(Frozen):
     id: str
     provider: str  # aws, gcp, azure, lambda
@@ -70,7 +74,7 @@ class Offer(Frozen):
     def label(self) -> str:
         when = "" if self.snapshot == "current" else f" ({self.snapshot})"
         gpus = self.gpus_text
-        provider = "Lambda" if self.provider == "lambda" else self.provider.upper()
+        provider = PROVIDER_NAMES.get(self.provider, self.provider.upper())  # "Azure", not "AZURE" (issue 29)
         return f"{provider} {self.instance_type} {self.region}{when}: {gpus}"
 
     @property

@@ -8,12 +8,13 @@ them without a window and a GUI export does not depend on what the workspace has
 from __future__ import annotations
 
 import html
+import math
 from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
 from rigplan.exports.compare import Comparison
@@ -43,9 +44,23 @@ CHART_TITLES = {
 LOW_COLOR, HIGH_COLOR = "#4c72b0", "#dd8452"  # as the Costs workspace's tornado chart
 
 
+class NumberAxis(pg.AxisItem):
+    """Tick labels with thousands separators and as many decimals as the spacing needs: "20,000", never "2e+04" or
+    "x1e+03" (issue 29: the Compare chart's axes)."""
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self.enableAutoSIPrefix(False)
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        step = spacing * scale
+        digits = max(0, -int(math.floor(math.log10(step)))) if step > 0 else 0
+        return [f"{v * scale:,.{digits}f}" for v in values]
+
+
 def _plot(title: str, x: str, y: str, offscreen: bool = True) -> pg.PlotWidget:
     """A white, print-friendly plot (exports do not follow a dark screen theme)."""
-    w = pg.PlotWidget(background="w")
+    w = pg.PlotWidget(background="w", axisItems={"left": NumberAxis("left"), "bottom": NumberAxis("bottom")})
     if offscreen:
         w.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)  # laid out without ever appearing
     w.setTitle(title, color="#000000", size="12pt")
@@ -86,9 +101,42 @@ def _name(o: Any) -> str:
     return html.escape(f"{label} {o.pricing.value}")  # pyqtgraph's legend draws HTML: data shows as typed
 
 
-def _tick(o: Any) -> str:
+def _tick(o: Any) -> list[str]:
     provider, instance = o.label.split(": ")[0].split()[:2]
-    return f"{provider} {instance}\n{o.pricing.value}"
+    return [provider, instance, o.pricing.value]
+
+
+class BarAxis(pg.AxisItem):
+    """A bottom axis naming bars (one tick per bar at x = 0, 1, ...), a few short lines each. Every line is elided in
+    the middle to the room one bar has at the axis's present width, so neighbouring labels never run into each other
+    and the last bar keeps its label (pyqtgraph drops a label that would cross the axis's end); resizing fits them
+    again. Used by the Costs tab's breakdown chart and by the exported one (PNG, SVG, PDF)."""
+
+    def __init__(self, lines: int = 3) -> None:
+        super().__init__("bottom")
+        self.bars: list[list[str]] = []
+        self.setHeight(QFontMetrics(self.font()).lineSpacing() * lines + 16)  # room for the lines from the start
+
+    def set_bars(self, bars: list[list[str]]) -> None:
+        self.bars = bars
+        self.fit()
+
+    def fit(self) -> None:
+        view = self.linkedView()
+        x0, x1 = view.viewRange()[0] if view is not None else (-0.6, len(self.bars) - 0.4)
+        unit = self.width() / (x1 - x0) if x1 > x0 and self.width() > 0 else 80.0
+        room = int(max(unit * 0.8 - 6, 24))  # a bar sits 0.4 of a unit from the axis's ends
+        fm = QFontMetrics(self.font())
+        ticks = [
+            (n, "\n".join(fm.elidedText(t, Qt.TextElideMode.ElideMiddle, room) for t in b))
+            for n, b in enumerate(self.bars)
+        ]
+        self.setTicks([ticks])
+
+    def resizeEvent(self, ev: Any = None) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        if getattr(self, "bars", None):  # None while pyqtgraph's own __init__ sizes the axis
+            self.fit()
 
 
 def breakdown_plot(plan: Plan) -> pg.PlotWidget:
@@ -118,11 +166,13 @@ def breakdown_plot(plan: Plan) -> pg.PlotWidget:
         )
         w.addItem(bar)
         w.getPlotItem().legend.addItem(bar, "Resale (less)")
-    # Two short lines a bar (provider and instance, then pricing), so the labels fit under narrow bars.
-    ticks = [(0, "Own")] + [(i + 1, _tick(o)) for i, o in enumerate(cost.offers)]
-    w.getAxis("bottom").setTicks([ticks])
-    w.getAxis("bottom").setHeight(46)  # room for the two lines
+    # Three short lines a bar (provider, instance, pricing), each fitted to the bar's room.
+    axis = BarAxis()
+    w.getPlotItem().setAxisItems({"bottom": axis})
+    axis.setPen("#000000")
+    axis.setTextPen("#000000")
     w.setXRange(-0.6, len(columns) - 0.4, padding=0)
+    axis.set_bars([["Own"]] + [_tick(o) for o in cost.offers])
     return w
 
 

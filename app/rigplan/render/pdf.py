@@ -140,6 +140,36 @@ def summary_html(plan: Plan) -> str:
     return "".join(out)
 
 
+# The assumptions in words a reader of the report (a grant committee) knows, not their field names (issue 29).
+LABELS = {
+    "fx_rate": "Exchange rate (units per USD)",
+    "electricity_per_kwh": "Electricity price per kWh",
+    "hours_per_day": "Hours of training a day",
+    "idle_hours_per_day": "Hours idle a day",
+    "horizon_years": "Horizon (years)",
+    "resale_fraction": "Resale value at the horizon",
+    "resale_curve": "Resale value by age",
+    "tax_fraction": "Tax on parts",
+    "spot_overhead": "Work lost on spot instances",
+    "cloud_tax_fraction": "Tax on cloud bills",
+    "storage_gb": "Cloud storage (GB)",
+    "storage_per_gb_month": "Cloud storage price per GB-month",
+    "egress_gb_month": "Data out of the cloud (GB a month)",
+    "egress_per_gb": "Price of data out per GB",
+    "speedup": "Speed of this build vs the cloud GPU",
+    "scaling_desktop": "Multi-GPU scaling, this build",
+    "scaling_cloud": "Multi-GPU scaling, cloud",
+    "load_watts": "Power at the wall while training (W)",
+    "idle_watts": "Power at the wall when idle (W)",
+    "wall_voltage": "Wall circuit voltage (V)",
+    "wall_amps": "Wall circuit breaker (A)",
+}
+
+
+def assumption_label(name: str) -> str:
+    return LABELS.get(name, name.replace("_", " ").capitalize())
+
+
 def sources_html(plan: Plan) -> str:
     a = plan.build.assumptions
     defaults = type(a)()
@@ -148,7 +178,7 @@ def sources_html(plan: Plan) -> str:
         if value is None:
             continue
         who = "this build" if getattr(a, name) != getattr(defaults, name) else "default"
-        rows.append([name.replace("_", " "), str(value), who, DEFAULT_SOURCES.get(name, "")])
+        rows.append([assumption_label(name), str(value), who, DEFAULT_SOURCES.get(name, "")])
     out = [
         "<h2>Assumptions</h2>",
         _table(["Assumption", "Value", "Set by", "Meaning and default's source"], rows, set()),

@@ -45,10 +45,11 @@ def slots_full(build: Build, kind: Kind) -> str | None:
 
 def base_build(build: Build, kind: Kind, replacing: str | None = None) -> Build:
     """The build the candidate goes into: without the current part of a single-slot kind; for memory and GPUs,
-    without one of the current parts (`replacing`, else the last one) when the board has no free slot."""
+    without one of the current parts: `replacing` when given (a swap the user asked for), else the last one when the
+    board has no free slot."""
     if kind in SINGLE:
         return build.model_copy(update={"items": tuple(i for i in build.items if i.part.kind != kind)})
-    if slots_full(build, kind) is None:
+    if slots_full(build, kind) is None and replacing is None:
         return build
     items = list(build.items)
     idx = [n for n, i in enumerate(items) if i.part.kind == kind]

@@ -8,6 +8,7 @@ from rigplan.model.parts import Kind, Psu
 from rigplan.rules import electrical as el
 from rigplan.rules import fit, gpu, memory, units
 from rigplan.rules import workstation as ws
+from rigplan.rules.balance import balance
 from rigplan.rules.context import Ctx
 from rigplan.rules.findings import Report
 from rigplan.rules.power import is_atx3, psu_units
@@ -165,6 +166,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(("gpu-slot-lanes",), ws.gpu_slot_lanes),  # a warning at most
     Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), gpu.gpu_multi),
+    Rule(("balance-ram", "balance-cores", "balance-am5-dimms"), balance),  # notes only: no facts (rules/balance.py)
     Rule(("psu-wattage", "wall-circuit"), power_rules, POWER_FACTS, assumptions=True, vector=power_errors),
     Rule(
         ("psu-quantity",),

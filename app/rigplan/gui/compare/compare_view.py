@@ -51,7 +51,7 @@ class CompareView(QWidget):
         self.add_button.clicked.connect(self._choose_file)
         self.remove_button = QPushButton("Remove last")
         self.remove_button.clicked.connect(self.remove_last)
-        self.save_chart_button = QPushButton("Save chart…")
+        self.save_chart_button = QPushButton("Export…")  # chart (PNG, SVG) or the whole comparison (PDF, Markdown)
         self.save_chart_button.setToolTip("The comparison chart as PNG or SVG")
         self.save_chart_button.clicked.connect(self._choose_chart_file)
         self.message = plain_label(QLabel())
@@ -128,11 +128,26 @@ class CompareView(QWidget):
             self.add_file(Path(path))
 
     def save_chart(self, path: Path, width: int = 1200, height: int = 700) -> None:
-        """The chart as on screen, drawn afresh at the given size: SVG for a .svg name, else PNG."""
+        """The chart as on screen, drawn afresh at the given size: SVG for a .svg name, else PNG; a .pdf or .md
+        name writes the whole comparison (figures, parts and, in the PDF, the chart: issue 29). Every format goes
+        through the one safe write (atomic, .bak kept, never a special file)."""
         from rigplan.files.safeio import write_user_file
         from rigplan.render.images import comparison_plot, write_png, write_svg
 
         assert self.comparison is not None
+        if path.suffix.lower() == ".md":
+            from rigplan.exports.compare_text import compare_markdown
+
+            write_user_file(path, compare_markdown(self.comparison).encode("utf-8"), what="comparison")
+            return
+        if path.suffix.lower() == ".pdf":
+            from rigplan.render.compare_pdf import write_compare_pdf
+
+            with tempfile.TemporaryDirectory(prefix="rigplan-compare-") as tmp:
+                drawn_pdf = Path(tmp) / "comparison.pdf"
+                write_compare_pdf(self.comparison, drawn_pdf)
+                write_user_file(path, drawn_pdf.read_bytes(), what="comparison")
+            return
         w = comparison_plot(self.comparison)
         suffix = ".svg" if path.suffix.lower() == ".svg" else ".png"
         try:  # drawn in a private folder, then the one safe write: atomic, .bak kept, never a special file
@@ -153,19 +168,22 @@ class CompareView(QWidget):
     def _choose_chart_file(self) -> None:
         folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""
         name, _ = QFileDialog.getSaveFileName(
-            self, "Save the comparison chart", str(Path(folder) / "comparison.png"), "PNG (*.png);;SVG (*.svg)"
+            self,
+            "Export the comparison",
+            str(Path(folder) / "comparison.png"),
+            "PNG chart (*.png);;SVG chart (*.svg);;PDF report (*.pdf);;Markdown (*.md)",
         )
         if not name:
             return
-        path = Path(name) if Path(name).suffix.lower() in (".png", ".svg") else Path(name + ".png")
+        path = Path(name) if Path(name).suffix.lower() in (".png", ".svg", ".pdf", ".md") else Path(name + ".png")
         if self.settings:
             self.settings.set(LAST_DIR_KEY, str(path.parent))
         try:
             self.save_chart(path)
         except (OSError, BuildFileError) as exc:
-            self.message.setText(f"Chart not saved: {exc}")
+            self.message.setText(f"Not saved: {exc}")
             return
-        self.message.setText(f"Chart saved to {path}")
+        self.message.setText(f"Saved to {path}")
 
     def _refresh(self) -> None:
         self.add_button.setEnabled(len(self.plans) < MAX_BUILDS)

@@ -20,7 +20,6 @@ from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR, OWN
 from rigplan.gui.widgets.plain import tip as plain_tip
 
 # Break-even labels closer than this share of the x range go on different rows, so they never overlap.
-LABEL_GAP = 0.16
 TITLE = "Cumulative cost: owning vs renting the same work"
 
 
@@ -176,16 +175,18 @@ class BreakEvenChart:
     def _place_markers(
         self, report: CostReport, months: bool, shown: list[bool], names: list[str], x: np.ndarray, y_top: float
     ) -> None:
-        """A dashed line and a label per break-even; labels closer than LABEL_GAP go on rows below each other."""
+        """A dashed line and a label per break-even, naming the offer (names[n]: provider and GPUs). Labels are
+        measured in pixels: one that would cross the plot's edge is shifted inside it (anchored at its line's end,
+        never clipped), and one that would overlap a label already placed goes on the next row down."""
         self._marked = (report, months, shown, names, x, y_top)
         unit = "mo" if months else "h"
-        span = float(x[-1]) if len(x) and x[-1] > 0 else 1.0
-        # Labels are ~110 px wide whatever the chart's width: on a narrow chart (assumptions open on a laptop
-        # screen) a share of the span is not enough room, so the gap is also at least a label's width in x units.
-        vb_width = self.widget.getPlotItem().vb.width()
-        label_px = self.widget.fontMetrics().horizontalAdvance("Lambda 00.0 mo") + 16
-        gap = max(LABEL_GAP * span, label_px * span * 1.04 / vb_width if vb_width > 0 else 0.0)
-        rows: list[list[float]] = []  # x positions taken on each row of labels
+        vb = self.widget.getPlotItem().vb
+        (x0, x1), vb_width = vb.viewRange()[0], vb.width()
+        per_px = (x1 - x0) / vb_width if vb_width > 0 and x1 > x0 else 0.0
+        fm = self.widget.fontMetrics()
+        (y0, y1), vb_height = vb.viewRange()[1], vb.height()
+        y_per_px = (y1 - y0) / vb_height if vb_height > 0 else 0.085 * y_top / (fm.height() + 16)
+        rows: list[list[tuple[float, float]]] = []  # pixel spans taken on each row of labels
         for n, (line, text) in enumerate(self.markers):
             o = report.offers[n] if n < len(report.offers) else None
             if o is None or not shown[n] or o.breakeven_days is None:
@@ -193,15 +194,22 @@ class BreakEvenChart:
                 text.setVisible(False)
                 continue
             pos = o.breakeven_days / DAYS_PER_MONTH if months else (o.breakeven_hours or 0.0)
-            row = next((r for r, taken in enumerate(rows) if all(abs(pos - t) > gap for t in taken)), None)
+            label = f"{names[n]} {f'{pos:,.1f}' if months else number(pos)} {unit}"
+            width = fm.horizontalAdvance(label) + 12  # the text item's margins and border
+            at = (pos - x0) / per_px if per_px else 0.0  # the line's pixel position in the plot
+            left = min(max(at - width / 2, 0.0), max(vb_width - width, 0.0))
+            anchor = (at - left) / width if width else 0.5
+            span = (left - 6, left + width + 6)
+            row = next((r for r, taken in enumerate(rows) if all(span[1] < a or span[0] > b for a, b in taken)), None)
             if row is None:
                 rows.append([])
                 row = len(rows) - 1
-            rows[row].append(pos)
-            label = f"{names[n].split()[0]} {f'{pos:,.1f}' if months else number(pos)} {unit}"
+            rows[row].append(span)
             if text.textItem.toPlainText() != label:  # re-laying out HTML text costs more than comparing it
                 text.setText(label)
-            y = y_top * (0.99 - 0.085 * row)
+            if abs(text.anchor.x() - anchor) > 1e-3:
+                text.setAnchor((anchor, 0))
+            y = y_top * 0.99 - row * (fm.height() + 16) * y_per_px  # rows one label's height apart
             if line.value() != pos:
                 line.setValue(pos)
             if (text.pos().x(), text.pos().y()) != (pos, y):

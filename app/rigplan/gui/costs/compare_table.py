@@ -38,8 +38,10 @@ class CompareTable(QTableWidget):
         self.verticalHeader().hide()
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setWordWrap(False)
-        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "Azure Stan…100_v4": both ends say which
+        # Issue 29: a name wraps at its space (provider, then the whole instance) instead of "Lambd…_sxm5"; an
+        # instance longer than the column is still elided in the middle, keeping both of its ends.
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         h = self.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         fm = self.fontMetrics()
@@ -99,6 +101,7 @@ class CompareTable(QTableWidget):
             for c in range(2, len(COLS)):
                 self._cell(r, c)
         self._filling = False
+        self.resizeRowsToContents()
 
     def _cell(self, r: int, c: int) -> QTableWidgetItem:
         item = self.item(r, c)

@@ -38,6 +38,18 @@ def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
     return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, drawn, strict=True)]
 
 
+def chart_labels(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
+    """The break-even chart's label per drawn offer: provider and GPUs ("Lambda 8x H100"), with the instance when two
+    drawn offers would read the same, and the pricing when the instance is there twice (issue 29)."""
+    base, full = [], []
+    for c in drawn:
+        o = offers.get(c.offer)
+        base.append(f"{provider_name(o.provider)} {o.gpus_text}" if o else c.offer)
+        full.append(f"{provider_name(o.provider)} {o.instance_type} {o.gpus_text}" if o else c.offer)
+    out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
+    return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, drawn, strict=True)]
+
+
 def summary_html(
     r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: Sequence[str] = ()
 ) -> str:

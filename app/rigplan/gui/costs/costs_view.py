@@ -11,7 +11,6 @@ costs ~300 ms, which the user should not wait for before seeing the window.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
@@ -23,11 +22,12 @@ from rigplan.costs.fx import NoRate, rate_for
 from rigplan.costs.model import CostReport, compute
 from rigplan.costs.perf import PerfTable
 from rigplan.gui.costs.assumptions_form import AssumptionsForm
-from rigplan.gui.costs.chart_style import OWN_COLOR
+from rigplan.gui.costs.chart_style import OWN_COLOR, repaint_axes
 from rigplan.gui.costs.compare_table import CompareTable
 from rigplan.gui.costs.costs_text import (
     axis_x,
     breakeven_cells,
+    chart_labels,
     compare_rows,
     curve_tips,
     form_hints,
@@ -42,6 +42,7 @@ from rigplan.gui.costs.costs_text import (
 from rigplan.gui.costs.offers_model import default_comparison
 from rigplan.gui.costs.offers_panel import OffersPanel
 from rigplan.gui.widgets.livetext import LiveText
+from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.side_panel import SidePanel
 from rigplan.gui.widgets.splitter import splitter
 from rigplan.gui.widgets.wheel_guard import guard_wheel
@@ -58,16 +59,11 @@ class CostsView(QWidget):
     comparison_changed = Signal(list)  # list[ChartOffer]: the offers the user wants on the chart
     workload_changed = Signal(object)  # WorkloadSpec: the Workload tab's model and task (issue 28)
 
-    def __init__(
-        self,
-        offers: OfferCatalog,
-        perf: PerfTable,
-        money: Callable[[float], str],
-        money_short: Callable[[float], str] | None = None,
-    ) -> None:
+    def __init__(self, offers: OfferCatalog, perf: PerfTable, money: Money) -> None:
         super().__init__()
         self.offers, self.perf, self.money = offers, perf, money
-        self.money_short = money_short or (lambda v: money(v).replace(".00", ""))
+        self.money_short = money.short
+        money.listeners.append(self._currency_changed)
         self.build = Build()
         self.report: CostReport | None = None
         self.comparison: list[ChartOffer] = []
@@ -110,7 +106,7 @@ class CostsView(QWidget):
         self.sens_box = QComboBox()
         self.sens_box.setAccessibleName("Offer for the sensitivity chart")
         self.sens_box.currentIndexChanged.connect(self._sens_chosen)
-        self.offers_panel = OffersPanel(offers, perf, lambda v: f"${v:,.2f}")
+        self.offers_panel = OffersPanel(offers, perf, money)
         self.offers_panel.toggled.connect(self._offer_toggled)
 
         top = QHBoxLayout()
@@ -220,6 +216,10 @@ class CostsView(QWidget):
         self._defaults.clear()
         self.offers_panel.set_catalog(offers)
         self.set_build(self.build)
+
+    def _currency_changed(self) -> None:  # prices and axes show the new currency now, not after a resize
+        self.offers_panel.model.currency_changed()
+        repaint_axes([getattr(c, "widget", None) for c in self._charts.values()])
 
     def set_build(self, build: Build) -> None:
         self.build = build
@@ -368,8 +368,8 @@ class CostsView(QWidget):
         if tab == 0:
             shown = self.compare.shown()
             flags = [shown.get(c.offer, True) for c in self._drawn]
-            tips = curve_tips(self.offers, self._drawn)
-            self._charts["breakeven"].update(self.report, self.by_months, flags, names, tips)
+            tips, labels = curve_tips(self.offers, self._drawn), chart_labels(self.offers, self._drawn)
+            self._charts["breakeven"].update(self.report, self.by_months, flags, labels, tips)
         elif tab == 1:  # the breakdown and sensitivity charts are only drawn while on screen
             self._charts["breakdown"].update(self.report, names)
         else:

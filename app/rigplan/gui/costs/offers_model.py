@@ -106,7 +106,8 @@ class OfferTableModel(QAbstractTableModel):
 
     toggled = Signal(str, bool)  # offer id, on the chart
 
-    def __init__(self, offers: OfferCatalog, perf: PerfTable, money_usd: Callable[[float], str]) -> None:
+    def __init__(self, offers: OfferCatalog, perf: PerfTable, money: Callable[..., str]) -> None:
+        """money: the window's Money (rigplan.gui.widgets.money): offers are priced in USD and shown converted."""
         super().__init__()
         self.perf = perf
         self._efficiency: float | None = None  # the measured medians until the build sets its own
@@ -114,11 +115,21 @@ class OfferTableModel(QAbstractTableModel):
         rated = [(work_per_dollar(o, perf, self._efficiency), o) for o in offers.offers]
         rated.sort(key=lambda wo: (wo[1].snapshot != "current", -wo[0], wo[1].provider, wo[1].instance_type))
         self.offers = [o for _, o in rated]
-        self._money = money_usd
+        self._money = money
         self._work = [w for w, _ in rated]
         self._sort_keys: dict[int, list[Any]] = {}
         self._charted: dict[str, Pricing] = {}
         self._row = {o.id: n for n, o in enumerate(self.offers)}
+
+    def _per_usd(self) -> float | None:
+        convert = getattr(self._money, "convert", None)
+        return convert(1.0, "USD") if convert else 1.0
+
+    def currency_changed(self) -> None:
+        """The build's currency or rate changed: the prices and headers are shown again, converted."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(HEADERS) - 1)
+        if self.offers:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.offers) - 1, len(HEADERS) - 1))
 
     def set_efficiency(self, efficiency: float | None) -> None:
         if efficiency != self._efficiency:
@@ -153,13 +164,15 @@ class OfferTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation != Qt.Orientation.Horizontal:
             return None
+        sign = getattr(self._money, "sign", "$")
         if role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
+            return HEADERS[section].replace("$", sign)
         if role == Qt.ItemDataRole.ToolTipRole:
+            converted = "" if sign == "$" else f" (priced in US dollars; converted to {sign} at the build's rate)"
             return {
-                COL_WORK: WORK_TIP,
-                COL_OD: "US dollars per hour, on demand",
-                COL_SPOT: "US dollars per hour, spot (can be interrupted)",
+                COL_WORK: WORK_TIP + converted,
+                COL_OD: f"{sign} per hour, on demand{converted}",
+                COL_SPOT: f"{sign} per hour, spot (can be interrupted){converted}",
                 COL_CHART: "Tick to draw the offer on the break-even chart (at most 8)",
             }.get(section)
         return None
@@ -231,9 +244,10 @@ class OfferTableModel(QAbstractTableModel):
         if c == COL_VRAM:
             return f"{value:,.0f} GB" if value else "?"
         if c in (COL_OD, COL_SPOT):
-            return f"{self._money(value)}/h" if value else "no price"
-        if c == COL_WORK:
-            return f"{value:.2f}" if value else ""
+            return f"{self._money(value, 'USD')}/h" if value else "no price"
+        if c == COL_WORK:  # V100-hours per USD, shown per unit of the build's currency
+            per = self._per_usd()
+            return f"{value / per:.2f}" if value and per else ""
         return str(value)
 
 

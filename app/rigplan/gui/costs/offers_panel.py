@@ -39,7 +39,7 @@ from rigplan.model import Pricing
 class OffersPanel(QWidget):
     toggled = Signal(str, bool, object)  # offer id, on the chart, Pricing to chart it at
 
-    def __init__(self, offers: OfferCatalog, perf: PerfTable, money_usd: Callable[[float], str]) -> None:
+    def __init__(self, offers: OfferCatalog, perf: PerfTable, money_usd: Callable[..., str]) -> None:
         super().__init__()
         self.catalog = offers
         self.model = OfferTableModel(offers, perf, money_usd)

@@ -13,6 +13,7 @@ from rigplan.costs.model import CostReport
 from rigplan.gui.costs.chart_style import DAYS_PER_MONTH
 from rigplan.gui.costs.charts import FormatAxis, number, plot_widget, theme
 from rigplan.gui.widgets.plain import esc
+from rigplan.render.images import BarAxis
 
 BREAKDOWN_COLORS = {
     "parts": "#4c72b0",
@@ -36,11 +37,6 @@ LABELS = {
 }
 
 
-def elide(text: str, most: int = 18) -> str:
-    """Shorten in the middle, so that neighbouring bar labels do not run into each other."""
-    return text if len(text) <= most else text[: most // 2 - 1] + "…" + text[-(most // 2 - 1) :]
-
-
 class BreakdownChart:
     """Stacked bars of the cost at the horizon: owning, then each offer. The legend sits right of the plot."""
 
@@ -54,7 +50,7 @@ class BreakdownChart:
             row=0,
             col=0,
             title="Cost at the horizon",
-            axisItems={"left": FormatAxis("left", money_short), "bottom": FormatAxis("bottom", number)},
+            axisItems={"left": FormatAxis("left", money_short), "bottom": BarAxis()},
         )
         self.plot.setMenuEnabled(False)
         self.plot.setTitle("Cost at the horizon", color=fg.name())
@@ -64,8 +60,6 @@ class BreakdownChart:
             ax.setTextPen(fg)
         fm = self.widget.fontMetrics()
         self.plot.getAxis("left").setWidth(fm.horizontalAdvance("$000,000") + 14)
-        # Two-line tick labels (instance, pricing): room for both lines, so neither is clipped.
-        self.plot.getAxis("bottom").setHeight(fm.lineSpacing() * 2 + 16)
         self.legend = pg.LegendItem(labelTextColor=fg)
         # Right of the plot, at the top (a stretch below keeps its rows together): it never covers a bar.
         side = self.widget.addLayout(row=0, col=1)
@@ -84,7 +78,10 @@ class BreakdownChart:
         self.legend.clear()
         cats = [("Own", {k: v for k, v in report.own_breakdown.items() if k != "total"})]
         cats += [
-            (f"{elide(name)}\n{o.pricing.value}", {k: v for k, v in o.cost_at_horizon.items() if k != "total"})
+            (
+                "\n".join([*name.split(" ", 1), o.pricing.value]),
+                {k: v for k, v in o.cost_at_horizon.items() if k != "total"},
+            )
             for name, o in zip(names, report.offers, strict=False)
         ]
         order = list(BREAKDOWN_COLORS)
@@ -104,8 +101,8 @@ class BreakdownChart:
                 self.items.append(bar)
                 self.legend.addItem(bar, LABELS[key])
         self.tick_names = [name for name, _ in cats]
-        self.plot.getAxis("bottom").setTicks([[(n, name) for n, name in enumerate(self.tick_names)]])
         self.plot.setXRange(-0.6, len(cats) - 0.4, padding=0)
+        self.plot.getAxis("bottom").set_bars([name.split("\n") for name in self.tick_names])
 
 
 class TornadoChart:

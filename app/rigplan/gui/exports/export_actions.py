@@ -134,10 +134,22 @@ class Exporter:
         plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])  # as `rigplan export`
         return plan
 
+    def start_folder(self) -> str:
+        """Where the dialog opens (issue 29): the last export folder, else the open build's folder, else Documents,
+        else home; never the program's own working folder."""
+        from PySide6.QtCore import QStandardPaths
+
+        last = self.settings.get(LAST_DIR_KEY) if self.settings else ""
+        build_file = self.source()
+        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        for folder in (last, str(build_file.parent) if build_file else "", docs, str(Path.home())):
+            if folder and Path(folder).is_dir():
+                return folder
+        return str(Path.home())
+
     def ask_path(self, fmt: str, filt: str, suffix: str) -> Path | None:
-        folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""
         name = "".join(c if c.isalnum() or c in " -_" else "_" for c in self.build().name).strip() or "build"
-        start = str(Path(folder) / f"{name}{suffix}") if folder else f"{name}{suffix}"
+        start = str(Path(self.start_folder()) / f"{name}{suffix}")
         path, _ = QFileDialog.getSaveFileName(self.parent, "Export", start, filt)
         if not path:
             return None
@@ -168,6 +180,9 @@ class Exporter:
             QMessageBox.warning(self.parent, "Export failed", plain(f"Could not export to {path}:\n{exc}"))
             return None
         self.last_written = path
+        status = getattr(self.parent, "statusBar", None)
+        if status is not None:  # the confirmation: where the file went
+            status().showMessage(f"Exported to {path}", 15000)
         return path
 
     def write(self, fmt: str, path: Path, options: dict[str, Any] | None = None) -> None:

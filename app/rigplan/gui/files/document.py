@@ -66,7 +66,8 @@ class BuildDocument(QObject):
 
     # --- edits ----------------------------------------------------------------------------------------------------
 
-    def add_part(self, part: Part) -> None:
+    def add_part(self, part: Part, replacing: str | None = None) -> None:
+        """Add `part`; for a GPU or memory, `replacing` names the part id it replaces (the picker's choice)."""
         items = list(self.build.items)
         if part.kind in SINGLE:
             old = [i for i in items if i.part.kind == part.kind]
@@ -74,7 +75,11 @@ class BuildDocument(QObject):
             verb = f"Replace {old[0].part.name}" if old else f"Add {part.name}"
         else:
             verb = f"Add {part.name}"
-            if slots_full(self.build, part.kind):
+            if replacing is not None and any(i.part.id == replacing for i in items):
+                old_name = next(i.part.name for i in items if i.part.id == replacing)
+                items = list(base_build(self.build, part.kind, replacing).items)
+                verb = f"Replace {old_name} with {part.name}"
+            elif slots_full(self.build, part.kind):
                 # Every DIMM or x16 slot is taken: the picker offered replacements, so the part replaces the last one
                 # of its kind (the same part the "compatible only" filter checked it against).
                 old_part = [i.part for i in items if i.part.kind == part.kind][-1]

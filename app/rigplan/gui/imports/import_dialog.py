@@ -35,6 +35,7 @@ from rigplan.imports.list_import import ImportedLine, ListImport, match_list
 from rigplan.imports.pcpartpicker import ListFormatError
 
 CUSTOM = "Custom part: the list's name and price, specs unknown"
+EXACT_SCORE = 0.995  # shown as "1.00"
 STATUS_TEXT = {
     "matched": "Matched",
     "uncertain": "Check",
@@ -217,7 +218,10 @@ class ReviewMatchesDialog(QDialog):
             combo.addItem(CUSTOM, None)
             for cand in ln.match.candidates:
                 combo.addItem(f"{cand.score:.2f}  {cand.name}", cand.part_id)
-            combo.setCurrentIndex(max(0, combo.findData(ln.choice)) if ln.choice else 0)
+            # Issue 29: a candidate that agrees in every word and stated spec (1.00) is taken, still marked for review;
+            # below that nothing is guessed.
+            exact = ln.match.best is not None and ln.match.best.score >= EXACT_SCORE
+            combo.setCurrentIndex(max(0, combo.findData(ln.choice)) if ln.choice else (1 if exact else 0))
             combo.setToolTip("Candidates with their match score (1.00: every word and stated spec agrees)")
             self.combos[r] = combo
             self.table.setCellWidget(r, 4, combo)

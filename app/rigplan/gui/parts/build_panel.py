@@ -201,7 +201,8 @@ class BuildPanel(QWidget):
             if qty.data(Qt.ItemDataRole.EditRole) != item.quantity:
                 qty.setData(Qt.ItemDataRole.EditRole, item.quantity)  # an int: the delegate edits it with a spin box
             price = item.unit_price
-            cell.setText(self.money(price.amount, price.currency) if price else "no price")  # its own currency
+            # in the build's currency, converted by the window's Money; the tooltip keeps the price as quoted
+            cell.setText(self.money(price.amount, price.currency) if price else "no price")
             tip = price.describe() if price else "No price known: type one to use your own quote"
             cell.setToolTip(
                 plain_tip(

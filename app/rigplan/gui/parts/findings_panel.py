@@ -39,10 +39,11 @@ class FindingsPanel(QTreeWidget):
         self.header().setStretchLastSection(False)
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
-        self._shown: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None  # the report on screen, to skip repeats
+        self._shown: tuple[tuple[Any, ...], ...] | None = None  # the report on screen, to skip repeats
 
-    def show_report(self, report: Report) -> None:
-        key = (tuple(report.findings), tuple(report.not_checked))
+    def show_report(self, report: Report, passed: list[str] | None = None) -> None:
+        """`passed`: the checks that ran and found nothing (rigplan.rules.passed), listed after "not checked"."""
+        key = (tuple(report.findings), tuple(report.not_checked), tuple(passed or ()))
         if key == self._shown:
             return  # most edits leave the findings as they were: no rebuild, no repaint
         self._shown = key
@@ -51,7 +52,8 @@ class FindingsPanel(QTreeWidget):
             item = QTreeWidgetItem([f.message, f.rule])
             item.setIcon(0, self.style().standardIcon(ICONS[f.severity]))
             item.setData(0, Qt.ItemDataRole.AccessibleDescriptionRole, SEVERITY_WORD[f.severity])
-            item.setToolTip(0, tip(f"{SEVERITY_WORD[f.severity]}: {f.hint or f.message}"))
+            # the whole finding (the row may be cut with "..."), then what to do
+            item.setToolTip(0, tip(f"{SEVERITY_WORD[f.severity]}: {f.message}" + (f"\n\n{f.hint}" if f.hint else "")))
             item.setData(0, Qt.ItemDataRole.UserRole, f.kinds[0] if f.kinds else None)
             self.addTopLevelItem(item)
         if report.not_checked:
@@ -63,6 +65,12 @@ class FindingsPanel(QTreeWidget):
                 child.setData(0, Qt.ItemDataRole.UserRole, n.kinds[0] if n.kinds else None)
                 head.addChild(child)
             head.setExpanded(len(report.not_checked) <= 6)
+        if passed:
+            ok = QTreeWidgetItem([f"Passed ({len(passed)})", ""])
+            ok.setToolTip(0, "Checks that had the data they need and found nothing wrong")
+            self.addTopLevelItem(ok)
+            for rule in passed:
+                ok.addChild(QTreeWidgetItem(["passed", rule]))
 
     def findings_shown(self) -> list[tuple[str, str]]:
         items = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]

@@ -15,6 +15,7 @@ from rigplan.kinds import Kind
 if TYPE_CHECKING:  # the window paints before the speed table (YAML, pydantic) is loaded
     from rigplan.costs.perf import PerfTable
 
+SHOWN = "shown:"  # the prefix of a column as the table shows it (PartTableModel.shown_columns)
 SORT_ROLE = Qt.ItemDataRole.UserRole  # raw values, so numbers sort as numbers and unknowns sort last
 Index = QModelIndex | QPersistentModelIndex
 
@@ -138,7 +139,7 @@ def columns_for(kind: Kind, perf: PerfTable | None) -> list[Column]:
 class PartTableModel(QAbstractTableModel):
     """Read-only view of a KindTable. Values are computed once per model (a few ms for 4,000 rows)."""
 
-    def __init__(self, table: KindTable, perf: PerfTable | None, locale_fmt: Callable[[float], str]) -> None:
+    def __init__(self, table: KindTable, perf: PerfTable | None, locale_fmt: Callable[..., str]) -> None:
         super().__init__()
         self.table = table
         self.kind = table.kind
@@ -147,6 +148,15 @@ class PartTableModel(QAbstractTableModel):
         self._values = [[getter(cols, i) for _, getter, _ in self.columns] for i in range(len(table))]
         self._money = locale_fmt
         self.price_col = next(n for n, c in enumerate(self.columns) if c[0] == "Price")
+
+    def shown_columns(self) -> dict[str, list[Any]]:
+        """The values of the columns as the table shows them, keyed "shown:<header>" (issue 29): the search box's
+        filters accept the headers the user reads ("x16>=2", "slots>=4", "gb>=128"), computed ones included."""
+        return {
+            f"{SHOWN}{head.lower()}": [row[n] for row in self._values]
+            for n, (head, _, _) in enumerate(self.columns)
+            if n != self.price_col
+        }
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self._values)
@@ -167,8 +177,9 @@ class PartTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if value is None:
                 return "no price" if index.column() == self.price_col else "?"
-            if index.column() == self.price_col:
-                return self._money(value)
+            if index.column() == self.price_col:  # converted into the build's currency by the window's Money
+                p = self.table.columns["price"][index.row()]
+                return self._money(value, p["currency"])
             if isinstance(value, bool):
                 return "yes" if value else "no"
             unit = self.columns[index.column()][2]
@@ -207,11 +218,13 @@ class PartFilterProxy(QSortFilterProxyModel):
         self._allowed: set[int] | None = None
         self._flagged: set[int] = set()
         self._hay: list[str] = []
-        self._columns: dict[str, list[Any]] = {}
+        self.columns: dict[str, list[Any]] = {}  # the catalog fields and the shown columns, for parse()
+        self._columns = self.columns
+        self.explain: Callable[[int], str] | None = None  # source row -> the rule and numbers of the errors it adds
 
     def setSourceModel(self, model: PartTableModel) -> None:  # type: ignore[override]  # noqa: N802
         self._hay = model.table.haystacks()
-        self._columns = model.table.columns
+        self.columns = self._columns = {**model.table.columns, **model.shown_columns()}
         super().setSourceModel(model)
 
     def set_conditions(self, conditions: tuple[Condition, ...]) -> None:
@@ -237,7 +250,8 @@ class PartFilterProxy(QSortFilterProxyModel):
 
                 return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
             name = super().data(index, Qt.ItemDataRole.DisplayRole)
-            return tip(f"{name}\nWould add an error to this build (see Findings after adding it)")
+            why = self.explain(self.mapToSource(index).row()) if self.explain else ""
+            return tip(f"{name}\nWould add to this build: {why or 'an error (see Findings after adding it)'}")
         return super().data(index, role)
 
     def set_text(self, text: str) -> None:

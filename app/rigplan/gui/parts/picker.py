@@ -27,6 +27,7 @@ from rigplan.catalog import Catalog
 from rigplan.gui.parts.part_filters import parse
 from rigplan.gui.parts.partsmodel import PartFilterProxy, PartTableModel
 from rigplan.gui.parts.slots import SLOT_ORDER
+from rigplan.gui.parts.swap_target import SwapTarget
 from rigplan.kinds import KIND_LABELS, Kind
 
 if TYPE_CHECKING:  # the picker paints before pydantic and the checks are imported (see mainwindow)
@@ -43,6 +44,16 @@ class SlotView:
     sort_order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
 
 
+def default_sort(model: PartTableModel) -> tuple[int, Qt.SortOrder]:
+    """The order a buyer means when they have not chosen one (issue 29): GPUs by deep-learning speed per money,
+    highest first; other parts by price, lowest first. Parts without the figure come last either way (the proxy's
+    lessThan), so current, priced parts lead instead of a GT 710 or a Threadripper 9980X."""
+    heads = [c[0] for c in model.columns]
+    if "Speed/$1k" in heads:
+        return heads.index("Speed/$1k"), Qt.SortOrder.DescendingOrder
+    return heads.index("Price"), Qt.SortOrder.AscendingOrder
+
+
 class PickerPanel(QWidget):
     """Searchable, sortable catalog table for one kind; the Add button, Enter or a double-click adds the part.
 
@@ -52,7 +63,7 @@ class PickerPanel(QWidget):
 
     part_chosen = Signal(object)  # Part
 
-    def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[[float], str]) -> None:
+    def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[..., str]) -> None:
         super().__init__()
         self.catalog, self.perf, self.money = catalog, perf, money
         self.build: Build | None = None  # None until the window's document exists: no filter yet
@@ -72,7 +83,10 @@ class PickerPanel(QWidget):
             "vram>=24, length<=330, price<=800, socket=AM5 (field names as in the table or the catalog; a part "
             "whose value is unknown does not match)."
         )
+        self.target = SwapTarget()  # GPU and memory: add another, or replace a named one
+        self.target.currentIndexChanged.connect(lambda _: self.refresh_compatible())
         self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(self.search.fontMetrics().horizontalAdvance("4090 vram>=24") + 40)  # never "S..."
         self.search.setAccessibleName("Search parts")
         self.compatible_only = QCheckBox("Compatible only")
         self.compatible_only.setChecked(True)
@@ -91,6 +105,7 @@ class PickerPanel(QWidget):
         self.empty_hint.setStyleSheet("color: #b8860b")
         self.empty_hint.hide()
         self.proxy = PartFilterProxy()
+        self.proxy.explain = self.why_flagged
         self.view = QTableView()
         self.view.setAccessibleName("Catalog parts")
         self.view.setSortingEnabled(True)
@@ -102,6 +117,8 @@ class PickerPanel(QWidget):
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "ASUS ROG…OC Edition": maker and model both show
         self.view.setModel(self.proxy)
+        self.view.setTabKeyNavigation(False)  # Tab and Shift+Tab leave the list (arrows walk its rows)
+        self.search.installEventFilter(self)  # Down in the search box enters the list
         self.view.doubleClicked.connect(self._activate)
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _: self.add_button.setEnabled(cur.isValid()))
         for key in ("Return", "Enter"):
@@ -111,6 +128,7 @@ class PickerPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.kind_box)
         top.addWidget(self.search, 1)
+        top.addWidget(self.target)
         top.addWidget(self.compatible_only)
         top.addWidget(self.add_button)
         top.addWidget(self.count)
@@ -173,11 +191,10 @@ class PickerPanel(QWidget):
         self.search.blockSignals(False)
         self.refresh_compatible()
         self._apply_text()
-        if state.sort_column >= 0:
-            self.view.sortByColumn(state.sort_column, state.sort_order)
-        else:
-            self.proxy.sort(-1)
-            self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        column, order = state.sort_column, state.sort_order
+        if column < 0 or column >= model.columnCount():  # never sorted here: the order a buyer means
+            column, order = default_sort(model)
+        self.view.sortByColumn(column, order)
         # Fixed widths from the header text: ResizeToContents would measure every one of 4,000 rows.
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
@@ -190,6 +207,42 @@ class PickerPanel(QWidget):
             header.resizeSection(c, metrics.horizontalAdvance("M" * wide.get(head, max(5, len(head)))) + 8)
         self._size_name_column()
         self.add_button.setEnabled(self.view.currentIndex().isValid())
+
+    def eventFilter(self, obj: object, event: object) -> bool:  # noqa: N802
+        from PySide6.QtCore import QEvent
+        from PySide6.QtGui import QKeyEvent
+
+        key = event.key() if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress else None
+        if obj is self.search and key == Qt.Key.Key_Down and self.proxy.rowCount():
+            self.view.setFocus(Qt.FocusReason.TabFocusReason)
+            if not self.view.currentIndex().isValid():
+                self.view.setCurrentIndex(self.proxy.index(0, 0))
+            return True
+        return super().eventFilter(obj, event)  # type: ignore[arg-type]
+
+    def sorts(self) -> dict[str, tuple[str, bool]]:
+        """Each slot's sort the user chose, by column header (kept in the settings table between runs)."""
+        self._remember()
+        out = {}
+        for kind, v in self._views.items():
+            if v.sort_column >= 0:
+                head = self.model_for(kind).columns[v.sort_column][0]
+                out[kind.value] = (head, v.sort_order == Qt.SortOrder.DescendingOrder)
+        return out
+
+    def restore_sorts(self, saved: dict[str, tuple[str, bool]]) -> None:
+        for value, (head, descending) in saved.items():
+            try:
+                kind = Kind(value)
+            except ValueError:
+                continue
+            heads = [c[0] for c in self.model_for(kind).columns]
+            if head in heads:
+                view = self.slot_view(kind)
+                view.sort_column = heads.index(head)
+                view.sort_order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+        self._shown_kind = None  # show the current slot again with its kept order
+        self._show_kind()
 
     def _size_name_column(self) -> None:
         """The name gets at least 40 % of the table (and 280 px): it is what people read. The other columns keep
@@ -206,7 +259,7 @@ class PickerPanel(QWidget):
 
     def _apply_text(self) -> None:
         self._typing.stop()
-        parsed = parse(self.search.text(), self.catalog.table(self.kind).columns)
+        parsed = parse(self.search.text(), self.proxy.columns)  # the catalog's fields and the table's headers
         self._problem = parsed.problem
         self.proxy.set_conditions(parsed.conditions)
         self.proxy.set_text(parsed.words)
@@ -215,6 +268,7 @@ class PickerPanel(QWidget):
 
     def set_build(self, build: Build) -> None:
         self.build = build
+        self.view.viewport().update()  # prices follow the build's currency (the window's Money converts them)
         if self.isVisible():
             self.refresh_compatible()
         else:  # behind the Costs tab: filter when shown (showEvent), not on every edit
@@ -231,7 +285,8 @@ class PickerPanel(QWidget):
         if self.build is not None:
             from rigplan.rules import compatible
 
-            rows = set(compatible(self.build, self.kind, self.catalog))
+            self.target.follow(self.build, self.kind)
+            rows = set(compatible(self.build, self.kind, self.catalog, self.target.replacing()))
         only = self.compatible_only.isChecked()
         self.proxy.set_allowed(rows if only else None)
         # With "compatible only" off, the parts that would add an error stay visible and carry a warning sign.
@@ -255,12 +310,31 @@ class PickerPanel(QWidget):
             )
         elif full:
             self.empty_hint.setText(f"{why}: showing the parts that could replace {full[1]}; choosing one replaces it.")
+        elif hidden_all and self.target.isVisible() and self.target.replacing() is None:  # adding one more
+            self.empty_hint.setText(
+                f"No {self.kind.label.lower()} in the catalog could be added as another one without an error. "
+                f"To swap one, choose \u201cReplace\u2026\u201d beside the search box."
+            )
         elif hidden_all:
             self.empty_hint.setText(
                 f"Every {self.kind.label.lower()} in the catalog would add an error to this build (see Findings "
                 "after adding one). Untick \u201cCompatible only\u201d to see them all."
             )
         self.empty_hint.setVisible(bool(problem) or hidden_all or bool(full))
+
+    def why_flagged(self, row: int) -> str:
+        """The errors a part of the shown kind would add, each as its rule and the engine's own message with both
+        numbers (issue 29): run on hover only, one check of the build with the part in it."""
+        if self.build is None:
+            return ""
+        from rigplan.rules import check
+        from rigplan.rules.compat import IGNORED_RULES, base_build, with_candidate
+
+        base = base_build(self.build, self.kind, self.target.replacing())
+        before = {(f.rule, f.message) for f in check(base).errors()}
+        after = check(with_candidate(base, self.catalog.table(self.kind).part(row))).errors()
+        new = [f for f in after if f.rule not in IGNORED_RULES and (f.rule, f.message) not in before]
+        return "\n".join(f"[{f.rule}] {f.message}" for f in new[:3])
 
     def _slots_full(self) -> tuple[str, str] | None:
         """(why no part of this kind can be added, the part a choice would replace), or None when there is room."""
@@ -271,8 +345,9 @@ class PickerPanel(QWidget):
         why = slots_full(self.build, self.kind)
         if why is None:
             return None
-        last = [i.part for i in self.build.items if i.part.kind == self.kind][-1]
-        return why, last.name
+        swap = self.target.replacing()
+        parts = [i.part for i in self.build.items if i.part.kind == self.kind]
+        return why, next((p.name for p in parts if p.id == swap), parts[-1].name)
 
     def _activate(self, index: QModelIndex) -> None:
         if index.isValid():

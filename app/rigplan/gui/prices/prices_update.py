@@ -56,6 +56,21 @@ class _Reaper(QObject):
 _REAPER: _Reaper | None = None
 
 
+OFFLINE = "offline"  # the job's word for "no connection at all"; the controller says what stays in use
+
+
+def offline_message(user_dir: Path | None) -> str:
+    """ "No internet connection; the bundled prices (from after 2025-06) are still in use." (or the updated ones)."""
+    from rigplan.cloud.store import BUNDLED, load_cache
+
+    cache, _ = load_cache(user_dir) if user_dir is not None else (None, None)
+    if cache is not None:
+        when = f"{cache.saved:%Y-%m-%d} (as of {cache.as_of()})"
+        return f"No internet connection; the prices updated on {when} are still in use."
+    bundled = BUNDLED.split(", ")[-1].rstrip(")")  # "prices from after 2025-06"
+    return f"No internet connection; the bundled prices ({bundled.removeprefix('prices ')}) are still in use."
+
+
 class PriceJob(QObject):
     """Runs one update or import in its thread; Qt queues the signals to the GUI thread."""
 
@@ -77,7 +92,7 @@ class PriceJob(QObject):
         try:
             result = self._work(lambda s, t: self.progress.emit(int(s * 1000), t), self.cancel_event.is_set)
         except PriceUpdateError as exc:
-            self.failed.emit(str(exc))
+            self.failed.emit(OFFLINE if exc.offline else str(exc))
         except Exception as exc:  # a bug must not kill the thread silently: say it in one line
             self.failed.emit(f"price update failed: {type(exc).__name__}: {exc}")
         else:
@@ -222,6 +237,8 @@ class PricesController(QObject):
         self._finish(f"Cloud prices updated: {len(ps.offers):,} offers, prices as of {ps.as_of()}")
 
     def _failed(self, message: str) -> None:
+        if message == OFFLINE:  # issue 29: what it means for the user, not a URL and an errno
+            message = offline_message(self.user_dir)
         self._finish(message)
         QMessageBox.warning(self.parent_widget, "Cloud prices not updated", plain(message))
 
