@@ -92,3 +92,19 @@ def test_eps_sockets_use_spare_eps_then_pcie_pairs(catalog: Catalog) -> None:
     assert "1 left unfed" in err.message and "3 EPS cables (2 for the board)" in err.message
     # EPS cards never count against PCIe cables: no psu-pcie-connectors finding at all.
     assert "psu-pcie-connectors" not in six.rules()
+
+
+def test_ecc_memory_on_a_board_and_cpu_without_ecc_names_both_in_one_sentence() -> None:
+    """memory-ecc: ECC UDIMMs run as plain memory where neither the board nor the CPU runs ECC; the warning names
+    both (and, with one side, that side alone)."""
+    from rigplan.model.parts import Cpu, Memory
+
+    mem = Memory(id="m", name="ECC UDIMM kit", ram_type="DDR5", ecc=True, registered=False, modules=2, capacity_gb=64)
+    cpu = Cpu(id="c", name="Desktop CPU", socket="AM5", ecc=False, memory_types=("DDR5",))
+    board = Motherboard(id="b", name="Desktop board", socket="AM5", ram_type="DDR5", ecc_support=False)
+    both = [f for f in check(build((cpu, 1), (board, 1), (mem, 1))).findings if f.rule == "memory-ecc"]
+    assert len(both) == 1 and both[0].severity is Severity.WARNING
+    assert "the motherboard and the CPU do not support ECC" in both[0].message
+    one = check(build((cpu.model_copy(update={"ecc": True}), 1), (board, 1), (mem, 1)))
+    (only,) = [f for f in one.findings if f.rule == "memory-ecc"]
+    assert "the motherboard does not support ECC" in only.message

@@ -41,9 +41,10 @@ def memory_ecc(c: Ctx) -> None:
     off = [(p, label) for p, label, flag in sides if flag is False]
     if off:
         who = " and the ".join(label for _, label in off)
+        verb = "do" if len(off) > 1 else "does"
         c.warn(
             "memory-ecc",
-            f"The memory is ECC ({', '.join(m.name for m in ecc)}); the {who} does not support ECC, so the modules "
+            f"The memory is ECC ({', '.join(m.name for m in ecc)}); the {who} {verb} not support ECC, so the modules "
             f"run in non-ECC mode: no error correction for the price of ECC.",
             "For error correction choose a board and CPU that list ECC support (Xeon W, Threadripper PRO, some "
             "AM4/AM5 boards with Ryzen PRO or Ryzen 7000); otherwise non-ECC memory costs less.",
