@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 # Qt tests run headless even when pytest is called directly (scripts/dev test sets this too).
@@ -51,3 +53,18 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
 @pytest.fixture(scope="session")
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path):  # noqa: ANN201 - a generator fixture
+    """A real 256 KB tmpfs (needs root on Linux): the way to run out of space for real."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root on Linux")
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

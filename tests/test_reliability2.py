@@ -158,21 +158,6 @@ def test_a_backup_that_cannot_be_written_is_reported_and_the_old_one_kept(tmp_pa
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-@pytest.fixture
-def full_disk(tmp_path: Path):  # noqa: ANN201 - a generator fixture
-    """A real 256 KB tmpfs (needs root on Linux): the way to run out of space for real."""
-    if not sys.platform.startswith("linux") or os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root on Linux")
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
-
-
 def _fill(folder: Path, leave: int) -> None:
     """Fill the file system until about `leave` bytes are free."""
     st = os.statvfs(folder)

@@ -128,21 +128,6 @@ def test_export_over_an_older_export_keeps_it_as_bak(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
-@pytest.fixture
-def full_disk(tmp_path: Path):  # noqa: ANN201 - a generator fixture
-    """A real 256 KB tmpfs (needs root on Linux): the way to run out of space for real."""
-    if not sys.platform.startswith("linux") or os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root on Linux")
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
-
-
 @pytest.mark.parametrize("fmt", ["pdf", "png", "md"])
 def test_an_export_on_a_full_disk_fails_in_one_line_and_leaves_the_old_file_whole(
     full_disk: Path, tmp_path: Path, fmt: str
