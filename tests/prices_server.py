@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import io
+import ssl
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data" / "gpuhunt"
+TLS_DIR = Path(__file__).parent / "data" / "tls"
 VERSION = "20261101-7"
 
 
@@ -57,8 +59,11 @@ def catalog_files(mode: str = "good", providers: tuple[str, ...] = ("aws", "lamb
 
 
 @contextmanager
-def serve(mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs")) -> Iterator[tuple[str, list[str]]]:
-    """Yields (base address, the paths asked for). mode: good, truncated, wrong-columns, timeout, missing, slow (the
+def serve(
+    mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs"), tls: bool = False
+) -> Iterator[tuple[str, list[str]]]:
+    """Yields (base address, the paths asked for). tls: HTTPS with tests/data/tls/cert.pem (trusted by a client only
+    through SSL_CERT_FILE). mode: good, truncated, wrong-columns, timeout, missing, slow (the
     zip in eight parts a quarter second apart, for screenshots of the progress dialog), drip (the zip one byte every
     0.1 s: each read is quick, the download never ends), bomb (a 1 MB zip inflating to 1 GiB)."""
     files = catalog_files(mode, providers)
@@ -107,11 +112,32 @@ def serve(mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs")
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(TLS_DIR / "cert.pem", TLS_DIR / "key.pem")
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v3", asked
+        yield f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}/v3", asked
     finally:
         release.set()
         server.shutdown()
         server.server_close()
+
+
+if __name__ == "__main__":
+    # For packaging/linux/chroot_test.sh: serve until killed, the base address on the first line of stdout.
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--tls", action="store_true", help="HTTPS with tests/data/tls/cert.pem")
+    ap.add_argument("--mode", default="good")
+    args = ap.parse_args()
+    with serve(args.mode, tls=args.tls) as (address, _):
+        print(address, flush=True)
+        try:
+            sys.stdin.read()  # until stdin closes or the process is killed
+        except KeyboardInterrupt:
+            pass

@@ -167,3 +167,57 @@ def test_cli_update_failure_is_one_line_exit_2(tmp_path: Path) -> None:
     last = r.stderr.strip().splitlines()[-1]
     assert last.startswith("rigplan: ") and "cut short" in last and "prices in use are unchanged" in last
     assert "Traceback" not in r.stderr
+
+
+def test_https_without_openssl_names_libssl3_and_keeps_prices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A frozen app on a system whose OpenSSL 3 cannot be loaded: Python's `import ssl` fails. The update must say
+    # which package brings HTTPS back and how to go on without it, and leave the prices in use as they were.
+    with serve() as (url, _):
+        update(tmp_path, ("aws",), url)
+    before = store.cache_file(tmp_path).read_bytes()
+    monkeypatch.setitem(sys.modules, "ssl", None)  # `import ssl` now raises ImportError, as when _ssl cannot load
+    with pytest.raises(PriceUpdateError) as err:
+        update(tmp_path, ("aws",), "https://127.0.0.1:9/v3", timeout=0.5)
+    message = str(err.value)
+    assert "libssl3" in message and "import a price file" in message and "\n" not in message
+    assert store.cache_file(tmp_path).read_bytes() == before
+
+
+def test_update_over_real_https_trusts_only_a_verified_certificate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real TLS path on loopback: OpenSSL verifies the server's certificate against the trusted set, which
+    # SSL_CERT_FILE replaces here (tests/data/tls). Trusted: the update lands; not trusted: one line, nothing changed.
+    cert = DATA / "tls" / "cert.pem"
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    with serve(tls=True) as (url, asked):
+        assert url.startswith("https://127.0.0.1:")
+        ps = update(tmp_path, ("aws",), url)
+    assert ps.providers["aws"]["date"] == "2026-11-01" and f"/v3/aws/{VERSION}/catalog.zip" in asked
+    before = store.cache_file(tmp_path).read_bytes()
+
+    monkeypatch.setenv("SSL_CERT_FILE", str(DATA / "tls" / "README.md"))  # no certificate in it: nothing trusted
+    with serve(tls=True) as (url, _), pytest.raises(PriceUpdateError) as err:
+        update(tmp_path, ("aws",), url, timeout=5)
+    message = str(err.value)
+    assert "certificate could not be verified (self-signed certificate)" in message and "\n" not in message
+    assert store.cache_file(tmp_path).read_bytes() == before
+
+
+def test_tls_context_falls_back_to_certifi_when_the_system_trusts_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A Debian minbase without ca-certificates (or a python.org macOS build) has no trusted certificate at all: every
+    # HTTPS server would be refused. The context then carries Mozilla's set from certifi.
+    import certifi
+
+    from rigplan.cloud.fetch import tls_context
+
+    empty = tmp_path / "none.pem"
+    empty.write_text("")
+    monkeypatch.setenv("SSL_CERT_FILE", str(empty))
+    monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path))
+    with_certifi = tls_context().cert_store_stats()["x509_ca"]
+    assert with_certifi == certifi.contents().count("BEGIN CERTIFICATE") and with_certifi > 100
+    monkeypatch.setenv("SSL_CERT_FILE", str(DATA / "tls" / "cert.pem"))  # the system's own set wins when it has one
+    assert tls_context().cert_store_stats()["x509_ca"] == 1

@@ -58,6 +58,39 @@ needs_of() {  # $1: the GUI's output, $2: its exit code
     *) echo "FAIL: neither ready nor a list of missing packages: $1" >&2; return 1 ;;
   esac
 }
+# "Cloud prices > Update" over real HTTPS from inside the chroot (issue 29): tests/prices_server.py serves the test
+# catalog on the host's loopback with tests/data/tls/cert.pem. Trusted through SSL_CERT_FILE the update lands; with
+# the system's trust alone (none on minbase, then certifi's set) the self-signed server is refused in one line.
+https_update() {  # $1: the RigPlan executable inside the chroot
+  local fifo url out code
+  fifo=$(mktemp -u) && mkfifo "$fifo"
+  "$PY" tests/prices_server.py --tls < "$fifo" > "$fifo.url" &
+  local server=$!
+  exec 9> "$fifo"  # the server runs until this is closed
+  for _ in $(seq 50); do [ -s "$fifo.url" ] && break; sleep 0.1; done
+  url=$(head -1 "$fifo.url")
+  cp tests/data/tls/cert.pem "$ROOTFS/tmp/rigplan-test-ca.pem"
+  rm -rf "$ROOTFS/tmp/prices-home" && mkdir -p "$ROOTFS/tmp/prices-home"
+  set +e
+  out=$(in_root env HOME=/tmp/prices-home XDG_DATA_HOME=/tmp/prices-home SSL_CERT_FILE=/tmp/rigplan-test-ca.pem \
+        "$1" prices update --providers aws --url "$url" --json 2>&1); code=$?
+  set -e
+  case "$code:$out" in
+    0:*'"date": "2026-11-01"'*) echo "ok   prices update over HTTPS ($url) with $1" ;;
+    *) echo "FAIL prices update over HTTPS with $1 (exit $code): $out" >&2; exec 9>&-; wait "$server"; exit 1 ;;
+  esac
+  set +e
+  out=$(in_root env HOME=/tmp/prices-home XDG_DATA_HOME=/tmp/prices-home "$1" prices update --providers aws \
+        --url "$url" 2>&1); code=$?
+  set -e
+  case "$code:$out" in
+    2:*"certificate could not be verified"*) echo "ok   an untrusted server is refused in one line: $out" ;;
+    *) echo "FAIL untrusted HTTPS server (exit $code): $out" >&2; exec 9>&-; wait "$server"; exit 1 ;;
+  esac
+  exec 9>&-
+  wait "$server" || true
+  rm -f "$fifo" "$fifo.url"
+}
 reset_root() {  # back to the debootstrap package set: no RigPlan, nothing it or this test pulled in
   local extra
   extra=$(comm -13 "$ROOTFS/var/lib/rigplan-test/base.txt" <(packages) | tr '\n' ' ')
@@ -90,6 +123,7 @@ if [ -n "$needs" ]; then
   in_root apt-get install -y -qq --no-install-recommends $needs >/dev/null
 fi
 "$PY" packaging/smoke_test.py --wrap "chroot $ROOTFS" --app "$PORTABLE" --cli "$PORTABLE" --examples /tmp/examples --runs 3
+https_update "$PORTABLE"
 all_needs=$needs
 if [ -n "$X11" ]; then
   set +e; out=$(gui_once "$X11" "$PORTABLE"); code=$?; set -e
@@ -120,6 +154,7 @@ echo "installed rigplan and $((after - before - 1)) dependencies"
 echo "== smoke test of the installed /usr/bin/rigplan"
 "$PY" packaging/smoke_test.py --wrap "chroot $ROOTFS" --app /usr/bin/rigplan --cli /usr/bin/rigplan --examples /tmp/examples
 in_root rigplan check /tmp/examples/budget-1-gpu.rigplan
+https_update /usr/bin/rigplan
 
 echo "== desktop entry, MIME type, icons"
 test -f "$ROOTFS/usr/share/applications/$APP_ID.desktop"

@@ -13,12 +13,17 @@ import errno
 import io
 import os
 import socket
+import sys
 import time
 import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import ssl as ssl_module
 
 # The published address, as in gpuhunt 0.1.x (gpuhunt._internal.catalog.CATALOG_URL); GPUHUNT_CATALOG_URL overrides.
 DEFAULT_URL = "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
@@ -60,12 +65,30 @@ def base_url(url: str | None = None) -> str:
     return (url or os.environ.get("GPUHUNT_CATALOG_URL") or DEFAULT_URL).rstrip("/")
 
 
+def tls_context() -> ssl_module.SSLContext:
+    """The system's trusted certificates (or SSL_CERT_FILE / SSL_CERT_DIR), and Mozilla's set from certifi when the
+    system has none loaded: a Debian minbase without ca-certificates, or a python.org macOS build, would otherwise
+    refuse every server. certifi comes with requests (gpuhunt's dependency); the frozen app bundles its cacert.pem."""
+    import ssl
+
+    context = ssl.create_default_context()
+    if not context.cert_store_stats().get("x509_ca"):
+        try:
+            import certifi
+
+            context.load_verify_locations(certifi.where())
+        except (ImportError, OSError):  # nothing better to offer: the download then says the certificate failed
+            pass
+    return context
+
+
 def _get(url: str, timeout: float, cancelled: Callable[[], bool], on_bytes: Callable[[int, int | None], None]) -> bytes:
     """The body at `url`, within `timeout` seconds for the whole download (not for each read: a server that drips a
     byte a second never times out a read), at most MAX_BYTES."""
     deadline = time.monotonic() + timeout
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 (http(s) address from the user)
+        context = tls_context() if url.startswith("https:") else None
+        with urllib.request.urlopen(url, timeout=timeout, context=context) as resp:  # noqa: S310 (user's address)
             size = resp.headers.get("Content-Length")
             total = int(size) if size and size.isdigit() else None
             if total is not None and total > MAX_BYTES:
@@ -98,6 +121,12 @@ def _get(url: str, timeout: float, cancelled: Callable[[], bool], on_bytes: Call
         reason = exc.reason
         if isinstance(reason, TimeoutError):
             raise PriceUpdateError(f"{url}: no answer within {timeout:g} s (offline?)", offline=True) from exc
+        ssl = sys.modules.get("ssl")  # not imported at the top: a system without OpenSSL still imports this module
+        if ssl is not None and isinstance(reason, ssl.SSLCertVerificationError):  # say why and what to do
+            raise PriceUpdateError(
+                f"{url}: the server's certificate could not be verified ({reason.verify_message}), so nothing was "
+                "downloaded. A network that inspects HTTPS needs its certificate in SSL_CERT_FILE"
+            ) from exc
         offline = isinstance(reason, socket.gaierror) or (
             isinstance(reason, OSError) and reason.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ECONNREFUSED)
         )
@@ -142,9 +171,11 @@ def fetch_catalogs(
     if base.startswith("https:"):
         try:
             import ssl  # noqa: F401
-        except ImportError as exc:  # a build without TLS support
+        except ImportError as exc:  # Python's _ssl could not load OpenSSL (a system without libssl3, a stripped build)
             raise PriceUpdateError(
-                "this RigPlan has no TLS support for HTTPS downloads; import a price file instead"
+                f"HTTPS is not available: Python's ssl module could not load OpenSSL 3 ({exc}). "
+                "On Debian or Ubuntu: sudo apt install libssl3. Until then, import a price file "
+                "(Cloud prices > Import, or rigplan prices import FILE); the prices in use are unchanged"
             ) from exc
     report = progress or (lambda share, text: None)
     out: list[Fetched] = []
