@@ -1,13 +1,16 @@
 """Draw the issue-25 audit sample: 100 catalog parts at random (fixed seed), 12-13 per kind, with every field the
 rules read, into docs/audit/catalog-audit.csv for checking by hand against the maker's spec (or a review's spec
 table). Verdict column: right / unknown (the catalog says unknown) / wrong / not verified. Re-running keeps the
-verdicts already written for the same part, field and catalog value.
+verdicts already written for the same part, field and catalog value, and keeps every `wrong` row as it was audited
+(a finding stays on record after parts/corrections.yaml has fixed the catalog value).
 
-    python tools/audit_sample.py
+    python tools/audit_sample.py            # (re)draw the sample into the CSV, keeping the verdicts
+    python tools/audit_sample.py --summary  # print the figures by kind from the CSV (catalog-audit.md quotes them)
 """
 
 from __future__ import annotations
 
+import collections
 import csv
 import json
 import random
@@ -46,7 +49,33 @@ OUT = ROOT / "docs" / "audit" / "catalog-audit.csv"
 COLUMNS = ["kind", "part_id", "part_name", "field", "catalog_value", "spec_value", "source", "verdict"]
 
 
+def summary() -> int:
+    """Verdicts by kind, over the whole sample and over the fields checked (right + wrong)."""
+    with OUT.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    by_kind: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for r in rows:
+        by_kind[r["kind"]][r["verdict"]] += 1
+        by_kind["all"][r["verdict"]] += 1
+    print(
+        "| Kind | Fields | Right | Wrong | Unknown | Not verified | Right or unknown, of the sample"
+        " | Right or unknown, of checked + unknown | Wrong, of checked |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for kind, v in sorted(by_kind.items(), key=lambda kv: kv[0] == "all"):
+        n, checked = sum(v.values()), v["right"] + v["wrong"]
+        ok = f"{100 * (v['right'] + v['unknown']) / n:.1f} %"
+        seen = checked + v["unknown"]
+        ok_seen = f"{100 * (v['right'] + v['unknown']) / seen:.1f} %" if seen else "-"
+        bad = f"{100 * v['wrong'] / checked:.1f} %" if checked else "-"
+        counts = f"{v['right']} | {v['wrong']} | {v['unknown']} | {v['not verified']}"
+        print(f"| {kind} | {n} | {counts} | {ok} | {ok_seen} | {bad} |")
+    return 0
+
+
 def main() -> int:
+    if "--summary" in sys.argv[1:]:
+        return summary()
     cat = load_catalog(ROOT / "parts")
     rng = random.Random(SEED)
     old = {}
@@ -62,6 +91,9 @@ def main() -> int:
                 v = data.get(field)
                 shown = "unknown" if v is None else (json.dumps(v) if isinstance(v, (list, dict)) else str(v))
                 prev = old.get((part.id, field), {})
+                if prev.get("verdict") == "wrong":  # a finding: keep it as audited, even once corrected
+                    rows.append({c: prev[c] for c in COLUMNS})
+                    continue
                 if prev.get("catalog_value") != shown:  # the catalog changed since the check: check again
                     prev = {}
                 rows.append(
