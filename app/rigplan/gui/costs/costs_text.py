@@ -12,6 +12,7 @@ from rigplan.costs.analysis import BuildCosting, CostInputError, offer_input, pe
 from rigplan.costs.jobs import jobs
 from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
 from rigplan.costs.perf import PerfTable
+from rigplan.exports.plan import curve_labels
 from rigplan.exports.wording import at_least, least
 from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH
 from rigplan.gui.costs.offers_model import provider_name
@@ -40,14 +41,9 @@ def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
 
 def chart_labels(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
     """The break-even chart's label per drawn offer: provider and GPUs ("Lambda 8x H100"), with the instance when two
-    drawn offers would read the same, and the pricing when the instance is there twice (issue 29)."""
-    base, full = [], []
-    for c in drawn:
-        o = offers.get(c.offer)
-        base.append(f"{provider_name(o.provider)} {o.gpus_text}" if o else c.offer)
-        full.append(f"{provider_name(o.provider)} {o.instance_type} {o.gpus_text}" if o else c.offer)
-    out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
-    return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, drawn, strict=True)]
+    drawn offers would read the same, and the pricing when the instance is there twice (issue 29); the exported
+    charts name theirs the same way (exports.plan.curve_labels)."""
+    return curve_labels([(offers.get(c.offer), c.offer, c.pricing) for c in drawn])
 
 
 def summary_html(
