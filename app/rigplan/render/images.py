@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -190,14 +191,20 @@ def _tick(o: Any) -> list[str]:
 
 
 class BarAxis(pg.AxisItem):
-    """A bottom axis naming bars (one tick per bar at x = 0, 1, ...), a few short lines each. Every line is elided in
-    the middle to the room one bar has at the axis's present width, so neighbouring labels never run into each other
-    and the last bar keeps its label (pyqtgraph drops a label that would cross the axis's end); resizing fits them
-    again. Used by the Costs tab's breakdown chart and by the exported one (PNG, SVG, PDF)."""
+    """A bottom axis naming bars (one tick per bar at x = 0, 1, ...), a few short lines each. A line wider than the
+    room one bar has at the axis's present width is wrapped where the name breaks ("gpu_8x_" / "h100_sxm5",
+    "Standard_" / "NC24ads_" / "A100_v4"), so neighbouring labels never run into each other and are not elided (issue
+    29: "gpu_...sxm6" at 1280 px); only a piece too wide for the bar on its own, or a name needing more than
+    MAX_LINES lines, is elided in the middle. pyqtgraph drops a label that would cross the axis's end: fitted to the
+    room, the last bar keeps its label. Resizing fits them again. Used by the Costs tab's breakdown chart and by the
+    exported one (PNG, SVG, PDF)."""
+
+    MAX_LINES = 6
 
     def __init__(self, lines: int = 3) -> None:
         super().__init__("bottom")
         self.bars: list[list[str]] = []
+        self.lines = lines
         self.setHeight(QFontMetrics(self.font()).lineSpacing() * lines + 16)  # room for the lines from the start
 
     def set_bars(self, bars: list[list[str]]) -> None:
@@ -210,16 +217,37 @@ class BarAxis(pg.AxisItem):
         unit = self.width() / (x1 - x0) if x1 > x0 and self.width() > 0 else 80.0
         room = int(max(unit * 0.8 - 6, 24))  # a bar sits 0.4 of a unit from the axis's ends
         fm = QFontMetrics(self.font())
-        ticks = [
-            (n, "\n".join(fm.elidedText(t, Qt.TextElideMode.ElideMiddle, room) for t in b))
-            for n, b in enumerate(self.bars)
-        ]
-        self.setTicks([ticks])
+        texts = [wrap_lines(b, fm, room, self.MAX_LINES) for b in self.bars]
+        self.setTicks([[(n, "\n".join(t)) for n, t in enumerate(texts)]])
+        need = max([self.lines, *(len(t) for t in texts)])
+        height = fm.lineSpacing() * need + 16
+        if abs(self.height() - height) > 0.5:
+            self.setHeight(height)
 
     def resizeEvent(self, ev: Any = None) -> None:  # noqa: N802
         super().resizeEvent(ev)
         if getattr(self, "bars", None):  # None while pyqtgraph's own __init__ sizes the axis
             self.fit()
+
+
+def wrap_lines(lines: list[str], fm: QFontMetrics, room: int, most: int) -> list[str]:
+    """Each line broken after "_", "-", "." or a space where it is wider than `room` pixels; at most `most` lines,
+    the last one elided in the middle when the name needs more."""
+    out: list[str] = []
+    for line in lines:
+        current = ""
+        for piece in re.findall(r"[^_\-.\s]*[_\-.\s]?", line):
+            if not piece:
+                continue
+            if current and fm.horizontalAdvance(current + piece.rstrip()) > room:
+                out.append(current.rstrip())
+                current = piece
+            else:
+                current += piece
+        out.append(current.rstrip())
+    if len(out) > most:
+        out = out[: most - 1] + ["".join(out[most - 1 :])]
+    return [fm.elidedText(t, Qt.TextElideMode.ElideMiddle, room) for t in out]
 
 
 def breakdown_plot(plan: Plan) -> pg.PlotWidget:

@@ -144,12 +144,22 @@ def model_lines(
 ) -> tuple[list[str], list[str]]:
     """(lines for the summary, lines for its tooltip): offers of unknown speed (break-even in instance hours only),
     the job result where owning wins soonest (every offer's in the tooltip), the resale and the exchange rate."""
-    shown = [
+    rents = [
         f"{esc(_short(u.label))} ({u.pricing.value}): speed ratio <b>unknown</b>; "
         f"{money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours."
         for u in r.speed_unknown
     ]
     more = [f"{esc(_short(u.label))}: {esc(u.speedup_basis)}." for u in r.speed_unknown]
+    if len(rents) > 1:
+        # One sentence for all of them (a build with no GPU has no ratio to any offer): one per offer ran past the
+        # summary's three lines at 1280x720 (issue 29). Each offer's hours are in the side table and the tooltip.
+        shown = [
+            f"Speed ratio <b>unknown</b> for {len(rents)} offers: the side table's Break-even gives the instance hours "
+            f"{money(r.upfront)} rents (tooltip for each)."
+        ]
+        more = rents + more
+    else:
+        shown = rents
     estimated = [o for o in r.offers if o.speedup_kind == "estimate"]  # an estimated GPU speed on either side
     if estimated:
         names = ", ".join(f"{esc(_short(o.label))} {o.speedup:.2f}x" for o in estimated)

@@ -132,13 +132,25 @@ class CostsView(QWidget):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         # The chart gets most of the room: the offers table a third of the height, the side table what it needs.
-        if not self._sized and self.width() > 0 and self.height() > 0:
+        self._first_sizes()
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._first_sizes()
+
+    def _first_sizes(self) -> None:
+        # Once, at the size the user first sees (the splitters keep proportions after): sized while hidden, at the
+        # window's size before it fitted the screen, the offers table came out at a different share.
+        if not self._sized and self.isVisible() and self.width() > 0 and self.height() > 0:
             self._sized = True
             wanted = self.assumptions_wanted
             # a laptop screen: the chart first, the assumptions one click away (unless the user chose otherwise)
             self.show_assumptions(self.width() >= 1500 if wanted is None else wanted)
             h = self.vsplit.height() or self.height()
-            self.vsplit.setSizes([int(h * 0.72), h - int(h * 0.72)])
+            # The offers table gets a quarter of the height, and at least five rows with its filters, header and
+            # date line (issue 29: four rows at 1280x720); the chart keeps the rest.
+            table = min(max(h - int(h * 0.72), self.offers_panel.height_for_rows(5)), h // 2)
+            self.vsplit.setSizes([h - table, table])
             side = self.side.sizeHint().width() if not self.side.isHidden() else 0
             self.splitter.setSizes([side, max(self.width() - side, 1)])
             cw = self.chart_split.width() or self.width()
