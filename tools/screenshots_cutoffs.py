@@ -55,7 +55,36 @@ def main() -> int:
             pump(app, 0.8)
             grab(app, w, args.out / f"cutoff-narrow-{args.tag}-860x{screen.height()}.png")
     compare_shot(args.out / f"cutoff-compare-{name}")
+    if screen.width() <= 1280:
+        exports(args.out, args.tag)
     return 0
+
+
+def exports(out: Path, tag: str) -> None:
+    """The exported break-even chart (PNG and SVG) and the PDF report of the example with a workload saved (its
+    Workload section and the chart page), pages rendered by poppler's pdftoppm as a reader sees them."""
+    import subprocess
+    import tempfile
+
+    from rigplan.exports.plan import make_plan
+    from rigplan.files import load
+    from rigplan.model.workload import Task, WorkloadSpec
+    from rigplan.render.images import write_chart
+    from rigplan.render.pdf import write_pdf
+    from rigplan.workload.describe import plan_lines
+
+    build = load(EX / "2x-rtx-4090.rigplan")
+    plan = make_plan(build)
+    write_chart(plan, "breakeven", out / f"export-breakeven-{tag}.png", "png")
+    write_chart(plan, "breakeven", out / f"export-breakeven-{tag}.svg", "svg")
+    build = build.model_copy(update={"workload": WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=1e8)})
+    plan = make_plan(build)
+    plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "report.pdf"
+        write_pdf(plan, pdf)
+        subprocess.run(["pdftoppm", "-r", "80", "-png", str(pdf), str(out / f"report-workload-{tag}")], check=True)
+    print(f"wrote the exports of {tag} in {out}")
 
 
 def compare_shot(path: Path) -> None:

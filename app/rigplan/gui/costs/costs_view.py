@@ -207,7 +207,10 @@ class CostsView(QWidget):
     def _refresh_rows(self) -> None:
         """The side table and the sensitivity chart's offers: called when the drawn offers change."""
         drawn = self._drawn
-        names = dict(zip([c.offer for c in drawn], self.names(), strict=True))
+        # Named as the chart's break-even labels name them (provider and GPUs, the instance only when two would read
+        # the same): "Lambda 2x B200" fits the side table where "Lambda gpu_2x_b200_sxm6" was elided; the tooltip
+        # keeps the full label, region and price date.
+        names = dict(zip([c.offer for c in drawn], chart_labels(self.offers, drawn), strict=True))
         unknown = self.report.speed_unknown if self.report else []
         rows = compare_rows(self.offers, self.comparison, drawn, names, unknown)
         self.compare.set_rows(OWN_COLOR, rows)
