@@ -170,10 +170,13 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         row("Not checked", "not_checked", str),
     ]
     keys = list(dict.fromkeys(k for x in f for k in x["breakeven"]))
+    # The offer in words ("AWS p3.2xlarge us-east-1, spot"), not its id: the row label was cut at "aws:p3.2xlarge:..."
+    names = {f"{o.id} {o.pricing.value}": f"{o.label.split(': ')[0]}, {o.pricing.value}" for p in cmp.plans
+             for o in p.cost.offers}  # fmt: skip
     for k in keys:
         cells = []
         for x in f:
             b = x["breakeven"].get(k)
             cells.append("-" if b is None else STATUS.get(b["status"], f"{b['days'] or 0:,.0f} days"))
-        rows.append([f"Break-even vs {k}"] + cells)
+        rows.append([f"Break-even vs {names.get(k, k)}"] + cells)
     return rows
