@@ -32,11 +32,15 @@ def test_the_price_column_is_in_view(small: MainWindow, kind: Kind, qtbot) -> No
     qtbot.wait(20)
     header = p.view.horizontalHeader()
     col = p.proxy.sourceModel().price_col if hasattr(p.proxy.sourceModel(), "price_col") else None
-    col = col if col is not None else next(
-        c for c in range(p.proxy.columnCount()) if p.proxy.headerData(c, Qt.Orientation.Horizontal) == "Price"
+    col = (
+        col
+        if col is not None
+        else next(
+            c for c in range(p.proxy.columnCount()) if p.proxy.headerData(c, Qt.Orientation.Horizontal) == "Price"
+        )
     )
     left = header.sectionViewportPosition(col)
-    assert 0 <= left and left + header.sectionSize(col) <= p.view.viewport().width(), (left, p.view.viewport().width())
+    assert left >= 0 and left + header.sectionSize(col) <= p.view.viewport().width(), (left, p.view.viewport().width())
     # and wide enough for its prices: the widest shown price is not elided
     fm = p.view.fontMetrics()
     prices = [str(p.proxy.index(r, col).data()) for r in range(min(50, p.proxy.rowCount()))]

@@ -10,7 +10,6 @@ instance throughput over its hourly price, spot overhead included). Storage and 
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 from typing import Any
 

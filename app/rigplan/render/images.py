@@ -8,8 +8,6 @@ them without a window and a GUI export does not depend on what the workspace has
 from __future__ import annotations
 
 import html
-import math
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from rigplan.costs.model import DAYS_PER_MONTH
 from rigplan.exports.compare import Comparison
 from rigplan.exports.plan import Plan, curve_labels
 from rigplan.exports.wording import symbol
+from rigplan.render.axes import BarAxis, MoneyAxis, NumberAxis
 from rigplan.render.svgfix import fix_strokes
 
 # The Costs workspace's colours (gui/costs/costs_view.py), so an exported chart matches the one on screen.
@@ -47,32 +46,6 @@ CHART_TITLES = {
     "sensitivity": "Break-even sensitivity, first offer on the chart",
 }
 LOW_COLOR, HIGH_COLOR = "#4c72b0", "#dd8452"  # as the Costs workspace's tornado chart
-
-
-class NumberAxis(pg.AxisItem):
-    """Tick labels with thousands separators and as many decimals as the spacing needs: "20,000", never "2e+04" or
-    "x1e+03" (issue 29: the Compare chart's axes)."""
-
-    def __init__(self, orientation: str) -> None:
-        super().__init__(orientation)
-        self.enableAutoSIPrefix(False)
-
-    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
-        step = spacing * scale
-        digits = max(0, -int(math.floor(math.log10(step)))) if step > 0 else 0
-        return [f"{v * scale:,.{digits}f}" for v in values]
-
-
-class MoneyAxis(NumberAxis):
-    """Tick labels in the plan's currency, as the Costs tab shows them: "$20,000", "€5,000", "CHF 1,000"."""
-
-    def __init__(self, orientation: str, currency: str) -> None:
-        super().__init__(orientation)
-        self.sign = symbol(currency)
-
-    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
-        texts = super().tickStrings(values, scale, spacing)
-        return [f"-{self.sign}{t[1:]}" if t.startswith("-") else f"{self.sign}{t}" for t in texts]
 
 
 class Chart(pg.PlotWidget):
@@ -115,7 +88,9 @@ def breakeven_plot(plan: Plan) -> pg.PlotWidget:
     """As the Costs tab draws it (issue 29): months from purchase, costs in the plan's currency, a dashed line and a
     label per break-even naming the offer as the screen does; the legend under the plot."""
     cur, cost = plan.currency, plan.cost
-    w = _plot(CHART_TITLES["breakeven"], "Months from purchase", f"Cumulative cost ({cur})", left=MoneyAxis("left", cur))
+    w = _plot(
+        CHART_TITLES["breakeven"], "Months from purchase", f"Cumulative cost ({cur})", left=MoneyAxis("left", cur)
+    )
     legend_below(w)
     last = len(cost.days) - 1
     # Straight lines until the horizon (plus the resale step on the last day): these points draw the daily arrays.
@@ -188,66 +163,6 @@ def _name(o: Any) -> str:
 def _tick(o: Any) -> list[str]:
     provider, instance = o.label.split(": ")[0].split()[:2]
     return [provider, instance, o.pricing.value]
-
-
-class BarAxis(pg.AxisItem):
-    """A bottom axis naming bars (one tick per bar at x = 0, 1, ...), a few short lines each. A line wider than the
-    room one bar has at the axis's present width is wrapped where the name breaks ("gpu_8x_" / "h100_sxm5",
-    "Standard_" / "NC24ads_" / "A100_v4"), so neighbouring labels never run into each other and are not elided (issue
-    29: "gpu_...sxm6" at 1280 px); only a piece too wide for the bar on its own, or a name needing more than
-    MAX_LINES lines, is elided in the middle. pyqtgraph drops a label that would cross the axis's end: fitted to the
-    room, the last bar keeps its label. Resizing fits them again. Used by the Costs tab's breakdown chart and by the
-    exported one (PNG, SVG, PDF)."""
-
-    MAX_LINES = 6
-
-    def __init__(self, lines: int = 3) -> None:
-        super().__init__("bottom")
-        self.bars: list[list[str]] = []
-        self.lines = lines
-        self.setHeight(QFontMetrics(self.font()).lineSpacing() * lines + 16)  # room for the lines from the start
-
-    def set_bars(self, bars: list[list[str]]) -> None:
-        self.bars = bars
-        self.fit()
-
-    def fit(self) -> None:
-        view = self.linkedView()
-        x0, x1 = view.viewRange()[0] if view is not None else (-0.6, len(self.bars) - 0.4)
-        unit = self.width() / (x1 - x0) if x1 > x0 and self.width() > 0 else 80.0
-        room = int(max(unit * 0.8 - 6, 24))  # a bar sits 0.4 of a unit from the axis's ends
-        fm = QFontMetrics(self.font())
-        texts = [wrap_lines(b, fm, room, self.MAX_LINES) for b in self.bars]
-        self.setTicks([[(n, "\n".join(t)) for n, t in enumerate(texts)]])
-        need = max([self.lines, *(len(t) for t in texts)])
-        height = fm.lineSpacing() * need + 16
-        if abs(self.height() - height) > 0.5:
-            self.setHeight(height)
-
-    def resizeEvent(self, ev: Any = None) -> None:  # noqa: N802
-        super().resizeEvent(ev)
-        if getattr(self, "bars", None):  # None while pyqtgraph's own __init__ sizes the axis
-            self.fit()
-
-
-def wrap_lines(lines: list[str], fm: QFontMetrics, room: int, most: int) -> list[str]:
-    """Each line broken after "_", "-", "." or a space where it is wider than `room` pixels; at most `most` lines,
-    the last one elided in the middle when the name needs more."""
-    out: list[str] = []
-    for line in lines:
-        current = ""
-        for piece in re.findall(r"[^_\-.\s]*[_\-.\s]?", line):
-            if not piece:
-                continue
-            if current and fm.horizontalAdvance(current + piece.rstrip()) > room:
-                out.append(current.rstrip())
-                current = piece
-            else:
-                current += piece
-        out.append(current.rstrip())
-    if len(out) > most:
-        out = out[: most - 1] + ["".join(out[most - 1 :])]
-    return [fm.elidedText(t, Qt.TextElideMode.ElideMiddle, room) for t in out]
 
 
 def breakdown_plot(plan: Plan) -> pg.PlotWidget:

@@ -134,10 +134,6 @@ class CostsView(QWidget):
         # The chart gets most of the room: the offers table a third of the height, the side table what it needs.
         self._first_sizes()
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802
-        super().showEvent(event)
-        self._first_sizes()
-
     def _first_sizes(self) -> None:
         # Once, at the size the user first sees (the splitters keep proportions after): sized while hidden, at the
         # window's size before it fitted the screen, the offers table came out at a different share.
@@ -395,6 +391,7 @@ class CostsView(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
+        self._first_sizes()
         if self._charts_ready and self._stale:
             self._update_charts()
 
