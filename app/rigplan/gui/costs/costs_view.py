@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from rigplan.cloud.offers import OfferCatalog
@@ -206,7 +206,7 @@ class CostsView(QWidget):
         # Named as the chart's break-even labels name them (provider and GPUs, the instance only when two would read
         # the same): "Lambda 2x B200" fits the side table where "Lambda gpu_2x_b200_sxm6" was elided; the tooltip
         # keeps the full label, region and price date.
-        names = dict(zip([c.offer for c in drawn], chart_labels(self.offers, drawn), strict=True))
+        names = dict(zip([c.offer for c in self.comparison], chart_labels(self.offers, self.comparison), strict=True))
         unknown = self.report.speed_unknown if self.report else []
         rows = compare_rows(self.offers, self.comparison, drawn, names, unknown)
         self.compare.set_rows(OWN_COLOR, rows)
@@ -391,7 +391,7 @@ class CostsView(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
-        self._first_sizes()
+        QTimer.singleShot(0, self._first_sizes)  # once the layout has given the splitters their sizes
         if self._charts_ready and self._stale:
             self._update_charts()
 
