@@ -41,6 +41,7 @@ from rigplan.gui.costs.costs_text import (
 )
 from rigplan.gui.costs.offers_model import default_comparison
 from rigplan.gui.costs.offers_panel import OffersPanel
+from rigplan.gui.costs.panes import size_panes
 from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.side_panel import SidePanel
@@ -135,23 +136,9 @@ class CostsView(QWidget):
         self._first_sizes()
 
     def _first_sizes(self) -> None:
-        # Once, at the size the user first sees (the splitters keep proportions after): sized while hidden, at the
-        # window's size before it fitted the screen, the offers table came out at a different share.
         if not self._sized and self.isVisible() and self.width() > 0 and self.height() > 0:
             self._sized = True
-            wanted = self.assumptions_wanted
-            # a laptop screen: the chart first, the assumptions one click away (unless the user chose otherwise)
-            self.show_assumptions(self.width() >= 1500 if wanted is None else wanted)
-            h = self.vsplit.height() or self.height()
-            # The offers table gets a quarter of the height, and at least five rows with its filters, header and
-            # date line (issue 29: four rows at 1280x720); the chart keeps the rest.
-            table = min(max(h - int(h * 0.72), self.offers_panel.height_for_rows(5)), h // 2)
-            self.vsplit.setSizes([h - table, table])
-            side = self.side.sizeHint().width() if not self.side.isHidden() else 0
-            self.splitter.setSizes([side, max(self.width() - side, 1)])
-            cw = self.chart_split.width() or self.width()
-            table = self.compare.minimumWidth()
-            self.chart_split.setSizes([max(cw - table, 1), table])
+            size_panes(self)
 
     def show_assumptions(self, on: bool) -> None:
         self.side.fold(on)
