@@ -117,7 +117,7 @@ def breakeven_plot(plan: Plan) -> pg.PlotWidget:
             marks.append((x, text))
     top = float(max([cost.own_curve.max(), *(o.curve[-1] for o in cost.offers)])) if len(cost.days) else 1.0
     w.setXRange(0, float(months[-1]), padding=0.02)
-    w.setYRange(0, top * 1.05, padding=0)
+    w.setYRange(-0.01 * top, top * 1.05, padding=0)
     w.after_layout.append(lambda: place_labels(w, marks, top * 1.05))
     return w
 
@@ -148,7 +148,7 @@ def place_labels(w: pg.PlotWidget, marks: list[tuple[float, Any]], top: float) -
         placed.append((x, text, row))
     band = len(rows) * row_h + 6  # pixels the labels take under the top edge
     span_y = top / max(1.0 - band / height, 0.3)  # the curves (all below `top`) end under the band
-    w.setYRange(0, span_y, padding=0)
+    w.setYRange(-0.01 * span_y, span_y, padding=0)  # a hair under 0: pyqtgraph labels no tick on the very edge
     vb.prepareForPaint()
     per_px = span_y / height
     for x, text, row in placed:
