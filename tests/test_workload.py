@@ -111,7 +111,7 @@ def test_verdicts_name_the_change_that_makes_it_fit(capsys: pytest.CaptureFixtur
         (["--model", "llama-3.1-8b", "--task", "lora", "--gpus", "3"], "the build has 2 GPUs"),
         (["--model", "llama-2-7b", "--task", "lora", "--seq", "8192"], "longer than Llama 2 7B's context"),
         (["--task", "lora"], "give --model"),
-        (["--model", "missing-dir/config.json", "--task", "lora"], "cannot read"),
+        (["--model", "missing-dir/config.json", "--task", "lora"], "was not found"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:

@@ -9,6 +9,7 @@ instance throughput over its hourly price, spot overhead included). Storage and 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,14 @@ class Comparison:
     @property
     def names(self) -> list[str]:
         return [p.build.name for p in self.plans]
+
+
+def two_figures(v: float) -> str:
+    """Two significant figures with thousands separators: 5,190.4 -> "5,200"; 0.0123 -> "0.012"."""
+    if v <= 0:
+        return "0"
+    digits = 1 - math.floor(math.log10(v))
+    return f"{round(v, digits):,.{max(digits, 0)}f}"
 
 
 def _line(item: Any) -> str:
@@ -151,18 +160,22 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
             else f"{x['throughput_v100']:.2f} V100" + (" (estimate)" if x.get("throughput_kind") == "estimate" else "")
             for x in f
         ],
-        # Issue 29: in words a buyer reads: hours of work of one V100-equivalent GPU bought by 1,000 of the currency.
-        row(f"Work per 1,000 {cur}", "work_per_money", lambda v: f"{v * 1000:,.0f} V100-hours"),
+        # Issue 29: in words a buyer reads, rounded to what the estimate can tell: the hours of training, at the speed
+        # of one V100 GPU (the unit every speed ratio uses), that 1,000 of the currency buys over the horizon.
+        row(f"Training hours per {cur} 1,000", "work_per_money", lambda v: f"{two_figures(v * 1000)} at V100 speed"),
         row("Errors", "errors", str),
         row("Warnings", "warnings", str),
         row("Notes", "notes", str),
         row("Not checked", "not_checked", str),
     ]
     keys = list(dict.fromkeys(k for x in f for k in x["breakeven"]))
+    # The offer in words ("AWS p3.2xlarge us-east-1, spot"), not its id: the row label was cut at "aws:p3.2xlarge:..."
+    names = {f"{o.id} {o.pricing.value}": f"{o.label.split(': ')[0]}, {o.pricing.value}" for p in cmp.plans
+             for o in p.cost.offers}  # fmt: skip
     for k in keys:
         cells = []
         for x in f:
             b = x["breakeven"].get(k)
             cells.append("-" if b is None else STATUS.get(b["status"], f"{b['days'] or 0:,.0f} days"))
-        rows.append([f"Break-even vs {k}"] + cells)
+        rows.append([f"Break-even vs {names.get(k, k)}"] + cells)
     return rows

@@ -20,7 +20,7 @@ from rigplan.costs.model import CostReport, OfferInput, compute
 from rigplan.costs.perf import PerfTable
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
-from rigplan.model.offers import Offer
+from rigplan.model.offers import PROVIDER_NAMES, Offer
 from rigplan.rules import Report, check
 from rigplan.rules.power import PSU_SIZES
 
@@ -226,6 +226,19 @@ def job_lines(plan: Plan) -> list[str]:
             win = "owning never wins" if j.status == "never" else "speed unknown"
         out.append(f"{j.label.split(': ')[0]} ({j.pricing.value}): {cost}; {win}")
     return out
+
+
+def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[str]:
+    """The break-even chart's label per drawn offer (offer, its id, pricing): provider and GPUs ("Lambda 8x H100"),
+    with the instance when two drawn offers would read the same, and the pricing when the instance is there twice
+    (issue 29). The Costs tab and the exported charts both name their curves with it."""
+    base, full = [], []
+    for o, offer_id, _ in offers:
+        provider = PROVIDER_NAMES.get(o.provider, o.provider.upper()) if o else ""
+        base.append(f"{provider} {o.gpus_text}" if o else offer_id)
+        full.append(f"{provider} {o.instance_type} {o.gpus_text}" if o else offer_id)
+    out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
+    return [f"{n} {p.value}" if out.count(n) > 1 else n for n, (_, _, p) in zip(out, offers, strict=True)]
 
 
 def total_note(plan: Plan) -> str:

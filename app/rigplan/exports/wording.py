@@ -19,3 +19,12 @@ def at_least(amount_text: str, unpriced: int) -> str:
 def least(unpriced: int) -> str:
     """The prefix alone, for figures that include the parts cost (up front, owning at the horizon)."""
     return "at least " if unpriced > 0 else ""
+
+
+# The one currency-sign table: the window's money formatter (gui.widgets.money) and the exported charts' axes use it.
+SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+
+
+def symbol(code: str) -> str:
+    """ "$", "€", ... or the ISO code and a space ("CHF ") for the others."""
+    return SYMBOLS.get(code, code + " ")

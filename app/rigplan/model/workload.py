@@ -5,8 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 
+from rigplan.model.assumptions import Workload
 from rigplan.model.common import Frozen
 
 
@@ -30,6 +31,11 @@ class Strategy(StrEnum):
     SPLIT = "split"  # layers split across the GPUs (pipeline; llama.cpp / accelerate's device_map for inference)
 
 
+# The measured models of the speed table (issue 27: resnet50, bert-large...); "all" is an average, not a model.
+MEASURED = frozenset(w.value for w in Workload) - {Workload.ALL.value}
+# What a measured model's job uses: the rest (task, sequence, batch, weights...) describes a language model.
+MEASURED_FIELDS = ("model", "v100_hours")
+
 MAX_SEQ = 1_048_576
 MAX_BATCH = 4096
 
@@ -48,3 +54,14 @@ class WorkloadSpec(Frozen):
     tokens: Annotated[float, Field(gt=0, le=1e15, allow_inf_nan=False)] | None = None  # one job's tokens
     # A measured model (resnet50, bert-large...: rigplan.workload.measured): one job in hours on one V100 SXM2 16 GB.
     v100_hours: Annotated[float, Field(gt=0, le=1e7, allow_inf_nan=False)] | None = None
+
+    @property
+    def measured(self) -> bool:
+        return self.model.strip().lower() in MEASURED
+
+    @model_serializer(mode="wrap")
+    def _only_what_applies(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, object]:
+        """A measured model is saved as its id and job size only: the language-model options it ignores (sequence,
+        micro-batch, task...) would read as if they applied. A file that has them still loads (they are ignored)."""
+        out: dict[str, object] = handler(self)
+        return {k: v for k, v in out.items() if k in MEASURED_FIELDS} if self.measured else out

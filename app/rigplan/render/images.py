@@ -8,7 +8,7 @@ them without a window and a GUI export does not depend on what the workspace has
 from __future__ import annotations
 
 import html
-import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +17,12 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
+from rigplan.costs.model import DAYS_PER_MONTH
 from rigplan.exports.compare import Comparison
-from rigplan.exports.plan import Plan
+from rigplan.exports.plan import Plan, curve_labels
+from rigplan.exports.wording import symbol
+from rigplan.render.axes import BarAxis, MoneyAxis, NumberAxis
+from rigplan.render.svgfix import fix_strokes
 
 # The Costs workspace's colours (gui/costs/costs_view.py), so an exported chart matches the one on screen.
 OFFER_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
@@ -44,23 +48,29 @@ CHART_TITLES = {
 LOW_COLOR, HIGH_COLOR = "#4c72b0", "#dd8452"  # as the Costs workspace's tornado chart
 
 
-class NumberAxis(pg.AxisItem):
-    """Tick labels with thousands separators and as many decimals as the spacing needs: "20,000", never "2e+04" or
-    "x1e+03" (issue 29: the Compare chart's axes)."""
+class Chart(pg.PlotWidget):
+    """A plot whose labels depend on its laid-out size (break-even labels in pixels): `after_layout` runs once the
+    plot has its final size, before it is painted (lay_out)."""
 
-    def __init__(self, orientation: str) -> None:
-        super().__init__(orientation)
-        self.enableAutoSIPrefix(False)
-
-    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
-        step = spacing * scale
-        digits = max(0, -int(math.floor(math.log10(step)))) if step > 0 else 0
-        return [f"{v * scale:,.{digits}f}" for v in values]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.after_layout: list[Callable[[], None]] = []
 
 
-def _plot(title: str, x: str, y: str, offscreen: bool = True) -> pg.PlotWidget:
+def legend_below(w: pg.PlotWidget, columns: int = 2) -> pg.LegendItem:
+    """The legend in a row of its own under the x axis, so it can never cover a curve, a bar or a label, and never
+    be cut by the plot's edge (issue 29: the PDF's legend covered a line; the Compare chart's was cut). It becomes the
+    plot's legend: `plot(name=...)` adds to it."""
+    item = w.getPlotItem()
+    legend = pg.LegendItem(colCount=columns, labelTextColor="#000000", verSpacing=0)
+    item.layout.addItem(legend, item.layout.rowCount(), 1)
+    item.legend = legend
+    return legend
+
+
+def _plot(title: str, x: str, y: str, offscreen: bool = True, left: pg.AxisItem | None = None) -> Chart:
     """A white, print-friendly plot (exports do not follow a dark screen theme)."""
-    w = pg.PlotWidget(background="w", axisItems={"left": NumberAxis("left"), "bottom": NumberAxis("bottom")})
+    w = Chart(background="w", axisItems={"left": left or NumberAxis("left"), "bottom": NumberAxis("bottom")})
     if offscreen:
         w.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)  # laid out without ever appearing
     w.setTitle(title, color="#000000", size="12pt")
@@ -75,25 +85,74 @@ def _plot(title: str, x: str, y: str, offscreen: bool = True) -> pg.PlotWidget:
 
 
 def breakeven_plot(plan: Plan) -> pg.PlotWidget:
+    """As the Costs tab draws it (issue 29): months from purchase, costs in the plan's currency, a dashed line and a
+    label per break-even naming the offer as the screen does; the legend under the plot."""
     cur, cost = plan.currency, plan.cost
-    w = _plot(CHART_TITLES["breakeven"], "Days", f"Cumulative cost ({cur})")
-    w.addLegend(offset=(10, 10), labelTextColor="#000000", brush=pg.mkBrush(255, 255, 255, 220))
+    w = _plot(
+        CHART_TITLES["breakeven"], "Months from purchase", f"Cumulative cost ({cur})", left=MoneyAxis("left", cur)
+    )
+    legend_below(w)
     last = len(cost.days) - 1
     # Straight lines until the horizon (plus the resale step on the last day): these points draw the daily arrays.
     idx = [0, last - 1, last] if last > 1 else list(range(last + 1))
-    w.plot(cost.days[idx], cost.own_curve[idx], pen=pg.mkPen(OWN_COLOR, width=3), name="Own this build", antialias=True)
+    months = cost.days / DAYS_PER_MONTH
+    w.plot(months[idx], cost.own_curve[idx], pen=pg.mkPen(OWN_COLOR, width=3), name="Own this build", antialias=True)
+    by_key = {(c.offer.id, c.pricing): c.offer for c in plan.offers}
+    labels = curve_labels([(by_key.get((o.id, o.pricing)), o.id, o.pricing) for o in cost.offers])
+    marks: list[tuple[float, Any]] = []
     for n, o in enumerate(cost.offers):
         color = OFFER_COLORS[n % len(OFFER_COLORS)]
-        w.plot(cost.days[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(o), antialias=True)
+        w.plot(months[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(o), antialias=True)
         if o.status == "breaks-even" and o.breakeven_days is not None:
+            x = o.breakeven_days / DAYS_PER_MONTH
             y = cost.upfront + cost.own_slope_per_day * o.breakeven_days
             # useCache=False: the dot is painted as a path, not stamped from a pixmap, so it stays vector in PDF/SVG
-            dot = pg.ScatterPlotItem(
-                [o.breakeven_days], [y], symbol="o", size=9, brush=color, pen=color, useCache=False
-            )
-            w.addItem(dot)
-    w.setXRange(0, float(cost.days[-1]), padding=0.02)
+            w.addItem(pg.ScatterPlotItem([x], [y], symbol="o", size=9, brush=color, pen=color, useCache=False))
+            faint = QColor(color)
+            faint.setAlpha(140)
+            w.addItem(pg.InfiniteLine(pos=x, angle=90, pen=pg.mkPen(faint, style=Qt.PenStyle.DashLine)))
+            text = pg.TextItem(f"{labels[n]} {x:,.1f} mo", color="#000000", anchor=(0.5, 0),
+                               fill=pg.mkBrush("#ffffff"), border=pg.mkPen(faint))  # fmt: skip
+            w.addItem(text, ignoreBounds=True)
+            marks.append((x, text))
+    top = float(max([cost.own_curve.max(), *(o.curve[-1] for o in cost.offers)])) if len(cost.days) else 1.0
+    w.setXRange(0, float(months[-1]), padding=0.02)
+    w.setYRange(-0.01 * top, top * 1.05, padding=0)
+    w.after_layout.append(lambda: place_labels(w, marks, top * 1.05))
     return w
+
+
+def place_labels(w: pg.PlotWidget, marks: list[tuple[float, Any]], top: float) -> None:
+    """Break-even labels measured in pixels, as the Costs tab places them: each centred on its line but kept inside
+    the plot, a label that would overlap one already placed goes a row down; then the y axis grows so the rows sit
+    above every curve (a label never covers a line)."""
+    vb = w.getPlotItem().vb
+    (x0, x1), width, height = vb.viewRange()[0], vb.width(), vb.height()
+    if not marks or width <= 0 or height <= 0 or x1 <= x0:
+        return
+    fm = QFontMetrics(marks[0][1].textItem.font())
+    row_h = fm.height() + 12
+    rows: list[list[tuple[float, float]]] = []
+    placed = []
+    for x, text in sorted(marks, key=lambda m: m[0]):
+        wide = fm.horizontalAdvance(text.textItem.toPlainText()) + 12
+        at = (x - x0) / (x1 - x0) * width
+        left = min(max(at - wide / 2, 0.0), max(width - wide, 0.0))
+        span = (left - 6, left + wide + 6)
+        row = next((r for r, taken in enumerate(rows) if all(span[1] < a or span[0] > b for a, b in taken)), None)
+        if row is None:
+            rows.append([])
+            row = len(rows) - 1
+        rows[row].append(span)
+        text.setAnchor(((at - left) / wide, 0))
+        placed.append((x, text, row))
+    band = len(rows) * row_h + 6  # pixels the labels take under the top edge
+    span_y = top / max(1.0 - band / height, 0.3)  # the curves (all below `top`) end under the band
+    w.setYRange(-0.01 * span_y, span_y, padding=0)  # a hair under 0: pyqtgraph labels no tick on the very edge
+    vb.prepareForPaint()
+    per_px = span_y / height
+    for x, text, row in placed:
+        text.setPos(x, span_y - (3 + row * row_h) * per_px)
 
 
 def _name(o: Any) -> str:
@@ -106,45 +165,12 @@ def _tick(o: Any) -> list[str]:
     return [provider, instance, o.pricing.value]
 
 
-class BarAxis(pg.AxisItem):
-    """A bottom axis naming bars (one tick per bar at x = 0, 1, ...), a few short lines each. Every line is elided in
-    the middle to the room one bar has at the axis's present width, so neighbouring labels never run into each other
-    and the last bar keeps its label (pyqtgraph drops a label that would cross the axis's end); resizing fits them
-    again. Used by the Costs tab's breakdown chart and by the exported one (PNG, SVG, PDF)."""
-
-    def __init__(self, lines: int = 3) -> None:
-        super().__init__("bottom")
-        self.bars: list[list[str]] = []
-        self.setHeight(QFontMetrics(self.font()).lineSpacing() * lines + 16)  # room for the lines from the start
-
-    def set_bars(self, bars: list[list[str]]) -> None:
-        self.bars = bars
-        self.fit()
-
-    def fit(self) -> None:
-        view = self.linkedView()
-        x0, x1 = view.viewRange()[0] if view is not None else (-0.6, len(self.bars) - 0.4)
-        unit = self.width() / (x1 - x0) if x1 > x0 and self.width() > 0 else 80.0
-        room = int(max(unit * 0.8 - 6, 24))  # a bar sits 0.4 of a unit from the axis's ends
-        fm = QFontMetrics(self.font())
-        ticks = [
-            (n, "\n".join(fm.elidedText(t, Qt.TextElideMode.ElideMiddle, room) for t in b))
-            for n, b in enumerate(self.bars)
-        ]
-        self.setTicks([ticks])
-
-    def resizeEvent(self, ev: Any = None) -> None:  # noqa: N802
-        super().resizeEvent(ev)
-        if getattr(self, "bars", None):  # None while pyqtgraph's own __init__ sizes the axis
-            self.fit()
-
-
 def breakdown_plot(plan: Plan) -> pg.PlotWidget:
     """Stacked bars at the horizon: owning (parts, tax, electricity, less resale) beside renting from each offer."""
     cur, cost = plan.currency, plan.cost
-    w = _plot(CHART_TITLES["breakdown"], "", cur)
+    w = _plot(CHART_TITLES["breakdown"], "", f"Cost ({cur})", left=MoneyAxis("left", cur))
     w.showGrid(x=False, y=True, alpha=0.25)
-    w.addLegend(offset=(10, 10), labelTextColor="#000000", brush=pg.mkBrush(255, 255, 255, 220))
+    legend_below(w, columns=4)
     columns = [("Own", cost.own_breakdown, PARTS)] + [(_name(o), o.cost_at_horizon, RENT) for o in cost.offers]
     named: set[str] = set()
     for x, (_, figures, parts) in enumerate(columns):
@@ -179,8 +205,8 @@ def breakdown_plot(plan: Plan) -> pg.PlotWidget:
 def comparison_plot(cmp: Comparison | None, offscreen: bool = True) -> pg.PlotWidget:
     """Each build's own cost and each offer's rent against the same work done (docs/exports.md explains the axis)."""
     title = "Cost of the same work: each build vs renting"
-    w = _plot(title, "Work done (V100-hours)", "Cost", offscreen)
-    w.addLegend(offset=(10, 10), labelTextColor="#000000", brush=pg.mkBrush(255, 255, 255, 220))
+    w = _plot(title, "Work done (hours of training at one V100's speed)", "Cost", offscreen, MoneyAxis("left", "USD"))
+    legend_below(w, columns=1)  # one column: the legend's width never forces the plot wider than its pane
     if cmp is not None:
         draw_comparison(w, cmp)
     return w
@@ -190,7 +216,12 @@ def draw_comparison(w: pg.PlotWidget, cmp: Comparison) -> None:
     """(Re)draw a comparison into a plot made by comparison_plot: the view keeps one plot and redraws it."""
     w.clear()
     w.getPlotItem().legend.clear()
-    w.getAxis("left").setLabel(f"Cost ({cmp.currency})", color="#000000")
+    left = w.getAxis("left")
+    left.setLabel(f"Cost ({cmp.currency})", color="#000000")
+    if isinstance(left, MoneyAxis) and left.sign != symbol(cmp.currency):
+        left.sign = symbol(cmp.currency)
+        left.picture = None  # pyqtgraph keeps drawn tick text until the range changes
+        left.update()
     own_n = offer_n = 0
     for c in cmp.curves:
         if c.own:
@@ -243,6 +274,9 @@ def lay_out(w: pg.PlotWidget, size: QSize) -> None:
     w.resize(size)
     w.show()  # WA_DontShowOnScreen: nothing appears, but resize and layout events are delivered
     pg.QtWidgets.QApplication.processEvents()
+    for step in getattr(w, "after_layout", ()):
+        step()
+    pg.QtWidgets.QApplication.processEvents()
 
 
 def paint(w: pg.PlotWidget, painter: QPainter, target: QRectF) -> None:
@@ -284,8 +318,12 @@ def write_svg(w: pg.PlotWidget, path: Path, width: int, height: int, title: str 
     p = QPainter()
     if not p.begin(gen):
         raise OSError(f"could not write the image {path}")
+    # The scene has no background of its own (the view paints it): without this rectangle the SVG is transparent
+    # and reads black-on-black in a dark viewer (issue 29).
+    p.fillRect(QRectF(0, 0, width, height), QColor("white"))
     paint(w, p, QRectF(0, 0, width, height))
     p.end()
+    fix_strokes(path)
 
 
 def write_chart(

@@ -1,7 +1,7 @@
 """The PDF report: text laid out by QTextDocument (tables, wrapping, pagination), charts painted by pyqtgraph's scene
 into the same QPainter, so they stay vector graphics. A4 portrait:
 
-  page 1: build name and date, parts table with the total, power, findings, owning vs renting
+  page 1: build name and date, parts table with the total, power, findings, owning vs renting, the workload
   page 2: the break-even chart and the cost breakdown at the horizon
   page 3: the assumptions and every data source with its date
 
@@ -140,6 +140,20 @@ def summary_html(plan: Plan) -> str:
     return "".join(out)
 
 
+def workload_html(plan: Plan) -> str:
+    """The build's saved workload (issue 28), as the Markdown export says it: model, task and options, memory per GPU
+    with its breakdown and verdict, speed with its basis, one job's hours and cost here and on the chart's offers,
+    and after how many jobs owning wins. Empty when the build has no workload."""
+    lines = plan.workload_lines
+    if not lines:
+        return ""
+    return (
+        "<h2>Workload</h2>"
+        '<p class="meta">Estimates of RigPlan\'s workload planner; the formulas, constants and their sources are in '
+        "docs/workload.md.</p>" + "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
+    )
+
+
 # The assumptions in words a reader of the report (a grant committee) knows, not their field names (issue 29).
 LABELS = {
     "fx_rate": "Exchange rate (units per USD)",
@@ -246,7 +260,7 @@ class _Pages:
 def write_pdf(plan: Plan, path: Path) -> None:
     pages = _Pages(path, plan.build.name)
     try:
-        pages.flow(_doc(summary_html(plan), pages.width))
+        pages.flow(_doc(summary_html(plan) + workload_html(plan), pages.width))
         pages.new_page()
         gap = 24.0
         h = (pages.height - gap) / 2

@@ -39,13 +39,17 @@ def workload_lines(c: JobComparison | None) -> list[str]:
         if e.hours is not None and e.tokens is not None:
             elec = "" if c.own_electricity is None else f", {c.currency} {c.own_electricity:,.2f} of electricity"
             line += f"; one job of {e.tokens:,.0f} tokens takes {e.hours:,.2f} h{elec}"
-        out.append(line + ".")
+        out.append(f"{line}. Basis: {sp.basis}.")
+    else:
+        out.append(f"Speed: unknown ({sp.basis}).")
     for o in c.offers:
         name = o.offer.label.split(": ")[0] + f" ({o.pricing.value})"
         oe, j = o.estimate, o.job
         if oe is None or j is None or j.cloud_cost is None or oe.hours is None:
-            why = o.problem or (oe.summary if oe else "no estimate")
-            out.append(f"{name}: {why if e.tokens is not None else oe.summary if oe else why}.")
+            why = o.problem or ("no estimate" if oe is None else oe.summary)
+            if oe is not None and oe.speed.tokens_per_s is None:  # it may fit, but its hours are unknown: say why
+                why += f"; {oe.speed.basis}"
+            out.append(f"{name}: {why}.")
             continue
         change = f", with {oe.change}" if oe.change else ""
         win = f"owning wins after {j.jobs_to_win} jobs" if j.jobs_to_win else "owning never wins"

@@ -212,6 +212,10 @@ def load_config(path: Path | str) -> ModelSpec:
         if p.stat().st_size > MAX_CONFIG_BYTES:
             raise WorkloadError(f"{p.name} is over 1 MB: not a model's config.json")
         doc = json.loads(p.read_text("utf-8"))
+    except FileNotFoundError:
+        # A path saved in a build was made absolute from the build file's folder on load (files.buildfile), so the
+        # full path shown is where RigPlan looked.
+        raise WorkloadError(f"the model's config file {p} was not found") from None
     except OSError as exc:
         raise WorkloadError(f"cannot read {p}: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, ValueError) as exc:

@@ -5,7 +5,7 @@ read-out in one place, outside the plot)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableWidget, QTableWidgetItem
 
 from rigplan.gui.widgets.plain import tip as plain_tip
@@ -44,6 +44,9 @@ class CompareTable(QTableWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         h = self.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Row heights are measured at the name column's width of the moment: measured again when it changes (the
+        # splitter, the window), or names fitted to a narrower column stay one elided line ("Lambda ...").
+        h.sectionResized.connect(lambda col, _old, _new: self.resizeRowsToContents() if col == 0 else None)
         fm = self.fontMetrics()
         for c, sample in ((1, "reserved-1y ▾"), (2, "Break-even"), (3, "At month 36.0")):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
@@ -102,6 +105,10 @@ class CompareTable(QTableWidget):
                 self._cell(r, c)
         self._filling = False
         self.resizeRowsToContents()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.resizeRowsToContents()  # a few rows: cheap, and the stretched name column has a new width
 
     def _cell(self, r: int, c: int) -> QTableWidgetItem:
         item = self.item(r, c)

@@ -12,6 +12,7 @@ from rigplan.costs.analysis import BuildCosting, CostInputError, offer_input, pe
 from rigplan.costs.jobs import jobs
 from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
 from rigplan.costs.perf import PerfTable
+from rigplan.exports.plan import curve_labels
 from rigplan.exports.wording import at_least, least
 from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH
 from rigplan.gui.costs.offers_model import provider_name
@@ -40,14 +41,9 @@ def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
 
 def chart_labels(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
     """The break-even chart's label per drawn offer: provider and GPUs ("Lambda 8x H100"), with the instance when two
-    drawn offers would read the same, and the pricing when the instance is there twice (issue 29)."""
-    base, full = [], []
-    for c in drawn:
-        o = offers.get(c.offer)
-        base.append(f"{provider_name(o.provider)} {o.gpus_text}" if o else c.offer)
-        full.append(f"{provider_name(o.provider)} {o.instance_type} {o.gpus_text}" if o else c.offer)
-    out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
-    return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, drawn, strict=True)]
+    drawn offers would read the same, and the pricing when the instance is there twice (issue 29); the exported
+    charts name theirs the same way (exports.plan.curve_labels)."""
+    return curve_labels([(offers.get(c.offer), c.offer, c.pricing) for c in drawn])
 
 
 def summary_html(
@@ -148,12 +144,22 @@ def model_lines(
 ) -> tuple[list[str], list[str]]:
     """(lines for the summary, lines for its tooltip): offers of unknown speed (break-even in instance hours only),
     the job result where owning wins soonest (every offer's in the tooltip), the resale and the exchange rate."""
-    shown = [
+    rents = [
         f"{esc(_short(u.label))} ({u.pricing.value}): speed ratio <b>unknown</b>; "
         f"{money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours."
         for u in r.speed_unknown
     ]
     more = [f"{esc(_short(u.label))}: {esc(u.speedup_basis)}." for u in r.speed_unknown]
+    if len(rents) > 1:
+        # One sentence for all of them (a build with no GPU has no ratio to any offer): one per offer ran past the
+        # summary's three lines at 1280x720 (issue 29). Each offer's hours are in the side table and the tooltip.
+        shown = [
+            f"Speed ratio <b>unknown</b> for {len(rents)} offers: the side table's Break-even gives the instance hours "
+            f"{money(r.upfront)} rents (tooltip for each)."
+        ]
+        more = rents + more
+    else:
+        shown = rents
     estimated = [o for o in r.offers if o.speedup_kind == "estimate"]  # an estimated GPU speed on either side
     if estimated:
         names = ", ".join(f"{esc(_short(o.label))} {o.speedup:.2f}x" for o in estimated)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from rigplan.cloud.offers import OfferCatalog
@@ -41,6 +41,7 @@ from rigplan.gui.costs.costs_text import (
 )
 from rigplan.gui.costs.offers_model import default_comparison
 from rigplan.gui.costs.offers_panel import OffersPanel
+from rigplan.gui.costs.panes import size_panes
 from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.side_panel import SidePanel
@@ -132,18 +133,12 @@ class CostsView(QWidget):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         # The chart gets most of the room: the offers table a third of the height, the side table what it needs.
-        if not self._sized and self.width() > 0 and self.height() > 0:
+        self._first_sizes()
+
+    def _first_sizes(self) -> None:
+        if not self._sized and self.isVisible() and self.width() > 0 and self.height() > 0:
             self._sized = True
-            wanted = self.assumptions_wanted
-            # a laptop screen: the chart first, the assumptions one click away (unless the user chose otherwise)
-            self.show_assumptions(self.width() >= 1500 if wanted is None else wanted)
-            h = self.vsplit.height() or self.height()
-            self.vsplit.setSizes([int(h * 0.72), h - int(h * 0.72)])
-            side = self.side.sizeHint().width() if not self.side.isHidden() else 0
-            self.splitter.setSizes([side, max(self.width() - side, 1)])
-            cw = self.chart_split.width() or self.width()
-            table = self.compare.minimumWidth()
-            self.chart_split.setSizes([max(cw - table, 1), table])
+            size_panes(self)
 
     def show_assumptions(self, on: bool) -> None:
         self.side.fold(on)
@@ -195,7 +190,10 @@ class CostsView(QWidget):
     def _refresh_rows(self) -> None:
         """The side table and the sensitivity chart's offers: called when the drawn offers change."""
         drawn = self._drawn
-        names = dict(zip([c.offer for c in drawn], self.names(), strict=True))
+        # Named as the chart's break-even labels name them (provider and GPUs, the instance only when two would read
+        # the same): "Lambda 2x B200" fits the side table where "Lambda gpu_2x_b200_sxm6" was elided; the tooltip
+        # keeps the full label, region and price date.
+        names = dict(zip([c.offer for c in self.comparison], chart_labels(self.offers, self.comparison), strict=True))
         unknown = self.report.speed_unknown if self.report else []
         rows = compare_rows(self.offers, self.comparison, drawn, names, unknown)
         self.compare.set_rows(OWN_COLOR, rows)
@@ -380,6 +378,7 @@ class CostsView(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
+        QTimer.singleShot(0, self._first_sizes)  # once the layout has given the splitters their sizes
         if self._charts_ready and self._stale:
             self._update_charts()
 

@@ -85,6 +85,8 @@ class OffersPanel(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().hide()
+        # Rows one line of text high (the style's default is about 30 px): at 1280x720 the table showed 4 offers.
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 8)
         self.view.setAlternatingRowColors(True)
         self.view.setWordWrap(False)
         header = self.view.horizontalHeader()
@@ -188,3 +190,10 @@ class OffersPanel(QWidget):
                 (Qt.CheckState.Checked if on else Qt.CheckState.Unchecked).value,
                 Qt.ItemDataRole.CheckStateRole,
             )
+
+    def height_for_rows(self, rows: int) -> int:
+        """The panel's height that shows `rows` offers: its filters, the table's header, the rows and the date line."""
+        v = self.view
+        table = v.horizontalHeader().sizeHint().height() + rows * v.verticalHeader().defaultSectionSize()
+        table += 2 * v.frameWidth()  # no horizontal scroll bar: the last column stretches
+        return self.sizeHint().height() - v.sizeHint().height() + table

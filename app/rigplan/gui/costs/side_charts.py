@@ -13,7 +13,7 @@ from rigplan.costs.model import CostReport
 from rigplan.gui.costs.chart_style import DAYS_PER_MONTH
 from rigplan.gui.costs.charts import FormatAxis, number, plot_widget, theme
 from rigplan.gui.widgets.plain import esc
-from rigplan.render.images import BarAxis
+from rigplan.render.axes import BarAxis
 
 BREAKDOWN_COLORS = {
     "parts": "#4c72b0",

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHeaderView, QStyle, QTreeWidget, QTreeWidgetItem
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+)
 
 from rigplan.gui.widgets.plain import tip
 
@@ -23,6 +30,26 @@ ICONS = {
 SEVERITY_WORD = {"error": "Error", "warning": "Warning", "note": "Note"}
 
 
+class _WrapDelegate(QStyledItemDelegate):
+    """A finding's height for its text wrapped at the column's present width: Qt's delegate measures a tree's cell
+    without its width, so a long finding stayed one line cut with "..." (issue 29)."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        size = super().sizeHint(option, index)
+        depth, parent = 1, index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        icon = 20 if index.data(Qt.ItemDataRole.DecorationRole) is not None else 0
+        width = max(self.tree.columnWidth(0) - depth * self.tree.indentation() - icon - 8, 60)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        box = option.fontMetrics.boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, text)
+        return QSize(size.width(), max(size.height(), box.height() + 4))
+
+
 class FindingsPanel(QTreeWidget):
     """Errors, warnings and notes (hint as tooltip; click selects the slot), then what was not checked."""
 
@@ -37,6 +64,11 @@ class FindingsPanel(QTreeWidget):
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.header().setStretchLastSection(False)
+        # Wrapped, never cut with "...": a tree lays out its rows' heights once, so a new column width (the window
+        # resized, the dock moved) must lay them out again or long findings stay one elided line (issue 29).
+        self.setUniformRowHeights(False)
+        self.setItemDelegateForColumn(0, _WrapDelegate(self))
+        self.header().sectionResized.connect(lambda *_: self.scheduleDelayedItemsLayout())
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
         self._shown: tuple[tuple[Any, ...], ...] | None = None  # the report on screen, to skip repeats

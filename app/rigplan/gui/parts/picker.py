@@ -195,16 +195,19 @@ class PickerPanel(QWidget):
         if column < 0 or column >= model.columnCount():  # never sorted here: the order a buyer means
             column, order = default_sort(model)
         self.view.sortByColumn(column, order)
-        # Fixed widths from the header text: ResizeToContents would measure every one of 4,000 rows.
+        # Widths from what the columns show: the header and a sample of rows (ResizeToContents would measure every
+        # one of 4,000 rows). Sized from "M"s, the columns were so wide that at 1280x720 Price, the column a buyer
+        # reads most, was off-screen (issue 29).
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setMinimumSectionSize(40)
-        metrics = self.view.fontMetrics()
         for c in range(1, model.columnCount()):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
-            head = str(model.headerData(c, Qt.Orientation.Horizontal))
-            wide = {"Power": 12, "Interface": 14, "Form": 11, "Efficiency": 10, "Price": 9, "Memory": 9}
-            header.resizeSection(c, metrics.horizontalAdvance("M" * wide.get(head, max(5, len(head)))) + 8)
+            header.resizeSection(c, self._content_width(c))
+        # Price shown beside the name: the column a buyer reads most stays in view however narrow the picker is
+        # (the model's order, and so sorting, filters and saved sorts by header, is unchanged).
+        if header.visualIndex(model.price_col) != 1:
+            header.moveSection(header.visualIndex(model.price_col), 1)
         self._size_name_column()
         self.add_button.setEnabled(self.view.currentIndex().isValid())
 
@@ -244,14 +247,28 @@ class PickerPanel(QWidget):
         self._shown_kind = None  # show the current slot again with its kept order
         self._show_kind()
 
+    SAMPLE_ROWS = 300
+
+    def _content_width(self, column: int) -> int:
+        """The header's width or the widest of the first rows' texts, whichever is more, plus the cell's margins."""
+        fm = self.view.fontMetrics()
+        head = str(self.proxy.headerData(column, Qt.Orientation.Horizontal))
+        # the header also draws the sort arrow
+        widest = fm.horizontalAdvance(head) + self.view.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize)
+        for row in range(min(self.proxy.rowCount(), self.SAMPLE_ROWS)):
+            text = self.proxy.index(row, column).data(Qt.ItemDataRole.DisplayRole)
+            if text:
+                widest = max(widest, fm.horizontalAdvance(str(text)))
+        return widest + 16
+
     def _size_name_column(self) -> None:
-        """The name gets at least 40 % of the table (and 280 px): it is what people read. The other columns keep
-        their widths; a horizontal scroll bar appears if they no longer fit."""
+        """The name takes the room the other columns leave (elided in the middle, its tooltip whole): at least 200 px,
+        at most what keeps every other column, Price included, in view; a horizontal scroll bar only below that."""
         header = self.view.horizontalHeader()
         others = sum(header.sectionSize(c) for c in range(1, header.count()))
         # the vertical scroll bar may appear after this (4,000 rows): leave its width free
         room = self.view.viewport().width() - self.view.verticalScrollBar().sizeHint().width()
-        header.resizeSection(0, max(280, int(room * 0.4), room - others))
+        header.resizeSection(0, max(200, room - others))
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         super().resizeEvent(event)  # type: ignore[arg-type]

@@ -18,12 +18,7 @@ if TYPE_CHECKING:
     from rigplan.costs.fx import Rate
     from rigplan.model import Assumptions
 
-SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
-
-
-def symbol(code: str) -> str:
-    """ "$", "€", ... or the ISO code and a space ("CHF ") for the others."""
-    return SYMBOLS.get(code, code + " ")
+from rigplan.exports.wording import SYMBOLS, symbol  # noqa: F401 - one table for the screen and the exports
 
 
 def money_locale() -> QLocale:
