@@ -123,7 +123,7 @@ def cost_build(build: Build, perf: PerfTable | None = None) -> BuildCosting:
         n = sum(o.quantity for o in build.other)
         notes.append(
             f"the parts cost includes {n} Other item{'s' if n != 1 else ''} "
-            f"({', '.join(sorted({o.label.lower() for o in build.other}))}), never resold at the horizon"
+            f"({', '.join(dict.fromkeys(o.label for o in build.other))}), never resold at the horizon"
             + (f"; they add {extra_w:,.0f} W at the wall" if extra_w else "")
         )
     notes += power_notes

@@ -54,9 +54,9 @@ OTHER_LABELS: dict[OtherCategory, str] = {
     OtherCategory.CABLE: "Cables and risers",
     OtherCategory.UPS: "UPS",
     OtherCategory.MONITOR: "Monitor",
-    OtherCategory.PERIPHERAL: "Keyboard, mouse, audio",
+    OtherCategory.PERIPHERAL: "Peripherals",
     OtherCategory.ACCESSORY: "Accessory",
-    OtherCategory.SERVICE: "Shipping, assembly",
+    OtherCategory.SERVICE: "Services",
     OtherCategory.OTHER: "Other",
 }
 
