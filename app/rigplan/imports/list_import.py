@@ -140,13 +140,13 @@ def to_build(
     for ln in result.lines:
         kind = ln.line.kind
         if kind is None:
-            item = other_item(result, ln.line)
+            extra = other_item(result, ln.line)
             for n, prev in enumerate(other):  # two identical fan lines: one item of two
-                if prev.model_copy(update={"quantity": 1}) == item and prev.quantity < MAX_OTHER_QUANTITY:
+                if prev.model_copy(update={"quantity": 1}) == extra and prev.quantity < MAX_OTHER_QUANTITY:
                     other[n] = prev.model_copy(update={"quantity": prev.quantity + 1})
                     break
             else:
-                other.append(item)
+                other.append(extra)
             continue
         found = catalog.get(ln.choice) if ln.choice else None
         part = found if found is not None else _custom(ln.line, kind)
