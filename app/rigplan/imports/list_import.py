@@ -141,9 +141,9 @@ def to_build(
         kind = ln.line.kind
         if kind is None:
             extra = other_item(result, ln.line)
-            for n, prev in enumerate(other):  # two identical fan lines: one item of two
-                if prev.model_copy(update={"quantity": 1}) == extra and prev.quantity < MAX_OTHER_QUANTITY:
-                    other[n] = prev.model_copy(update={"quantity": prev.quantity + 1})
+            for j, seen in enumerate(other):  # two identical fan lines: one item of two
+                if seen.model_copy(update={"quantity": 1}) == extra and seen.quantity < MAX_OTHER_QUANTITY:
+                    other[j] = seen.model_copy(update={"quantity": seen.quantity + 1})
                     break
             else:
                 other.append(extra)
