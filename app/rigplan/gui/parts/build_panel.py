@@ -1,5 +1,5 @@
 """The build panel: one row per slot (part, quantity, price override, remove), then the build's Other items (fans,
-OS, cables, UPS...: issue 29) and a row that adds one, the total and the power bar."""
+OS, cables, UPS...: issue 29), the total with the button that adds an Other item, and the power bar."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
+    QPushButton,
     QStyle,
     QTableWidget,
     QTableWidgetItem,
@@ -91,7 +93,7 @@ class BuildPanel(QWidget):
     other_price_edited = Signal(int, object)  # index, float | None
 
     COLS = ["Slot", "Part", "Qty", "Price", ""]
-    ADD_OTHER = "+ Add an Other item: fans, OS, cables, UPS, monitor...  (Ctrl+Shift+O)"
+    ADD_OTHER = "Add &other item..."
 
     def __init__(self, money: Callable[..., str]) -> None:  # (amount, currency=None): the window's money()
         super().__init__()
@@ -113,19 +115,31 @@ class BuildPanel(QWidget):
             h.resizeSection(c, fm.horizontalAdvance(sample) + 16)
         self.total = LiveText(lines=1, rich=True, wrap=False)
         self.total.setAccessibleName("Total cost")
+        self.add_other = QPushButton(self.ADD_OTHER)
+        self.add_other.setToolTip(
+            plain_tip(
+                "Things that are not catalog parts but cost money: case fans, an OS licence, cables and risers, a UPS, "
+                "a monitor, shipping (Alt+O or Ctrl+Shift+O). They count in the total and the cost of ownership; no "
+                "check reads them."
+            )
+        )
+        self.add_other.clicked.connect(self.other_add_requested)
         self.power = PowerBar()
         self.power.setAccessibleName("Power: load against PSU rating")
         self.power_note = LiveText(lines=2)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.table, 1)
-        lay.addWidget(self.total)
+        total_row = QHBoxLayout()
+        total_row.addWidget(self.total, 1)
+        total_row.addWidget(self.add_other)
+        lay.addLayout(total_row)
         lay.addWidget(self.power)
         lay.addWidget(self.power_note)
         self.table.currentCellChanged.connect(self._on_current)
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.cellClicked.connect(self._on_clicked)
-        self.table.cellDoubleClicked.connect(self._on_double_clicked)
+        # Activation is a double-click or Enter (the style decides): on an Other item's name it opens its editor.
         self.table.cellActivated.connect(self._on_activated)
         add_other = QShortcut(QKeySequence("Ctrl+Shift+O"), self)
         add_other.setContext(Qt.ShortcutContext.WindowShortcut)
@@ -139,7 +153,7 @@ class BuildPanel(QWidget):
         self._filling = False
 
     def _on_current(self, row: int, *_: int) -> None:
-        if 0 <= row < len(self._rows):  # an Other item or the add row selects no slot
+        if 0 <= row < len(self._rows):  # an Other item's row selects no slot
             self.slot_selected.emit(self._rows[row][0])
 
     def select_kind(self, kind: Kind) -> None:
@@ -170,8 +184,7 @@ class BuildPanel(QWidget):
             return
         # Plain items only (no cell widgets): quantity is edited with the item delegate's spin box, and the
         # remove column is a clickable cell, so a build edit repaints a handful of cells, not dozens of widgets.
-        self.table.clearSpans()
-        self.table.setRowCount(len(rows) + len(other) + 1)
+        self.table.setRowCount(len(rows) + len(other))
         ro = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         for r, (kind, n) in enumerate(rows):
             cells = [QTableWidgetItem(KIND_LABELS[kind])] + [QTableWidgetItem() for _ in range(4)]
@@ -198,18 +211,6 @@ class BuildPanel(QWidget):
                 self.table.setItem(r, c, cell)
         for j, o in enumerate(other):
             self._fill_other_row(len(rows) + j, j, o.label, o.name, ro)
-        add = QTableWidgetItem(self.ADD_OTHER)
-        add.setFlags(ro)
-        add.setForeground(self.palette().link())
-        add.setToolTip(
-            plain_tip(
-                "Things that are not catalog parts but cost money: case fans, an OS licence, cables and risers, a UPS, "
-                "a monitor, shipping. They count in the total and the cost of ownership; no check reads them."
-            )
-        )
-        last = len(rows) + len(other)
-        self.table.setItem(last, 0, add)
-        self.table.setSpan(last, 0, 1, len(self.COLS))
         if 0 <= current < self.table.rowCount():
             self.table.setCurrentCell(current, 0)
         self._update_values(build)
@@ -319,30 +320,17 @@ class BuildPanel(QWidget):
             f"{p.wall_idle_w:,.0f} W idle."
         )
 
-    def _is_add_row(self, row: int) -> bool:
-        return row == self.table.rowCount() - 1 and self._keys is not None
-
     def _on_clicked(self, row: int, column: int) -> None:
-        if self._is_add_row(row):
-            self.other_add_requested.emit()
-            return
         cell = self.table.item(row, column)
         if column == 4 and cell is not None and cell.data(OTHER_ROLE) is not None:
             self.other_remove_requested.emit(cell.data(OTHER_ROLE))
         elif column == 4 and cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
             self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
 
-    def _on_double_clicked(self, row: int, column: int) -> None:
+    def _on_activated(self, row: int, column: int) -> None:
         cell = self.table.item(row, column)
         if column in (0, 1) and cell is not None and cell.data(OTHER_ROLE) is not None:
             self.other_edit_requested.emit(cell.data(OTHER_ROLE))
-
-    def _on_activated(self, row: int, column: int) -> None:
-        """Enter on the add row adds an item; on an Other item's name, edits it (the keyboard's double-click)."""
-        if self._is_add_row(row):
-            self.other_add_requested.emit()
-        else:
-            self._on_double_clicked(row, column)
 
     def _remove_current(self) -> None:
         cell = self.table.item(self.table.currentRow(), 4)
