@@ -147,3 +147,11 @@ def test_only_a_build_with_other_items_needs_version_4() -> None:
     """A build with Other items is written as version 4; one without stays 2 or 3 (older RigPlans open it)."""
     assert Build().format_version == 2
     assert Build(other=(OS,)).format_version == 4
+
+
+def test_the_documented_snippet_loads() -> None:
+    import re
+
+    (block,) = re.findall(r"```yml\n(other:.*?)```", (ROOT / "docs" / "build-file.md").read_text("utf-8"), re.S)
+    build = loads(f"format: rigplan-build\nformat_version: 4\nname: doc\n{block}", "build-file.md")
+    assert [(o.category.value, o.quantity, o.watts) for o in build.other] == [("fan", 3, 1.5), ("os", 1, None)]
