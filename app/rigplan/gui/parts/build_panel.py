@@ -180,7 +180,7 @@ class BuildPanel(QWidget):
         if same_rows:  # the common edit (quantity, price): update values in place, keep the cell widgets
             self._update_values(build)
             self._filling = False
-            self._show_power(report)
+            self._show_power(report, build)
             return
         # Plain items only (no cell widgets): quantity is edited with the item delegate's spin box, and the
         # remove column is a clickable cell, so a build edit repaints a handful of cells, not dozens of widgets.
@@ -214,7 +214,7 @@ class BuildPanel(QWidget):
         if 0 <= current < self.table.rowCount():
             self.table.setCurrentCell(current, 0)
         self._update_values(build)
-        self._show_power(report)
+        self._show_power(report, build)
         self._filling = False
 
     def _fill_other_row(self, r: int, j: int, label: str, name: str, ro: Qt.ItemFlag) -> None:
@@ -299,7 +299,7 @@ class BuildPanel(QWidget):
         basis = f" <span style='color:gray'>({esc(rate.basis)})</span>" if rate and rate.currency != "USD" else ""
         self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
-    def _show_power(self, report: Report | None) -> None:
+    def _show_power(self, report: Report | None, build: Build | None = None) -> None:
         p = report.power if report is not None else None
         if p is None or not p.load_w:
             self.power.set_state(0, 1, "No power draw yet", False)
@@ -315,9 +315,14 @@ class BuildPanel(QWidget):
             f"Full load {p.load_w:,.0f} W (GPUs at board power, CPU at sustained boost) plus GPU spikes unless the "
             "PSU is an ATX 3.x unit: what the PSU must carry (docs/checks.md gives each part's basis)"
         )
+        # The Other items' own watts (fans, a UPS, a monitor) are on the wall, not on the PSU: said apart, as the cost
+        # model adds them (docs/cost-model.md, "Other items").
+        other = [o for o in build.other if o.watts is not None] if build is not None else []
+        extra = sum(o.watts * o.quantity for o in other if o.watts is not None)
+        plus = f" Other items: +{extra:,.1f} W at the wall." if other else ""
         self.power_note.setText(
             f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {least}{p.wall_load_w:,.0f} W while training, "
-            f"{p.wall_idle_w:,.0f} W idle."
+            f"{p.wall_idle_w:,.0f} W idle.{plus}"
         )
 
     def _on_clicked(self, row: int, column: int) -> None:

@@ -12,7 +12,6 @@ import datetime as dt
 import math
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
 from PySide6.QtCore import QDate, QObject
 from PySide6.QtWidgets import (
     QComboBox,
@@ -136,6 +135,10 @@ class OtherItemDialog(QDialog):
         )
 
     def _accept(self) -> None:
+        # Here, not at the top: a bare `from pydantic import ...` before PySide6 and the model trips pydantic's lazy
+        # import (a circular-import error); by now the model has loaded pydantic whole.
+        from pydantic import ValidationError
+
         if not self.name.text().strip():
             QMessageBox.warning(self, TITLE, "Give the item a name (e.g. 'Arctic P14 case fan').")
             self.name.setFocus()
