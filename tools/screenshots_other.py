@@ -33,7 +33,7 @@ def take(out: Path, size: str) -> int:
         best = {n: ln.match.best.part_id for n, ln in enumerate(result.lines) if ln.status == "uncertain" and ln.match}
         apply_picks(result, {n: p for n, p in best.items() if p}, w.catalog)  # as "Take the best candidates"
         build = to_build(result, w.catalog, assumptions=w.doc.build.assumptions)
-        fans = build.other[0].model_copy(update={"watts": 1.5})  # the user adds the fans' power (maker: 0.1 A at 12 V)
+        fans = build.other[0].model_copy(update={"watts": 1.5})  # a wall figure the user typed
         build = build.model_copy(update={"other": (fans, *build.other[1:])})
         w.doc.reset(Build(assumptions=build.assumptions), None)
         w.doc.edit(build, "Import PCPartPicker list")

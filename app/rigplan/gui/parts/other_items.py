@@ -89,8 +89,9 @@ class OtherItemDialog(QDialog):
         self.watts.setValue(item.watts if item and item.watts is not None else NOT_GIVEN)
         self.watts.setAccessibleName("Wall power")
         self.watts.setToolTip(
-            "Watts one draws at the wall while the machine runs (a fan 1-3 W, a 27-inch monitor 25-40 W, a UPS's own "
-            "loss). Not given: left out of the electricity cost, and the Costs notes say so."
+            "Watts one draws at the wall while the machine runs, from its maker's datasheet (a fan: its rated current "
+            "x 12 V; a monitor: its typical power; a UPS: its own loss). Not given: left out of the electricity cost, "
+            "and the Costs notes say so."
         )
         form.addRow("&Name", self.name)
         form.addRow("&Category", self.category)
