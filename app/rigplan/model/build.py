@@ -61,7 +61,12 @@ class Build(Frozen):
     # What the build is for (issue 28): the model and task the workload planner sizes. None: not chosen.
     workload: WorkloadSpec | None = None
     # Priced line items that are not catalog parts (rigplan.model.other): counted in the costs, read by no rule.
-    other: tuple[OtherItem, ...] = Field(default=(), max_length=MAX_ITEMS)
+    other: tuple[OtherItem, ...] = Field(
+        default=(),
+        max_length=MAX_ITEMS,
+        description="Other items (format 4): priced lines that are not parts (fans, OS, cables, UPS...); counted in the "
+        "costs, never resold, read by no check.",
+    )
 
     @property
     def format_version(self) -> int:
