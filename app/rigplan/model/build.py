@@ -64,8 +64,8 @@ class Build(Frozen):
     other: tuple[OtherItem, ...] = Field(
         default=(),
         max_length=MAX_ITEMS,
-        description="Other items (format 4): priced lines that are not parts (fans, OS, cables, UPS...); counted in the "
-        "costs, never resold, read by no check.",
+        description="Other items (format 4): priced lines that are not parts (fans, OS, cables, UPS...); counted in "
+        "the costs, never resold, read by no check.",
     )
 
     @property
