@@ -237,7 +237,7 @@ def test_markup_list_other_lines_and_an_unknown_type_keep_the_total(catalog: Cat
     become Other items, the unknown one named in the problems, so the imported total is the list's."""
     text = (
         "Type|Item|Price\n:----|:----|:----\n"
-        "**CPU** | [AMD Ryzen 9 7950X 4.5 GHz 16-Core Processor](https://pcpartpicker.com/product/22XJ7P) | $549.00 @ Amazon\n"
+        "**CPU** | [AMD Ryzen 9 7950X 4.5 GHz 16-Core Processor](https://pcpartpicker.com/p/22XJ7P) | $549 @ Amazon\n"
         "**Case Fan** | [ARCTIC P12 PWM PST 56.3 CFM 120 mm Fan](https://pcpartpicker.com/product/x) | $6.99 @ Amazon\n"
         "**Operating System** | Microsoft Windows 11 Home Retail - USB 64-bit | $119.99 @ Newegg\n"
         "**UPS** | [CyberPower CP1500PFCLCD 1500 VA UPS](https://pcpartpicker.com/product/y) | $219.95 @ Amazon\n"
