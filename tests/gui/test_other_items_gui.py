@@ -11,6 +11,7 @@ from rigplan.files import load
 from rigplan.gui.files.files_controller import save_changes_prompt
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.gui.parts.other_items import OtherItemDialog
+from rigplan.model.other import OtherCategory
 
 I5_13400F = "22546c6c-9af1-4646-a9af-0ede3444c6b7"
 
@@ -150,3 +151,19 @@ def test_save_prompt_mnemonics(qtbot, window: MainWindow, key: Qt.Key, button) -
     qtbot.keyClick(box, key, Qt.KeyboardModifier.AltModifier)
     qtbot.waitUntil(lambda: not box.isVisible())
     assert box.standardButton(box.clickedButton()) == button
+
+
+def test_keyboard_delete_and_shortcut(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """Ctrl+Shift+O opens the dialog; Delete on an Other row removes that item (undoably), not a part."""
+    _fill(qtbot, name="PCIe 4.0 riser cable", category="cable", price="45.99")
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: len(window.doc.build.other) == 1)
+    table = window.build_panel.table
+    window.activateWindow()  # the dialog had it; Delete is a shortcut of the focused table in the active window
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    table.setCurrentCell(window.build_panel.other_row(0), 1)
+    qtbot.keyClick(table, Qt.Key.Key_Delete)
+    assert window.doc.build.other == ()
+    window.doc.undo_stack.undo()
+    assert window.doc.build.other[0].category is OtherCategory.CABLE
