@@ -20,7 +20,7 @@ def test_a_version_1_file_opens_without_a_comparison() -> None:
     build = load(DATA / "v1" / "budget-1-gpu-v1.rigplan.yaml")
     assert build.comparison is None and build.items
     # Issue 28: a build without a workload is still written as version 2 (the lowest format that holds it)
-    assert "format_version: 2" in dumps(build) and FORMAT_VERSION == 3
+    assert "format_version: 2" in dumps(build) and FORMAT_VERSION == 4  # issue 29: 4 holds Other items
     assert "comparison" not in dumps(build)  # nothing chosen: nothing written
 
 
@@ -53,6 +53,6 @@ def test_a_bad_comparison_is_refused_in_one_line(body: str, where: str) -> None:
 
 
 def test_a_newer_version_asks_for_a_newer_rigplan() -> None:
-    # Issue 28 made version 3 current (the workload): version 4 is the newer one now
-    with pytest.raises(BuildFileError, match="reads up to version 3"):
-        loads("format: rigplan-build\nformat_version: 4\nname: x\n")
+    # Issue 29 made version 4 current (Other items): version 5 is the newer one now
+    with pytest.raises(BuildFileError, match="reads up to version 4"):
+        loads("format: rigplan-build\nformat_version: 5\nname: x\n")

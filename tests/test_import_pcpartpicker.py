@@ -4,11 +4,15 @@ real catalog: every line's part and price is checked."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
 
 from rigplan.catalog import Catalog
+from rigplan.cli.main import run_cli
+from rigplan.costs.analysis import cost_build
+from rigplan.files import load, save
 from rigplan.imports.list_import import apply_picks, match_list, to_build
 from rigplan.imports.pcpartpicker import ListFormatError, parse_list
 from rigplan.kinds import Kind
@@ -44,7 +48,7 @@ def test_budget_text_list(catalog: Catalog) -> None:
         ("uncertain", None, 299.97, "USD"),  # Ventus 2X 12G: the catalog has it with and without "OC"
         ("uncertain", None, 94.99, "USD"),  # 4000D Airflow in black and in white
         ("uncertain", None, 109.99, "USD"),  # RM850e: 2022, 2025, black, white; no "(2023)"
-        ("skipped", None, 119.99, "USD"),  # Windows: not a part RigPlan plans
+        ("other", None, 119.99, "USD"),  # Windows: an Other item (issue 29)
     ]
     build = to_build(result, catalog)
     assert len(build.items) == 7
@@ -58,7 +62,10 @@ def test_budget_text_list(catalog: Catalog) -> None:
     gpu = build.of_kind(Kind.GPU)[0]
     assert gpu.part.custom and gpu.part.name.startswith("MSI GeForce RTX 3060 Ventus 2X 12G")
     assert gpu.price_override is not None and gpu.price_override.amount == 299.97
-    assert "Operating System: Microsoft Windows 11 Home" in build.notes
+    assert "Operating system: Microsoft Windows 11 Home" in build.notes  # the report names the Other item
+    assert [(o.name, o.category.value, o.price.amount if o.price else None) for o in build.other] == [
+        ("Microsoft Windows 11 Home OEM - DVD 64-bit", "os", 119.99)
+    ]
     assert "Unconfirmed matches" in build.notes
 
 
@@ -159,9 +166,9 @@ def test_parts_missing_from_the_catalog_become_custom_parts(catalog: Catalog) ->
         ("matched", I5_13400F, 179.99, "USD"),
         ("custom", None, 2999.0, "USD"),
         ("custom", None, 59.99, "USD"),
-        ("skipped", None, 7.99, "USD"),  # case fan
+        ("other", None, 7.99, "USD"),  # case fan: an Other item
         ("matched", RM1000X_2021, 150.0, "USD"),  # "Purchased For $150.00"
-        ("skipped", None, 25.0, "USD"),  # a "Custom" line has no kind RigPlan can check
+        ("other", None, 25.0, "USD"),  # a "Custom" line has no kind RigPlan can check: an Other item
     ]
     build = to_build(result, catalog)
     gpu = build.of_kind(Kind.GPU)[0]
@@ -184,3 +191,72 @@ def test_not_a_list_is_one_clear_error(text: str) -> None:
 def test_huge_text_is_refused() -> None:
     with pytest.raises(ListFormatError, match="characters long"):
         parse_list("CPU: x ($1.00 @ y)\n" * 20_000)
+
+
+def test_fans_os_cables_and_ups_become_other_items_so_the_totals_agree(catalog: Catalog, tmp_path: Path) -> None:
+    """Issue 29: a $4,636.76 list with fans, an OS, a riser cable, a monitor, peripherals and a UPS imports at
+    $4,636.76 (it showed $4,406.88 when those lines were dropped): every line is a part or an Other item."""
+    result = match_list((DATA / "with-extras.txt").read_text(), catalog)
+    assert result.parts.total == pytest.approx(4636.76)
+    assert result.imported_total == pytest.approx(4636.76)
+    assert [ln.status for ln in result.lines].count("other") == 10
+    build = to_build(result, catalog)
+    other = {o.name: o for o in build.other}
+    fans = other["ARCTIC P14 PWM PST 72.8 CFM 140 mm Fan"]
+    assert fans.category.value == "fan" and fans.quantity == 3  # three identical lines: one item of three
+    assert fans.price is not None and fans.price.amount == 9.99 and fans.price.date == dt.date(2025, 7, 23)
+    assert fans.price.source == "PCPartPicker list (Amazon)" and fans.watts is None  # power unknown, not 0
+    assert other["Cable Matters PCIe 4.0 x16 Riser Cable 30 cm"].category.value == "cable"  # a "Custom" riser
+    assert other["Microsoft Windows 11 Pro OEM - DVD 64-bit"].category.value == "os"
+    assert other["APC Smart-UPS SMT1500C 1500 VA Line Interactive UPS"].category.value == "ups"
+    assert other['Dell S2721DGF 27.0" 2560 x 1440 165 Hz Monitor'].category.value == "monitor"
+    assert "Other items (counted in the total, read by no check): Case fans: ARCTIC P14" in build.notes
+    # The build's parts cost is the list's total, through the real cost model and a saved and reopened file.
+    path = tmp_path / "extras.rigplan"
+    save(build, path)
+    reopened = load(path)
+    assert reopened == build and "format_version: 4" in path.read_text("utf-8")
+    assert cost_build(reopened).own.parts_usd == pytest.approx(4636.76)
+
+
+def test_cli_import_reports_other_items_and_the_matching_total(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert run_cli(["import", "pcpartpicker", str(DATA / "with-extras.txt"), "-o", str(tmp_path / "x.rigplan")]) == 0
+    out = capsys.readouterr().out
+    assert "8 parts and 8 Other items from 18 list lines" in out
+    assert "Imported total: 4,636.76 USD (the list says 4,636.76)." in out
+    assert out.count(" other ") == 10  # the per-line table says what each line became
+    args = ["import", "pcpartpicker", str(DATA / "with-extras.txt"), "-o", str(tmp_path / "y.rigplan"), "--json"]
+    assert run_cli(args) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["imported_total"] == doc["list_total"] == pytest.approx(4636.76)
+    assert [r["status"] for r in doc["lines"]].count("other") == 10
+
+
+def test_markup_list_other_lines_and_an_unknown_type_keep_the_total(catalog: Catalog) -> None:
+    """The Markup format too: fans, an OS, a UPS and a type this parser does not know ("Power Strip", priced) all
+    become Other items, the unknown one named in the problems, so the imported total is the list's."""
+    text = (
+        "Type|Item|Price\n:----|:----|:----\n"
+        "**CPU** | [AMD Ryzen 9 7950X 4.5 GHz 16-Core Processor](https://pcpartpicker.com/p/22XJ7P) | $549 @ Amazon\n"
+        "**Case Fan** | [ARCTIC P12 PWM PST 56.3 CFM 120 mm Fan](https://pcpartpicker.com/product/x) | $6.99 @ Amazon\n"
+        "**Operating System** | Microsoft Windows 11 Home Retail - USB 64-bit | $119.99 @ Newegg\n"
+        "**UPS** | [CyberPower CP1500PFCLCD 1500 VA UPS](https://pcpartpicker.com/product/y) | $219.95 @ Amazon\n"
+        "**Power Strip** | Belkin 12-outlet surge protector | $29.99 @ Amazon\n"
+        '**Monitor** | Dell U2723QE 27.0" 3840 x 2160 60 Hz Monitor | No Prices Available\n'
+        " | **Total** | **$925.92**\n"
+        " | Generated by [PCPartPicker](https://pcpartpicker.com) 2025-07-23 10:12 EDT-0400 |\n"
+    )
+    result = match_list(text, catalog)
+    assert result.parts.format == "markup"
+    assert [ln.status for ln in result.lines] == ["matched", "other", "other", "other", "other", "other"]
+    assert result.imported_total == pytest.approx(925.92) == result.parts.total
+    assert any("'Power Strip' is not a type RigPlan knows; kept as an Other item" in p for p in result.parts.problems)
+    build = to_build(result, catalog)
+    assert [(o.category.value, o.price.amount if o.price else None) for o in build.other] == [
+        ("fan", 6.99),
+        ("os", 119.99),
+        ("ups", 219.95),
+        ("other", 29.99),
+        ("monitor", None),  # no price on the list: no price, never 0 (the total is "at least")
+    ]
+    assert cost_build(build).own.unpriced == ('Dell U2723QE 27.0" 3840 x 2160 60 Hz Monitor',)

@@ -47,7 +47,7 @@ def test_review_dialog_shows_candidates_and_takes_the_choice(qtbot, catalog: Cat
     t = dlg.table
     assert t.rowCount() == 8
     assert [t.item(r, 3).text() for r in range(8)] == [
-        "Matched", "Matched", "Check", "Matched", "Check", "Check", "Check", "Not planned",
+        "Matched", "Matched", "Check", "Matched", "Check", "Check", "Check", "Other item",
     ]  # fmt: skip
     assert t.item(4, 2).text() == "299.97 USD"
     assert "4 uncertain matches" in dlg.summary.text()
@@ -55,7 +55,7 @@ def test_review_dialog_shows_candidates_and_takes_the_choice(qtbot, catalog: Cat
     assert gpu.currentText() == CUSTOM  # nothing guessed
     assert gpu.itemText(1).startswith("0.95  MSI GeForce RTX 3060 VENTUS 2X 12G OC")
     assert dlg.combos[0].currentData() == "22546c6c-9af1-4646-a9af-0ede3444c6b7"  # the sure CPU is pre-chosen
-    assert t.item(7, 4).text() == "left out: RigPlan does not plan it"
+    assert t.item(7, 4).text() == "Other item: counted in the total, read by no check"  # issue 29: the OS line
     gpu.setCurrentIndex(2)  # the user picks the second candidate for the GPU
     assert dlg.choices()[4] == gpu.itemData(2) and dlg.choices()[2] is None
     qtbot.mouseClick(dlg.best_button, Qt.MouseButton.LeftButton)
@@ -88,6 +88,9 @@ def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindo
     names = [window.build_panel.table.item(r, 1).text() for r in range(window.build_panel.table.rowCount())]
     assert "MSI GeForce RTX 3060 VENTUS 2X 12G OC GDDR6" in names
     assert "Corsair Vengeance LPX 32 GB (2 x 16 GB) DDR4-3600 CL18 Memory  (custom)" in names
+    # Issue 29: the Windows line is an Other item in the table, so the build's total is the list's $1,152.89.
+    assert "Microsoft Windows 11 Home OEM - DVD 64-bit" in names
+    assert "Total: $1,152.89" in window.build_panel.total.text()
     window.undo_stack.undo()
     assert window.doc.build.items == ()
 

@@ -10,6 +10,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from rigplan.files import load
+from rigplan.gui.files import files_controller
+from rigplan.gui.files.files_controller import save_changes_prompt
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
 
@@ -138,16 +140,16 @@ def test_close_with_unsaved_changes_prompts(qtbot, window: MainWindow, monkeypat
     asked: list[str] = []
 
     def answer(choice):  # noqa: ANN001, ANN202
-        def question(parent, title, text, *args, **kw):  # noqa: ANN001, ANN202
-            asked.append(text)
+        def question(parent, name):  # noqa: ANN001, ANN202
+            asked.append(save_changes_prompt(parent, name).text())
             return choice
 
         return question
 
-    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Cancel))
+    monkeypatch.setattr(files_controller, "ask_save_changes", answer(QMessageBox.StandardButton.Cancel))
     assert window.close() is False
     assert window.isVisible() and len(asked) == 1 and "unsaved changes" in asked[0]
-    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Discard))
+    monkeypatch.setattr(files_controller, "ask_save_changes", answer(QMessageBox.StandardButton.Discard))
     assert window.close() is True
     assert len(asked) == 2
 

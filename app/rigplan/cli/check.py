@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 
 from rigplan.cli.output import print_json
+from rigplan.model.other import OtherItem
 from rigplan.rules.findings import Report, Severity
 from rigplan.rules.power import PSU_SIZES
 
 MARK = {Severity.ERROR: "ERROR  ", Severity.WARNING: "WARNING", Severity.NOTE: "note   "}
 
 
-def report_json(report: Report, notes: list[str]) -> dict[str, object]:
+def report_json(report: Report, notes: list[str], other: tuple[OtherItem, ...] = ()) -> dict[str, object]:
     assert report.power is not None
     return {
         "ok": report.ok,
@@ -19,10 +20,12 @@ def report_json(report: Report, notes: list[str]) -> dict[str, object]:
         "not_checked": [n.to_json() for n in report.not_checked],
         "power": report.power.to_json(),
         "catalog_notes": notes,
+        # Issue 29: priced line items no rule reads (fans, OS, cables, UPS...); `rigplan cost` counts them.
+        "other_items": [o.to_json() for o in other],
     }
 
 
-def print_report(name: str, report: Report, notes: list[str]) -> None:
+def print_report(name: str, report: Report, notes: list[str], other: tuple[OtherItem, ...] = ()) -> None:
     print(f"{name}: {report.summary()}")
     for note in notes:
         print(f"  note     {note}")
@@ -46,6 +49,10 @@ def print_report(name: str, report: Report, notes: list[str]) -> None:
     )
     for line in p.notes:
         print(f"  ({line})")
+    if other:
+        print("Other items (no rule checks them; counted in the costs, their watts at the wall, not on the PSU):")
+        for o in other:
+            print(f"  - {o.describe()}")
 
 
 def cmd_check(ns: argparse.Namespace) -> int:
@@ -57,9 +64,9 @@ def cmd_check(ns: argparse.Namespace) -> int:
     report = check(build)
     notes = missing_from_catalog(build, load_catalog())
     if ns.json:
-        print_json(report_json(report, notes))
+        print_json(report_json(report, notes, build.other))
     else:
-        print_report(build.name, report, notes)
+        print_report(build.name, report, notes, build.other)
     return 0 if report.ok else 1
 
 

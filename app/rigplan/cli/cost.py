@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import replace
 from typing import Any
 
 from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
@@ -97,7 +98,7 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     if ns.build_cost is not None:
         own = OwnInputs(ns.build_cost / k.per_usd, own.load_wall_w, own.idle_wall_w, own.throughput, ())
     if not ns.build:
-        own = OwnInputs(own.parts_usd, a.load_watts or 0.0, a.idle_watts or 0.0, own.throughput, own.unpriced)
+        own = replace(own, load_wall_w=a.load_watts or 0.0, idle_wall_w=a.idle_watts or 0.0)
     catalog = offers_in_use()  # bundled, or the user's updated prices
     if catalog.problem and not len(catalog):
         raise UsageError(catalog.problem)
@@ -132,6 +133,9 @@ def cmd_cost(ns: argparse.Namespace) -> int:
         # Issue 19: build_cost is a lower bound when parts have no price; these say which.
         "build_cost_is_lower_bound": bool(report.unpriced),
         "unpriced_parts": list(report.unpriced),
+        # Issue 29: the Other items counted in build_cost (never resold: docs/cost-model.md)
+        "other_items": [o.to_json() for o in build.other],
+        "other_items_cost": _r(own.not_resold_usd * k.per_usd),
         "assumptions": {
             **a.model_dump(mode="json"),
             "load_wall_watts": _r(own.load_wall_w, 1),

@@ -122,12 +122,17 @@ def run_pcpartpicker(ns: argparse.Namespace) -> int:
                 "list_url": result.parts.url,
                 "list_date": result.parts.date.isoformat() if result.parts.date else None,
                 "list_total": result.parts.total,
+                "imported_total": result.imported_total,  # issue 29: Other items count, so this equals list_total
                 "currency": result.parts.currency,
                 "lines": rows,
             }
         )
         return 0
-    print(f"Wrote {ns.output}: {len(build.items)} items from {len(result.lines)} list lines.")
+    extra = f" and {len(build.other)} Other item{'s' if len(build.other) != 1 else ''}" if build.other else ""
+    print(f"Wrote {ns.output}: {len(build.items)} parts{extra} from {len(result.lines)} list lines.")
+    if result.imported_total is not None:
+        said = f" (the list says {result.parts.total:,.2f})" if result.parts.total is not None else ""
+        print(f"Imported total: {result.imported_total:,.2f} {result.parts.currency}{said}.")
     show = [
         [str(r["line"]), r["type"], r["status"], _money(r["price"], r["currency"]), r["part"] or r["listing"]]
         for r in rows

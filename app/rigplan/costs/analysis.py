@@ -18,7 +18,9 @@ from rigplan.costs.model import (
 from rigplan.costs.perf import PerfTable, Speed, gpu_speed, load_perf, multi_gpu, offer_speed
 from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.build import Build
+from rigplan.model.common import Price
 from rigplan.model.offers import Offer
+from rigplan.model.other import POWERED
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.power import estimate_power
 
@@ -43,26 +45,43 @@ def perf_for(a: Assumptions, perf: PerfTable | None = None) -> PerfTable:
     return load_perf(precision=a.precision.value, workload=a.workload.value)
 
 
+def _to_usd(price: Price, a: Assumptions) -> float | None:
+    """A price in USD: the user's own rate for their own currency, else the reference rates (never relabelled)."""
+    if price.currency == a.currency and a.fx_rate is not None:
+        return price.amount / a.fx_rate  # the user's own rate applies to their own prices
+    return convert(price.amount, price.currency, Rate("USD", 1.0, "prices are in USD"))
+
+
 def parts_cost_usd(build: Build, a: Assumptions) -> tuple[float, tuple[str, ...], list[str]]:
-    """Parts cost in USD (the model converts to the report currency once); prices in other currencies go through
-    the reference rates, never relabelled."""
+    """Parts cost in USD, Other items included (the model converts to the report currency once); prices in other
+    currencies go through the reference rates, never relabelled."""
     total, unpriced, notes = 0.0, [], []
-    usd = Rate("USD", 1.0, "prices are in USD")
-    for item in build.items:
-        price = item.unit_price
+    for _, name, quantity, price in build.priced_lines():
         if price is None:
-            unpriced.append(item.part.name)
+            unpriced.append(name)
             continue
-        if price.currency == a.currency and a.fx_rate is not None:
-            amount: float | None = price.amount / a.fx_rate  # the user's own rate applies to their own prices
-        else:
-            amount = convert(price.amount, price.currency, usd)
+        amount = _to_usd(price, a)
         if amount is None:
-            unpriced.append(item.part.name)
-            notes.append(f"{item.part.name}: no exchange rate for {price.currency}; give its price in USD")
+            unpriced.append(name)
+            notes.append(f"{name}: no exchange rate for {price.currency}; give its price in USD")
             continue
-        total += amount * item.quantity
+        total += amount * quantity
     return total, tuple(unpriced), notes
+
+
+def other_items_usd(build: Build, a: Assumptions) -> float:
+    """What the Other items cost, in USD: counted in the parts cost, never resold (docs/cost-model.md)."""
+    priced = ((o.price, o.quantity) for o in build.other if o.price is not None)
+    return sum((usd * n for p, n in priced if (usd := _to_usd(p, a)) is not None), 0.0)
+
+
+def other_items_watts(build: Build) -> tuple[float, list[str]]:
+    """The wall watts the Other items add while the machine is on (at work and idle), and a note for each whose
+    power is not given: not counted, never taken as 0 W silently."""
+    watts = sum(o.watts * o.quantity for o in build.other if o.watts is not None)
+    unknown = [o.name for o in build.other if o.watts is None and o.category in POWERED]
+    notes = [f"no power given for {', '.join(unknown)}: not counted in the electricity cost"] if unknown else []
+    return watts, notes
 
 
 def desktop_throughput(
@@ -99,10 +118,21 @@ def cost_build(build: Build, perf: PerfTable | None = None) -> BuildCosting:
     perf = perf_for(a, perf)
     usd, unpriced, notes = parts_cost_usd(build, a)
     power = estimate_power(build)
-    load_w = a.load_watts if a.load_watts is not None else power.wall_load_w
-    idle_w = a.idle_watts if a.idle_watts is not None else power.wall_idle_w
+    extra_w, power_notes = other_items_watts(build)
+    if build.other:
+        n = sum(o.quantity for o in build.other)
+        notes.append(
+            f"the parts cost includes {n} Other item{'s' if n != 1 else ''} "
+            f"({', '.join(dict.fromkeys(o.label for o in build.other))}), never resold at the horizon"
+            + (f"; they add {extra_w:,.0f} W at the wall" if extra_w else "")
+        )
+    notes += power_notes
+    if extra_w and (a.load_watts is not None or a.idle_watts is not None):
+        notes.append(f"your wall watts are used as given: the Other items' {extra_w:,.0f} W are not added to them")
+    load_w = a.load_watts if a.load_watts is not None else power.wall_load_w + extra_w
+    idle_w = a.idle_watts if a.idle_watts is not None else power.wall_idle_w + extra_w
     throughput, speeds, basis = desktop_throughput(build, perf, a)
-    own = OwnInputs(usd, load_w, idle_w, throughput, unpriced)
+    own = OwnInputs(usd, load_w, idle_w, throughput, unpriced, not_resold_usd=other_items_usd(build, a))
     kind = side_kind([s for _, s in speeds])
     return BuildCosting(own, tuple(speeds), tuple(notes) + power.notes, basis, kind)
 
@@ -197,8 +227,8 @@ def sensitivity(own: OwnInputs, offer: OfferInput, a: Assumptions, pct: float = 
     variants = [
         (
             "Parts cost",
-            replace(own, parts_usd=own.parts_usd * lo),
-            replace(own, parts_usd=own.parts_usd * hi),
+            replace(own, parts_usd=own.parts_usd * lo, not_resold_usd=own.not_resold_usd * lo),
+            replace(own, parts_usd=own.parts_usd * hi, not_resold_usd=own.not_resold_usd * hi),
             offer,
             offer,
             a,

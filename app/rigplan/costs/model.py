@@ -37,6 +37,9 @@ class OwnInputs:
     idle_wall_w: float
     throughput: float | None = None  # desktop training throughput, in reference-GPU units (1x V100 = 1)
     unpriced: tuple[str, ...] = ()  # parts with no price: the parts cost is then a lower bound
+    # The part of parts_usd that is never resold: the Other items (OS licence, cables, shipping, a monitor kept for
+    # the next machine...), docs/cost-model.md "Other items".
+    not_resold_usd: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,8 @@ def own_terms(own: OwnInputs, a: Assumptions) -> tuple[float, float, float]:
     per_day = (
         (own.load_wall_w * a.hours_per_day + own.idle_wall_w * a.idle_hours_per_day) / 1000 * electricity_price(a)[0]
     )
-    return upfront, per_day, parts * resale_share(a)[0]
+    resold = max(own.parts_usd - own.not_resold_usd, 0.0) * rate_for(a).per_usd
+    return upfront, per_day, resold * resale_share(a)[0]
 
 
 def cloud_k(o: OfferInput, a: Assumptions) -> float:

@@ -15,6 +15,7 @@ from typing import Any
 
 from rigplan.exports.plan import ExportError, Plan
 from rigplan.exports.wording import at_least, least
+from rigplan.model.other import OtherCategory, OtherItem
 from rigplan.model.parts import Kind
 from rigplan.rules import Severity
 
@@ -24,7 +25,7 @@ STATUS = {"at-horizon-with-resale": "at horizon, via resale", "never": "never", 
 
 @dataclass(frozen=True)
 class PartRow:
-    kind: Kind
+    kind: Kind | OtherCategory  # an Other item's row (issue 29) is labelled by its category; both have .label
     cells: tuple[str, ...]  # one per build; "" when the build has no such line
     differs: bool
 
@@ -60,11 +61,12 @@ def two_figures(v: float) -> str:
 
 
 def _line(item: Any) -> str:
-    return f"{item.quantity}x {item.part.name}" if item.quantity > 1 else item.part.name
+    name = item.name if isinstance(item, OtherItem) else item.part.name
+    return f"{item.quantity}x {name}" if item.quantity > 1 else name
 
 
 def part_rows(plans: list[Plan]) -> list[PartRow]:
-    """Slot by slot (the n-th GPU line of each build on one row), kinds in the app's order."""
+    """Slot by slot (the n-th GPU line of each build on one row), kinds in the app's order, then Other items."""
     rows = []
     for kind in Kind:
         lines = [p.build.of_kind(kind) for p in plans]
@@ -72,6 +74,12 @@ def part_rows(plans: list[Plan]) -> list[PartRow]:
             items = [x[i] if i < len(x) else None for x in lines]
             keys = {(it.part.id, it.quantity) if it else None for it in items}
             rows.append(PartRow(kind, tuple(_line(it) if it else "" for it in items), len(keys) > 1))
+    for cat in OtherCategory:  # then the Other items, category by category (fans, OS, cables, UPS...)
+        others = [[o for o in p.build.other if o.category is cat] for p in plans]
+        for i in range(max(len(x) for x in others)):
+            extra = [x[i] if i < len(x) else None for x in others]
+            same = {(o.name, o.quantity) if o else None for o in extra}
+            rows.append(PartRow(cat, tuple(_line(o) if o else "" for o in extra), len(same) > 1))
     return rows
 
 

@@ -52,13 +52,12 @@ def to_markdown(plan: Plan) -> str:
     b, cost, cur = plan.build, plan.cost, plan.currency
     out = [f"## {cell(b.name)}", "", "| Part | Item | Qty | Unit price | Price date |", "|---|---|--:|--:|---|"]
     sources: dict[str, None] = {}
-    for item in b.items:
-        p = item.unit_price
+    for label, name, quantity, p in b.priced_lines():  # the parts, then the Other items (issue 29)
         price = money(p.currency, p.amount) if p else "no price"
         when = (p.date.isoformat() if p.date else "date unknown") if p else ""
         if p:
             sources[p.source or "source unknown"] = None
-        out.append(f"| {item.kind.label} | {cell(item.part.name)} | {item.quantity} | {price} | {when} |")
+        out.append(f"| {cell(label)} | {cell(name)} | {quantity} | {price} | {when} |")
     n = len(plan.costing.own.unpriced)
     conv = " " + total_note(plan) if total_note(plan) else ""
     out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), n)}** | |")

@@ -151,11 +151,11 @@ def data_sources(plans: Iterable[Plan]) -> list[str]:
     seen: dict[str, None] = {}
     for plan in plans:
         prices: dict[str, int] = {}
-        for item in plan.build.items:
-            p = item.unit_price
+        for _, _, _, p in plan.build.priced_lines():  # Other items' prices are sources too (issue 29)
             if p is not None:
                 key = price_source(p.source, p.date)
                 prices[key] = prices.get(key, 0) + 1
+        for item in plan.build.items:
             if item.part.spec_source:
                 seen[f"Specs: {item.part.spec_source}"] = None
         for key, n in prices.items():
@@ -244,7 +244,7 @@ def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[st
 def total_note(plan: Plan) -> str:
     """Why the total is not the sum of the prices shown: parts priced in another currency are converted (the cost
     model's rate, docs/cost-model.md)."""
-    currencies = {i.unit_price.currency for i in plan.build.items if i.unit_price is not None}
+    currencies = {p.currency for _, _, _, p in plan.build.priced_lines() if p is not None}
     if currencies <= {plan.currency}:
         return ""
     return f"converted at {plan.cost.fx_basis.split(' (')[0]}"

@@ -23,17 +23,19 @@ PARTS_HEADER = ["kind", "name", "quantity", "unit_price", "currency", "price_dat
 
 
 def parts_csv(plan: Plan) -> str:
-    """One row a build line; an unknown price is an empty cell (never 0)."""
+    """One row a build line, the Other items after the parts (kind "other/fan", "other/os"...: issue 29); an unknown
+    price is an empty cell (never 0)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(PARTS_HEADER)
-    for item in plan.build.items:
-        p = item.unit_price
+    lines = [(i.kind.value, i.part.name, i.quantity, i.unit_price) for i in plan.build.items]
+    lines += [(f"other/{o.category.value}", o.name, o.quantity, o.price) for o in plan.build.other]
+    for kind, name, quantity, p in lines:
         w.writerow(
             [
-                item.kind.value,
-                text_cell(item.part.name),
-                item.quantity,
+                kind,
+                text_cell(name),
+                quantity,
                 "" if p is None else f"{p.amount:.2f}",
                 "" if p is None else p.currency,
                 "" if p is None or p.date is None else p.date.isoformat(),

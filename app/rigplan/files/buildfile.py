@@ -110,6 +110,8 @@ def migrate(doc: dict[str, Any], path: Path) -> dict[str, Any]:
         doc = _v1_to_v2(doc)
     if doc["format_version"] == 2:
         doc = {**doc, "format_version": 3}  # version 3 added the optional `workload`; nothing else changed
+    if doc["format_version"] == 3:
+        doc = {**doc, "format_version": 4}  # version 4 added the optional `other` line items; nothing else changed
     return doc
 
 

@@ -205,6 +205,9 @@ class MainWindow(QMainWindow):
         self.build_panel.quantity_changed.connect(self.doc.set_quantity)
         self.build_panel.price_edited.connect(self._price_edited)
         self.build_panel.slot_selected.connect(self.picker.set_kind)
+        from rigplan.gui.parts.other_items import OtherItemsController  # with the model, after the first paint
+
+        self.other_items = OtherItemsController(self, self.doc, self.build_panel)  # issue 29: fans, OS, cables...
         self.findings.slot_selected.connect(self.select_slot)
         self.build_header.example_requested.connect(self.files.open_example)
         self.notes.edited.connect(lambda t: self.doc.edit(self.doc.build.model_copy(update={"notes": t}), "Edit notes"))

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
 from rigplan.imports.matching import Matcher, MatchResult, matcher_for
-from rigplan.imports.pcpartpicker import ListLine, PartList, parse_list
+from rigplan.imports.pcpartpicker import OTHER_TYPES, ListLine, PartList, parse_list
 from rigplan.kinds import Kind
 from rigplan.model import Assumptions, Build, BuildItem, Price
 from rigplan.model.build import MAX_QUANTITY
 from rigplan.model.common import KNOWN_CURRENCIES
+from rigplan.model.other import MAX_OTHER_QUANTITY, OtherCategory, OtherItem
 from rigplan.model.parts import PART_ADAPTER, Part
 
 SOURCE = "PCPartPicker list"
@@ -30,13 +31,13 @@ COUNTED = (Kind.GPU, Kind.MEMORY, Kind.STORAGE)
 @dataclass
 class ImportedLine:
     line: ListLine
-    match: MatchResult | None  # None: a type RigPlan does not plan (monitor, OS...)
+    match: MatchResult | None  # None: a type RigPlan does not plan as a part (monitor, OS...): an Other item
     choice: str | None = None  # the catalog part id used; None: a custom part
 
     @property
     def status(self) -> str:
         if self.line.kind is None:
-            return "skipped"
+            return "other"  # an Other line item of the build (issue 29): priced, counted, read by no rule
         if self.match is None or self.match.status == "none":
             return "custom"
         return "matched" if self.match.confident else "uncertain"
@@ -46,6 +47,13 @@ class ImportedLine:
 class ListImport:
     parts: PartList
     lines: list[ImportedLine] = field(default_factory=list)
+
+    @property
+    def imported_total(self) -> float | None:
+        """The sum of the list's line prices, in the list's currency: what the build's items add up to (every line
+        becomes a part or an Other item). None when no line has a price."""
+        priced = [ln.line.amount for ln in self.lines if ln.line.amount is not None]
+        return round(sum(priced), 2) if priced else None
 
     @property
     def uncertain(self) -> list[int]:
@@ -104,15 +112,41 @@ def _custom(line: ListLine, kind: Kind) -> Part:
     return PART_ADAPTER.validate_python(fields)
 
 
+_CABLE = re.compile(r"\b(cable|cables|riser|extension|adapter|splitter)\b", re.IGNORECASE)
+
+
+def other_category(line: ListLine) -> OtherCategory:
+    """The Other-item category of a list line: by its PCPartPicker type; a "Custom" line named like a cable or
+    riser (PCPartPicker has no cable type, so lists add them as custom parts) is a cable."""
+    key = " ".join(line.type_label.lower().split())
+    category = OtherCategory(OTHER_TYPES.get(key, "other"))
+    if category in (OtherCategory.OTHER, OtherCategory.ACCESSORY) and _CABLE.search(line.name):
+        return OtherCategory.CABLE
+    return category
+
+
+def other_item(result: ListImport, line: ListLine) -> OtherItem:
+    """A list line RigPlan does not plan as a part, as an Other item with the list's name, price and date."""
+    return OtherItem(name=line.name[:300], category=other_category(line), price=result.price_of(line))
+
+
 def to_build(
     result: ListImport, catalog: Catalog, name: str | None = None, assumptions: Assumptions | None = None
 ) -> Build:
     """The build the list describes, with the choices made so far. Repeated lines of a GPU, memory or storage
     part at the same price become one item with a quantity."""
     items: list[BuildItem] = []
+    other: list[OtherItem] = []
     for ln in result.lines:
         kind = ln.line.kind
         if kind is None:
+            extra = other_item(result, ln.line)
+            for j, seen in enumerate(other):  # two identical fan lines: one item of two
+                if seen.model_copy(update={"quantity": 1}) == extra and seen.quantity < MAX_OTHER_QUANTITY:
+                    other[j] = seen.model_copy(update={"quantity": seen.quantity + 1})
+                    break
+            else:
+                other.append(extra)
             continue
         found = catalog.get(ln.choice) if ln.choice else None
         part = found if found is not None else _custom(ln.line, kind)
@@ -126,9 +160,9 @@ def to_build(
             items.append(BuildItem(part=part, price_override=price))
     when = result.parts.date.isoformat() if result.parts.date else "date unknown"
     notes = [f"Imported from a {SOURCE} ({result.parts.url or 'no address'}, {when})."]
-    skipped = [ln.line for ln in result.lines if ln.status == "skipped"]
-    if skipped:
-        notes.append("Not planned by RigPlan: " + "; ".join(f"{s.type_label}: {s.name}" for s in skipped) + ".")
+    if other:  # the import report: which list lines became Other items (counted in the total, read by no check)
+        listed = "; ".join(f"{o.label}: {o.name}" + (f" x{o.quantity}" if o.quantity > 1 else "") for o in other)
+        notes.append(f"Other items (counted in the total, read by no check): {listed}.")
     open_lines = [result.lines[n] for n in result.uncertain if result.lines[n].choice is None]
     if open_lines:
         notes.append("Unconfirmed matches, kept as custom parts: " + "; ".join(ln.line.name for ln in open_lines) + ".")
@@ -136,6 +170,7 @@ def to_build(
     return Build(
         name=(name or f"PCPartPicker list {when}")[:200],
         items=tuple(items),
+        other=tuple(other),
         notes="\n".join(notes),
         **kwargs,
     )

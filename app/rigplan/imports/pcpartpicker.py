@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from rigplan.imports.money import MoneyError, parse_price, region_currency
 from rigplan.kinds import Kind
 
-# PCPartPicker's part types and RigPlan's kinds. Other types (Monitor, Operating System, Case Fan, ...) are kept
-# as "not a part RigPlan plans" lines so the user sees them, with their prices, instead of losing them silently.
+# PCPartPicker's part types and RigPlan's kinds. Other types (Monitor, Operating System, Case Fan, ...) become the
+# build's "Other" line items with their prices (issue 29), so the imported total equals the list's total.
 TYPE_KINDS: dict[str, Kind] = {
     "cpu": Kind.CPU,
     "cpu cooler": Kind.COOLER,
@@ -57,6 +57,28 @@ KNOWN_TYPES = set(TYPE_KINDS) | {
     "custom",
     "case accessory",
     "webcam",
+}
+# The Other-item category (rigplan.model.other.OtherCategory values) of each type RigPlan does not plan as a part.
+OTHER_TYPES: dict[str, str] = {
+    "case fan": "fan",
+    "fan controller": "fan",
+    "operating system": "os",
+    "monitor": "monitor",
+    "ups": "ups",
+    **dict.fromkeys(("keyboard", "mouse", "headphones", "speakers", "webcam"), "peripheral"),
+    **dict.fromkeys(
+        (
+            "sound card",
+            "wired network adapter",
+            "wireless network adapter",
+            "optical drive",
+            "external storage",
+            "thermal compound",
+            "case accessory",
+        ),
+        "accessory",
+    ),
+    "custom": "other",
 }
 MAX_TEXT = 200_000  # a list of a few dozen lines is ~5 kB; more is not a part list
 
@@ -164,10 +186,19 @@ def _add(
     n: int, out: PartList, type_label: str, name: str, price_text: str, dollar: str, url: str | None = None
 ) -> None:
     key = " ".join(type_label.lower().split())
-    if key not in KNOWN_TYPES:
-        return
     name = " ".join(name.split())
     if not name:
+        return
+    if key not in KNOWN_TYPES:
+        # A type this parser does not know (PCPartPicker adds some now and then) still costs money: with a price
+        # it becomes an Other item, so the total stays the list's; without one it is a note, not a part line.
+        if not price_text.strip() or "no prices available" in price_text.lower():
+            return
+        amount, currency, merchant = _price_and_merchant(price_text, dollar, n, out)
+        if amount is None:
+            return
+        out.problems.append(f"line {n}: '{type_label.strip()}' is not a type RigPlan knows; kept as an Other item")
+        out.lines.append(ListLine(type_label.strip(), None, name, amount, currency, merchant, url))
         return
     amount, currency, merchant = _price_and_merchant(price_text, dollar, n, out)
     out.lines.append(ListLine(type_label.strip(), TYPE_KINDS.get(key), name, amount, currency, merchant, url))

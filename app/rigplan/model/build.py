@@ -8,13 +8,15 @@ from pydantic import Field
 
 from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.common import Frozen, Price
+from rigplan.model.other import OtherItem
 from rigplan.model.parts import Kind, Part
 from rigplan.model.workload import WorkloadSpec
 
 # Version 2 (RigPlan 0.x, issue 13) added `comparison`, the offers on the break-even chart; version 1 files migrate
 # unchanged (no comparison: RigPlan picks one), see rigplan.files.buildfile.migrate. Version 3 (issue 28) added
-# `workload`; a build without one is still written as version 2, so older RigPlans open it.
-FORMAT_VERSION = 3
+# `workload`; a build without one is still written as version 2, so older RigPlans open it. Version 4 (issue 29) added
+# `other`, the "Other" line items (fans, OS, cables, UPS...); a build without any is written as before.
+FORMAT_VERSION = 4
 # Above this a quantity is a typo, not a plan: 16 GPUs already needs a rack, not a workstation.
 MAX_QUANTITY = 64
 # A workstation has a dozen lines; a thousand is a broken or hostile file (and keeps every total finite).
@@ -58,11 +60,26 @@ class Build(Frozen):
     comparison: Annotated[tuple[ChartOffer, ...], Field(max_length=MAX_COMPARED)] | None = None
     # What the build is for (issue 28): the model and task the workload planner sizes. None: not chosen.
     workload: WorkloadSpec | None = None
+    # Priced line items that are not catalog parts (rigplan.model.other): counted in the costs, read by no rule.
+    other: tuple[OtherItem, ...] = Field(
+        default=(),
+        max_length=MAX_ITEMS,
+        description="Other items (format 4): priced lines that are not parts (fans, OS, cables, UPS...); counted in "
+        "the costs, never resold, read by no check.",
+    )
 
     @property
     def format_version(self) -> int:
         """The lowest file format that holds this build."""
-        return FORMAT_VERSION if self.workload is not None else 2
+        if self.other:
+            return 4
+        return 3 if self.workload is not None else 2
+
+    def priced_lines(self) -> list[tuple[str, str, int, Price | None]]:
+        """Every line a buyer pays for, parts then Other items: (kind or category label, name, quantity, unit
+        price). The one list the exports and totals walk, so an Other item is never left out of one of them."""
+        lines = [(i.part.kind.label, i.part.name, i.quantity, i.unit_price) for i in self.items]
+        return lines + [(o.label, o.name, o.quantity, o.unit_price) for o in self.other]
 
     def of_kind(self, kind: Kind) -> list[BuildItem]:
         return [item for item in self.items if item.part.kind == kind]

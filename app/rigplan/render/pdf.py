@@ -69,13 +69,12 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int], total: lis
 def summary_html(plan: Plan) -> str:
     b, cost, cur = plan.build, plan.cost, plan.currency
     rows = []
-    for item in b.items:
-        p = item.unit_price
+    for label, name, quantity, p in b.priced_lines():  # the parts, then the Other items (issue 29)
         rows.append(
             [
-                item.kind.label,
-                item.part.name,
-                str(item.quantity),
+                label,
+                name,
+                str(quantity),
                 money(p.currency, p.amount) if p else "no price",
                 (p.date.isoformat() if p.date else "date unknown") if p else "",
             ]

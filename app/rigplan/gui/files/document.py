@@ -13,6 +13,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rigplan.model import Build, BuildItem, Kind, Part, Price
 from rigplan.model.build import MAX_QUANTITY, ChartOffer
+from rigplan.model.other import MAX_OTHER_QUANTITY, OtherItem
 from rigplan.rules.compat import SINGLE, base_build, slots_full
 
 
@@ -108,6 +109,34 @@ class BuildDocument(QObject):
         items = list(self.build.items)
         items[index] = items[index].model_copy(update={"price_override": price})
         self.edit(self.build.model_copy(update={"items": tuple(items)}), f"Price of {items[index].part.name}")
+
+    # --- Other items (issue 29): priced lines that are not parts; each edit one undoable command --------------------
+
+    def _set_other(self, other: list[OtherItem], text: str) -> None:
+        self.edit(self.build.model_copy(update={"other": tuple(other)}), text)
+
+    def add_other(self, item: OtherItem) -> None:
+        self._set_other([*self.build.other, item], f"Add {item.name}")
+
+    def replace_other(self, index: int, item: OtherItem) -> None:
+        other = list(self.build.other)
+        other[index] = item
+        self._set_other(other, f"Edit {item.name}")
+
+    def remove_other(self, index: int) -> None:
+        other = list(self.build.other)
+        gone = other.pop(index)
+        self._set_other(other, f"Remove {gone.name}")
+
+    def set_other_quantity(self, index: int, quantity: int) -> None:
+        other = list(self.build.other)
+        other[index] = other[index].model_copy(update={"quantity": max(1, min(MAX_OTHER_QUANTITY, quantity))})
+        self._set_other(other, f"Quantity of {other[index].name}")
+
+    def set_other_price(self, index: int, price: Price | None) -> None:
+        other = list(self.build.other)
+        other[index] = other[index].model_copy(update={"price": price})
+        self._set_other(other, f"Price of {other[index].name}")
 
     def set_assumptions(self, assumptions: object, text: str = "Change assumptions") -> None:
         self.edit(self.build.model_copy(update={"assumptions": assumptions}), text)

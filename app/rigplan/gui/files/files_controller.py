@@ -30,6 +30,39 @@ OPEN_FILTER = f"RigPlan builds ({' '.join('*' + s for s in OPEN_SUFFIXES)});;All
 SAVE_FILTER = f"RigPlan build (*{SUFFIX});;YAML (*.yaml *.yml)"
 
 
+# The prompt's buttons with mnemonics (issue 29): Alt+S saves, Alt+D discards ("Don't Save", the wording of the
+# GNOME and macOS prompts), Alt+C or Esc cancels. Qt's standard texts have none on most platforms.
+PROMPT_TEXTS = {
+    QMessageBox.StandardButton.Save: "&Save",
+    QMessageBox.StandardButton.Discard: "&Don't Save",
+    QMessageBox.StandardButton.Cancel: "&Cancel",
+}
+
+
+def save_changes_prompt(parent: QWidget | None, name: str) -> QMessageBox:
+    """The "save changes?" box, not yet shown (tests drive it with the keyboard)."""
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        "Save changes?",
+        f"“{name}” has unsaved changes. Save them?",
+        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        parent,
+    )
+    for button, text in PROMPT_TEXTS.items():
+        box.button(button).setText(text)
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+    return box
+
+
+def ask_save_changes(parent: QWidget | None, name: str) -> QMessageBox.StandardButton:
+    """Show the prompt and wait: Save, Discard or Cancel (closing the box is Cancel)."""
+    box = save_changes_prompt(parent, name)
+    box.exec()
+    clicked = box.clickedButton()
+    return box.standardButton(clicked) if clicked is not None else QMessageBox.StandardButton.Cancel
+
+
 class FilesController(QObject):
     """File commands of the main window (`window` is the parent of its dialogs and takes dropped files)."""
 
@@ -57,13 +90,7 @@ class FilesController(QObject):
         """True when it is fine to drop the current build (saved, discarded, or nothing to save)."""
         if not self.doc.is_modified():
             return True
-        answer = QMessageBox.question(
-            self.window,
-            "Save changes?",
-            f"“{self.doc.build.name}” has unsaved changes. Save them?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
+        answer = ask_save_changes(self.window, self.doc.build.name)
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard

@@ -40,7 +40,7 @@ STATUS_TEXT = {
     "matched": "Matched",
     "uncertain": "Check",
     "custom": "Not in catalog",
-    "skipped": "Not planned",
+    "other": "Other item",
 }
 MAX_FILE = 1_000_000
 
@@ -226,7 +226,11 @@ class ReviewMatchesDialog(QDialog):
             self.combos[r] = combo
             self.table.setCellWidget(r, 4, combo)
         else:
-            text = "custom part (specs unknown)" if ln.status == "custom" else "left out: RigPlan does not plan it"
+            text = (
+                "custom part (specs unknown)"
+                if ln.status == "custom"
+                else "Other item: counted in the total, read by no check"
+            )
             self.table.setItem(r, 4, QTableWidgetItem(text))
 
     def take_best(self) -> None:

@@ -1,4 +1,5 @@
-"""The build panel: one row per slot (part, quantity, price override, remove), the total and the power bar."""
+"""The build panel: one row per slot (part, quantity, price override, remove), then the build's Other items (fans,
+OS, cables, UPS...: issue 29), the total with the button that adds an Other item, and the power bar."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
+    QPushButton,
     QStyle,
     QTableWidget,
     QTableWidgetItem,
@@ -27,6 +30,10 @@ from rigplan.kinds import KIND_LABELS, Kind
 if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
     from rigplan.model import Build
     from rigplan.rules import Report
+
+
+# Other-item cells carry their index into build.other under this role (part cells use UserRole for build.items).
+OTHER_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class PowerBar(QWidget):
@@ -78,13 +85,21 @@ class BuildPanel(QWidget):
     remove_requested = Signal(int)  # item index
     quantity_changed = Signal(int, int)
     price_edited = Signal(int, object)  # item index, float | None
+    # Other items (index into build.other): the same edits, plus add and edit in a dialog (gui/parts/other_items.py)
+    other_add_requested = Signal()
+    other_edit_requested = Signal(int)
+    other_remove_requested = Signal(int)
+    other_quantity_changed = Signal(int, int)
+    other_price_edited = Signal(int, object)  # index, float | None
 
     COLS = ["Slot", "Part", "Qty", "Price", ""]
+    ADD_OTHER = "Add &other item..."
 
     def __init__(self, money: Callable[..., str]) -> None:  # (amount, currency=None): the window's money()
         super().__init__()
         self.money = money
-        self._keys: list[tuple[Kind, str | None]] | None = None  # the rows shown (slot, part id), to update in place
+        # the rows shown ((slot, part id), then ("other", category|name)), to update in place
+        self._keys: list[tuple[Kind | str, str | None]] | None = None
         self.table = QTableWidget(0, len(self.COLS))
         self.table.setAccessibleName("Build parts")
         self.table.setHorizontalHeaderLabels(self.COLS)
@@ -95,31 +110,50 @@ class BuildPanel(QWidget):
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         fm = self.table.fontMetrics()
-        for c, sample in ((0, "Motherboard  "), (2, "64 ⇅  "), (3, "$10,000.00  "), (4, " ✕ ")):
+        for c, sample in ((0, "Operating system "), (2, "64 ⇅  "), (3, "$10,000.00  "), (4, " ✕ ")):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
             h.resizeSection(c, fm.horizontalAdvance(sample) + 16)
         self.total = LiveText(lines=1, rich=True, wrap=False)
         self.total.setAccessibleName("Total cost")
+        self.add_other = QPushButton(self.ADD_OTHER)
+        self.add_other.setToolTip(
+            plain_tip(
+                "Things that are not catalog parts but cost money: case fans, an OS licence, cables and risers, a UPS, "
+                "a monitor, shipping (Alt+O or Ctrl+Shift+O). They count in the total and the cost of ownership; no "
+                "check reads them."
+            )
+        )
+        self.add_other.clicked.connect(self.other_add_requested)
         self.power = PowerBar()
         self.power.setAccessibleName("Power: load against PSU rating")
         self.power_note = LiveText(lines=2)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.table, 1)
-        lay.addWidget(self.total)
+        total_row = QHBoxLayout()
+        total_row.addWidget(self.total, 1)
+        total_row.addWidget(self.add_other)
+        lay.addLayout(total_row)
         lay.addWidget(self.power)
         lay.addWidget(self.power_note)
         self.table.currentCellChanged.connect(self._on_current)
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.cellClicked.connect(self._on_clicked)
+        # Activation is a double-click or Enter (the style decides): on an Other item's name it opens its editor.
+        self.table.cellActivated.connect(self._on_activated)
+        add_other = QShortcut(QKeySequence("Ctrl+Shift+O"), self)
+        add_other.setContext(Qt.ShortcutContext.WindowShortcut)
+        add_other.activated.connect(self.other_add_requested)
         delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
         delete.activated.connect(self._remove_current)
         self._rows: list[tuple[Kind, int | None]] = []
+        self._other_start = 0  # the table row of the first Other item (after the part rows)
+        self._other_count = 0
         self._filling = False
 
     def _on_current(self, row: int, *_: int) -> None:
-        if 0 <= row < len(self._rows):
+        if 0 <= row < len(self._rows):  # an Other item's row selects no slot
             self.slot_selected.emit(self._rows[row][0])
 
     def select_kind(self, kind: Kind) -> None:
@@ -137,17 +171,20 @@ class BuildPanel(QWidget):
         for kind in SLOT_ORDER:
             idx = [n for n, i in enumerate(items) if i.part.kind == kind]
             rows += [(kind, n) for n in idx] or [(kind, None)]
-        keys = [(k, None if n is None else items[n].part.id) for k, n in rows]
+        other = build.other if build is not None else ()
+        keys: list[tuple[Kind | str, str | None]] = [(k, None if n is None else items[n].part.id) for k, n in rows]
+        keys += [("other", f"{o.category.value}|{o.name}") for o in other]
         same_rows = keys == self._keys
         self._rows, self._keys = rows, keys
+        self._other_start, self._other_count = len(rows), len(other)
         if same_rows:  # the common edit (quantity, price): update values in place, keep the cell widgets
             self._update_values(build)
             self._filling = False
-            self._show_power(report)
+            self._show_power(report, build)
             return
         # Plain items only (no cell widgets): quantity is edited with the item delegate's spin box, and the
         # remove column is a clickable cell, so a build edit repaints a handful of cells, not dozens of widgets.
-        self.table.setRowCount(len(rows))
+        self.table.setRowCount(len(rows) + len(other))
         ro = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         for r, (kind, n) in enumerate(rows):
             cells = [QTableWidgetItem(KIND_LABELS[kind])] + [QTableWidgetItem() for _ in range(4)]
@@ -172,11 +209,33 @@ class BuildPanel(QWidget):
                     index_cell.setData(Qt.ItemDataRole.UserRole, n)
             for c, cell in enumerate(cells):
                 self.table.setItem(r, c, cell)
-        if 0 <= current < len(rows):
+        for j, o in enumerate(other):
+            self._fill_other_row(len(rows) + j, j, o.label, o.name, ro)
+        if 0 <= current < self.table.rowCount():
             self.table.setCurrentCell(current, 0)
         self._update_values(build)
-        self._show_power(report)
+        self._show_power(report, build)
         self._filling = False
+
+    def _fill_other_row(self, r: int, j: int, label: str, name: str, ro: Qt.ItemFlag) -> None:
+        cells = [QTableWidgetItem(label), QTableWidgetItem(name)] + [QTableWidgetItem() for _ in range(3)]
+        for cell in cells:
+            cell.setFlags(ro)
+            cell.setData(OTHER_ROLE, j)
+        cells[0].setToolTip(plain_tip(f"Other item ({label}): counted in the total, read by no check"))
+        cells[1].setToolTip(plain_tip(f"{name}\nDouble-click to edit its name, category, price or power"))
+        cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
+        cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
+        cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
+        cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
+        cells[4].setToolTip(plain_tip(f"Remove {name}"))
+        for c, cell in enumerate(cells):
+            self.table.setItem(r, c, cell)
+
+    def other_row(self, index: int) -> int:
+        """The table row of the build's Other item `index` (tests and the controller select it)."""
+        return self._other_start + index
 
     def _update_values(self, build: Build | None) -> None:
         unpriced = 0
@@ -216,13 +275,31 @@ class BuildPanel(QWidget):
                 total += converted * item.quantity  # in the build's currency, never a relabelled USD amount
             else:
                 unpriced += 1
+        for j in range(self._other_count):
+            assert build is not None  # Other rows come from a build
+            o = build.other[j]
+            qty, cell = self.table.item(self._other_start + j, 2), self.table.item(self._other_start + j, 3)
+            if qty is None or cell is None:
+                continue
+            if qty.data(Qt.ItemDataRole.EditRole) != o.quantity:
+                qty.setData(Qt.ItemDataRole.EditRole, o.quantity)
+            price = o.price
+            cell.setText(self.money(price.amount, price.currency) if price else "no price")
+            power = f"{o.watts:g} W each at the wall" if o.watts is not None else "power not given: not counted"
+            quote = price.describe() if price else "No price known: type one"
+            cell.setToolTip(plain_tip(f"{quote}\n{power}\nEdit to change the price; clear it for 'no price'."))
+            converted = fx_convert(price.amount, price.currency, rate) if price and rate else None
+            if converted is not None:
+                total += converted * o.quantity
+            else:
+                unpriced += 1
         # Issue 19: with parts that have no price the total is a lower bound, and says so as everywhere else.
         least = "at least " if unpriced else ""
         missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced)})</span>" if unpriced else ""
         basis = f" <span style='color:gray'>({esc(rate.basis)})</span>" if rate and rate.currency != "USD" else ""
         self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
-    def _show_power(self, report: Report | None) -> None:
+    def _show_power(self, report: Report | None, build: Build | None = None) -> None:
         p = report.power if report is not None else None
         if p is None or not p.load_w:
             self.power.set_state(0, 1, "No power draw yet", False)
@@ -238,37 +315,57 @@ class BuildPanel(QWidget):
             f"Full load {p.load_w:,.0f} W (GPUs at board power, CPU at sustained boost) plus GPU spikes unless the "
             "PSU is an ATX 3.x unit: what the PSU must carry (docs/checks.md gives each part's basis)"
         )
+        # The Other items' own watts (fans, a UPS, a monitor) are on the wall, not on the PSU: said apart, as the cost
+        # model adds them (docs/cost-model.md, "Other items").
+        other = [o for o in build.other if o.watts is not None] if build is not None else []
+        extra = sum(o.watts * o.quantity for o in other if o.watts is not None)
+        plus = f" Other items: +{extra:,.1f} W at the wall." if other else ""
         self.power_note.setText(
             f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {least}{p.wall_load_w:,.0f} W while training, "
-            f"{p.wall_idle_w:,.0f} W idle."
+            f"{p.wall_idle_w:,.0f} W idle.{plus}"
         )
 
     def _on_clicked(self, row: int, column: int) -> None:
         cell = self.table.item(row, column)
-        if column == 4 and cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
+        if column == 4 and cell is not None and cell.data(OTHER_ROLE) is not None:
+            self.other_remove_requested.emit(cell.data(OTHER_ROLE))
+        elif column == 4 and cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
             self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
+
+    def _on_activated(self, row: int, column: int) -> None:
+        cell = self.table.item(row, column)
+        if column in (0, 1) and cell is not None and cell.data(OTHER_ROLE) is not None:
+            self.other_edit_requested.emit(cell.data(OTHER_ROLE))
 
     def _remove_current(self) -> None:
         cell = self.table.item(self.table.currentRow(), 4)
-        if cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
+        if cell is not None and cell.data(OTHER_ROLE) is not None:
+            self.other_remove_requested.emit(cell.data(OTHER_ROLE))
+        elif cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
             self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
 
     def _on_item_changed(self, cell: QTableWidgetItem) -> None:
         if self._filling or cell.column() not in (2, 3):
             return
-        n = cell.data(Qt.ItemDataRole.UserRole)
+        other = cell.data(OTHER_ROLE)
+        n = cell.data(Qt.ItemDataRole.UserRole) if other is None else other
         if n is None:
             return
+        quantity, price = (
+            (self.quantity_changed, self.price_edited)
+            if other is None
+            else (self.other_quantity_changed, self.other_price_edited)
+        )
         if cell.column() == 2:
             value = cell.data(Qt.ItemDataRole.EditRole)
             try:
-                self.quantity_changed.emit(n, max(1, min(64, int(value))))
+                quantity.emit(n, max(1, min(64, int(value))))
             except (TypeError, ValueError):
-                self.quantity_changed.emit(n, 1)
+                quantity.emit(n, 1)
             return
         text = cell.text().strip()
         if text in ("", "no price"):
-            self.price_edited.emit(n, None)
+            price.emit(n, None)
             return
         from rigplan.imports.money import parse_amount, parse_price
         from rigplan.model.numbers import NumberError
@@ -278,4 +375,4 @@ class BuildPanel(QWidget):
             value = found[0] if found else parse_amount(text)
         except NumberError:
             value = float("nan")  # the window refuses it with a message
-        self.price_edited.emit(n, value)
+        price.emit(n, value)

@@ -1,0 +1,157 @@
+"""Issue 29: "Other" line items (fans, OS, cables, UPS...) in a real build file, through the real cost model, the
+CLI's check and cost (JSON and text), the Markdown, CSV and PDF exports and the comparison."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from rigplan.cli.main import run_cli
+from rigplan.costs.analysis import cost_build
+from rigplan.costs.model import compute
+from rigplan.costs.resale import resale_share
+from rigplan.exports.compare import compare
+from rigplan.exports.markdown import to_markdown
+from rigplan.exports.plan import make_plan
+from rigplan.exports.tables import parts_csv
+from rigplan.files import BuildFileError, load, loads, save
+from rigplan.files.buildfile import json_schema
+from rigplan.model import Build, Price
+from rigplan.model.other import OtherCategory, OtherItem
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "2x-rtx-4090.rigplan"
+DAY = dt.date(2025, 7, 23)
+FANS = OtherItem(
+    name="Arctic P14 case fan",
+    category=OtherCategory.FAN,
+    quantity=3,
+    price=Price(amount=9.99, currency="USD", date=DAY, source="Amazon"),
+    watts=1.5,
+)
+OS = OtherItem(name="Windows 11 Pro", category=OtherCategory.OS, price=Price(amount=199.0, date=DAY, source="shop"))
+UPS = OtherItem(name="APC SMT1500C", category=OtherCategory.UPS, price=Price(amount=382.96, date=DAY, source="B&H"))
+
+
+@pytest.fixture(scope="module")
+def with_other(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 2x RTX 4090 example with three Other items, saved as a real file."""
+    build = load(EXAMPLE)
+    path = tmp_path_factory.mktemp("other") / "with-other.rigplan"
+    save(build.model_copy(update={"other": (FANS, OS, UPS)}), path)
+    return path
+
+
+def test_file_round_trip_and_format_version(with_other: Path) -> None:
+    text = with_other.read_text("utf-8")
+    assert "format_version: 4" in text and "other:" in text and "category: ups" in text
+    build = load(with_other)
+    assert build.other == (FANS, OS, UPS)
+    assert load(EXAMPLE).other == () and "format_version: 4" not in EXAMPLE.read_text("utf-8")  # old files open
+    schema = json_schema()
+    assert "other" in schema["properties"] and schema["properties"]["format_version"]["maximum"] == 4
+
+
+def test_costs_count_other_items_never_resold(with_other: Path) -> None:
+    base, build = load(EXAMPLE), load(with_other)
+    before, after = cost_build(base), cost_build(build)
+    extras = 3 * 9.99 + 199.0 + 382.96
+    assert after.own.parts_usd == pytest.approx(before.own.parts_usd + extras)
+    assert after.own.not_resold_usd == pytest.approx(extras)
+    # The fans' 3 x 1.5 W count at the wall, at work and idle; the UPS's power is not given: not counted, said so.
+    assert after.own.load_wall_w == pytest.approx(before.own.load_wall_w + 4.5)
+    assert after.own.idle_wall_w == pytest.approx(before.own.idle_wall_w + 4.5)
+    assert any("no power given for APC SMT1500C: not counted" in n for n in after.notes)
+    assert not any("Windows 11 Pro" in n and "power" in n for n in after.notes)  # an OS draws nothing: no note
+    a = build.assumptions
+    r0, r1 = compute(before.own, [], a), compute(after.own, [], a)
+    share = resale_share(a)[0]
+    assert r1.resale == pytest.approx(r0.resale)  # resale is of the parts alone (docs/cost-model.md)
+    assert r1.upfront - r0.upfront == pytest.approx(extras * (1 + a.tax_fraction))
+    assert r1.resale == pytest.approx(before.own.parts_usd * share)
+
+
+def test_cli_check_and_cost_list_them(with_other: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_cli(["check", str(with_other), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert [(o["name"], o["category"], o["quantity"]) for o in doc["other_items"]] == [
+        ("Arctic P14 case fan", "fan", 3),
+        ("Windows 11 Pro", "os", 1),
+        ("APC SMT1500C", "ups", 1),
+    ]
+    assert doc["other_items"][2]["watts"] is None and doc["other_items"][0]["watts"] == 1.5  # unknown is null
+    run_cli(["check", str(with_other)])
+    text = capsys.readouterr().out
+    assert "Arctic P14 case fan (Case fans) x3: 9.99 USD (Amazon, 2025-07-23) each; 1.5 W each at the wall" in text
+    assert "APC SMT1500C (UPS) x1: 382.96 USD (B&H, 2025-07-23) each; power not given" in text
+    assert run_cli(["cost", str(with_other), "--instance", "aws:p3.2xlarge:us-east-1", "--json"]) == 0
+    cost = json.loads(capsys.readouterr().out)
+    assert cost["other_items_cost"] == pytest.approx(3 * 9.99 + 199.0 + 382.96, abs=0.01)
+    assert len(cost["other_items"]) == 3
+    assert any("never resold" in n for n in cost["notes"])
+
+
+def test_exports_show_the_rows(with_other: Path) -> None:
+    plan = make_plan(load(with_other), today=DAY)
+    md = to_markdown(plan)
+    assert "| Case fans | Arctic P14 case fan | 3 | USD 9.99 | 2025-07-23 |" in md
+    assert "| UPS | APC SMT1500C | 1 | USD 382.96 | 2025-07-23 |" in md
+    rows = list(csv.DictReader(io.StringIO(parts_csv(plan))))
+    other = [r for r in rows if r["kind"].startswith("other/")]
+    assert [(r["kind"], r["name"], r["quantity"], r["unit_price"]) for r in other] == [
+        ("other/fan", "Arctic P14 case fan", "3", "9.99"),
+        ("other/os", "Windows 11 Pro", "1", "199.00"),
+        ("other/ups", "APC SMT1500C", "1", "382.96"),
+    ]
+    # The CSV's rows add up to the total the Markdown states (every line a buyer pays for is there).
+    total = sum(float(r["unit_price"]) * int(r["quantity"]) for r in rows)
+    assert f"**USD {total:,.2f}**" in md
+
+
+def test_pdf_rows_and_comparison(with_other: Path) -> None:
+    from rigplan.render.pdf import summary_html
+
+    plan = make_plan(load(with_other), today=DAY)
+    html = summary_html(plan)
+    assert "<td>Operating system</td><td>Windows 11 Pro</td>" in html
+    cmp = compare([make_plan(load(EXAMPLE), today=DAY), plan])
+    rows = {r.kind.label: r for r in cmp.parts if isinstance(r.kind, OtherCategory)}
+    assert rows["Case fans"].cells == ("", "3x Arctic P14 case fan") and rows["Case fans"].differs
+    assert rows["UPS"].cells == ("", "APC SMT1500C")
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("{name: '', price: {amount: 5}}", "other.0.name"),
+        ("{name: '   '}", "an Other item needs a name"),
+        ("{name: fan, price: {amount: -5}}", "other.0.price.amount"),
+        ("{name: fan, price: {amount: .nan}}", "other.0.price.amount"),
+        ("{name: fan, quantity: 1000}", "other.0.quantity"),
+        ("{name: fan, watts: .nan}", "watts must be a finite number"),
+        ("{name: fan, category: toaster}", "other.0.category"),
+    ],
+)
+def test_bad_other_items_in_a_file_are_one_clear_error(item: str, message: str) -> None:
+    with pytest.raises(BuildFileError) as err:
+        loads(f"format: rigplan-build\nformat_version: 4\nname: x\nother:\n- {item}\n", "bad.rigplan")
+    assert message in err.value.message and "\n" not in err.value.message
+
+
+def test_only_a_build_with_other_items_needs_version_4() -> None:
+    """A build with Other items is written as version 4; one without stays 2 or 3 (older RigPlans open it)."""
+    assert Build().format_version == 2
+    assert Build(other=(OS,)).format_version == 4
+
+
+def test_the_documented_snippet_loads() -> None:
+    import re
+
+    (block,) = re.findall(r"```yml\n(other:.*?)```", (ROOT / "docs" / "build-file.md").read_text("utf-8"), re.S)
+    build = loads(f"format: rigplan-build\nformat_version: 4\nname: doc\n{block}", "build-file.md")
+    assert [(o.category.value, o.quantity, o.watts) for o in build.other] == [("fan", 3, 1.5), ("os", 1, None)]
