@@ -18,6 +18,7 @@ from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules.context import Ctx
 from rigplan.rules.electrical import circuit_overloaded, psu_overloaded, psu_wattage, wall_circuit
+from rigplan.rules.findings import Severity
 from rigplan.rules.power import (
     DEFAULT_RATING,
     circuit_limit_w,
@@ -76,6 +77,6 @@ def power_errors(base: Build, table: KindTable, codes: np.ndarray, first: list[i
     )
     psu_wattage(c, est)
     wall_circuit(c, est)
-    before = c.report.rules()
+    before = c.report.rules(Severity.ERROR)  # a warning the base has (under the recommendation) may become an error
     bad = (over_psu & ("psu-wattage" not in before)) | (over_wall & ("wall-circuit" not in before))
     return ~bad[codes]
