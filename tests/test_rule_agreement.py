@@ -117,7 +117,7 @@ def varied(catalog: Catalog) -> Catalog:
 def test_filter_equals_check_for_every_part(kind: Kind, which: str, catalog: Catalog, varied: Catalog) -> None:
     cat = catalog if which == "real" else varied
 
-    @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
+    @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
     @given(build=partial_builds(cat))
     def agree(build: Build) -> None:
         fast = compatible_mask(build, kind, cat).tolist()
