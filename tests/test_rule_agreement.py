@@ -163,8 +163,10 @@ def _solid_gear(cat: Catalog) -> Build:
 
 def _quadro_pair(cat: Catalog) -> Build:
     """A helper's failing run (session note): 2x Quadro M2000 and an RX 9060 XT on an EVGA 600 W1 of unknown cable
-    counts, a Ryzen 9 9900X3D on an X870 EAGLE."""
+    counts, a Ryzen 9 9900X3D on an X870 EAGLE; with one 2 TB HDD the sizing load sits 7 W under the 600 W rating
+    (a psu-wattage warning), so one more drive makes it an error."""
     items = (
+        BuildItem(part=_by_prefix(cat, Kind.STORAGE, "00274e77")),
         BuildItem(part=_by_prefix(cat, Kind.GPU, "eddba1cb"), quantity=2),
         BuildItem(part=_by_prefix(cat, Kind.GPU, "00abd169")),
         BuildItem(part=_by_prefix(cat, Kind.PSU, "047c53fe")),
