@@ -170,6 +170,12 @@ def test_intel_only_cooler_loses_amd_sockets(catalog: Catalog) -> None:
     assert noctua is not None and "AM4" not in (noctua.sockets or ())
 
 
+def test_am5_boards_take_48_gb_per_dimm_slot(catalog: Catalog) -> None:
+    """Issue 25: 4x 48 GB on AM5 is no error; boards listed at their launch 128 GB now say 192 GB (4 slots)."""
+    am5 = [b for b in catalog.of_kind(Kind.MOTHERBOARD) if b.socket == "AM5" and b.memory_slots and b.max_memory_gb]
+    assert am5 and all(b.max_memory_gb >= 48 * b.memory_slots for b in am5 if isinstance(b, Motherboard))
+
+
 def test_case_named_e_atx_takes_e_atx_boards() -> None:
     d = {"id": "x", "name": "Acme Tower 9 E-ATX Full Tower", "motherboard_form_factors": ["ATX"]}
     dq.check(Kind.CASE, d, dq.Tables())

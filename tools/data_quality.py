@@ -263,8 +263,22 @@ def merge_m2_pairs(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+# AM5 boards: 48 GB DDR5 UDIMMs run on every AM5 board since AGESA 1.0.0.7 (2023), by the board makers' memory
+# support lists (the same statement tools/cpu_families.yaml cites for AM5 CPUs): a board listed below 48 GB per DIMM
+# slot gives its launch figure.
+AM5_GB_PER_SLOT = 48
+
+
 def check_board(r: Recorder, t: Tables) -> None:
     d = r.d
+    slots_n, top = d.get("memory_slots"), d.get("max_memory_gb")
+    if d.get("socket") == "AM5" and slots_n and top and top < AM5_GB_PER_SLOT * slots_n:
+        r.set(
+            "max_memory_gb",
+            AM5_GB_PER_SLOT * slots_n,
+            f"AM5 boards run 48 GB DIMMs since AGESA 1.0.0.7 (2023, board makers' memory lists): {slots_n} slots x "
+            f"48 GB; {top} GB was the launch figure",
+        )
     m2 = d.get("m2_slots")
     if m2:
         merged = merge_m2_pairs(m2)
