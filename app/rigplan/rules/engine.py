@@ -48,7 +48,7 @@ POWER_FACTS = {
     K.STORAGE: facts("storage_type", "nvme", "form_factor", "interface"),
     K.COOLER: facts("fan_count", "fanless", "water_cooled"),
     K.MOTHERBOARD: facts("socket"),
-    K.PSU: _psu_power,  # is_atx3 reads the name, the atx3 field and the native 16-pin cables
+    K.PSU: _psu_power,  # is_atx3 reads the name and the atx3 field
     K.CASE: count_only,
 }
 
@@ -67,7 +67,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         ("cpu-chipset",),
         fit.cpu_chipset,
-        {K.CPU: facts("socket", "microarchitecture"), K.MOTHERBOARD: facts("socket", "chipset")},
+        {K.CPU: fit.cpu_chipset_facts, K.MOTHERBOARD: facts("socket", "chipset")},
         needs=both(K.CPU, K.MOTHERBOARD),
     ),
     # No display output is about a part still missing, not about a candidate's fit: the filter leaves it out, or

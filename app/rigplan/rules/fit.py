@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rigplan.model.parts import Kind
+from rigplan.model.parts import Cpu, Kind
 from rigplan.rules.context import (
     Ctx,
     board_fits_case,
@@ -37,6 +37,11 @@ def cpu_socket(c: Ctx) -> None:
         )
 
 
+def cpu_chipset_facts(cpu: Cpu) -> tuple[object, ...]:
+    """What cpu-chipset reads of a CPU: its socket, generation and product line (by name, platforms.yaml)."""
+    return cpu.socket, cpu.microarchitecture, platforms().cpu_line(cpu.socket, cpu.name)
+
+
 def cpu_chipset(c: Ctx) -> None:
     """Same socket, different generation: an i9-9900K does not run on a Z270 board (parts/platforms.yaml)."""
     if not (c.cpu and c.board) or norm_socket(c.cpu.socket or "?") != norm_socket(c.board.socket or "!"):
@@ -44,8 +49,8 @@ def cpu_chipset(c: Ctx) -> None:
     pf = platforms()
     if pf.canonical_socket(c.cpu.socket) not in pf.chipsets:
         return  # no support table for this socket: every CPU of it runs on every chipset of it, as far as we know
-    level = pf.chipset_support(c.cpu.socket, c.cpu.microarchitecture, c.board.chipset)
-    arch, chip = c.cpu.microarchitecture, c.board.chipset
+    level = pf.chipset_support(c.cpu.socket, c.cpu.microarchitecture, c.board.chipset, c.cpu.name)
+    arch, chip = pf.cpu_line(c.cpu.socket, c.cpu.name) or c.cpu.microarchitecture, c.board.chipset
     if level is None:
         c.unchecked(
             "cpu-chipset",

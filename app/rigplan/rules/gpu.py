@@ -128,6 +128,9 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
     if wired and sum(wired) <= budget:
         per_slot = wired
         how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes"
+        cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in board_slots)
+        if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in board_slots):
+            how += " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
     elif wired:
         per = lane_split(c.cpu.pcie_lanes, n)
         per_slot = [min(w, per) for w in wired]

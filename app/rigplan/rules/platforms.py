@@ -65,15 +65,30 @@ class Platforms:
         default_factory=dict
     )
 
-    def chipset_support(self, socket: str | None, microarch: str | None, chipset: str | None) -> str | None:
-        """'ok', 'bios' (after a BIOS update), 'no', or None when the table does not cover the pair."""
+    # socket -> [(CPU-name pattern, its generation key)]: product lines that share a microarchitecture but not a
+    # chipset list (Threadripper PRO 7000 WX and Threadripper 7000 are both Zen 4 on sTR5; WRX90 takes only PRO).
+    lines: dict[str, list[tuple[re.Pattern[str], str]]] = field(default_factory=dict)
+
+    def cpu_line(self, socket: str | None, cpu_name: str | None) -> str | None:
+        """The product line of the socket's chipset table that `cpu_name` belongs to, or None."""
+        for rx, line in self.lines.get(self.canonical_socket(socket) or "", ()):
+            if cpu_name and rx.search(cpu_name):
+                return line
+        return None
+
+    def chipset_support(
+        self, socket: str | None, microarch: str | None, chipset: str | None, cpu_name: str | None = None
+    ) -> str | None:
+        """'ok', 'bios' (after a BIOS update), 'no', or None when the table does not cover the pair. A product line
+        matched by the CPU's name comes before its microarchitecture."""
         name = self.canonical_socket(socket)
         table = self.chipsets.get(name or "")
-        if table is None or not microarch or not chipset:
+        line = self.cpu_line(socket, cpu_name)
+        if table is None or not (microarch or line) or not chipset:
             return None
         known, gens, _ = table
         chip = chipset_name(chipset)
-        gen = gens.get(microarch.strip())
+        gen = gens.get(line) if line else gens.get((microarch or "").strip())
         if gen is None or chip not in known:
             return None
         ok, bios = gen
@@ -167,8 +182,11 @@ def _load(path: Path) -> Platforms:
             ok = frozenset(chipset_name(c) for c in g.get("ok", ()))
             bios = frozenset(chipset_name(c) for c in g.get("bios", ()))
             known |= ok | bios
-            for arch in g["cpus"]:
+            for arch in g.get("cpus", ()):
                 gens[arch] = (ok, bios)
+            if g.get("line"):  # a product line, matched on the CPU's name
+                p.lines.setdefault(sock, []).append((re.compile(g["match"], re.I), g["line"]))
+                gens[g["line"]] = (ok, bios)
         p.chipsets[sock] = (frozenset(known), gens, " ".join(entry["source"].split()))
     return p
 

@@ -135,14 +135,14 @@ ATX3_NAME = re.compile(r"\bATX\s*3(\.\d)?\b|\bATX3", re.I)
 
 
 def is_atx3(psu: Psu | None) -> bool | None:
-    """Three-valued. True: an ATX 3.x unit (the maker or the data says so, its name says so, or it has native
-    12V-2x6 / 12VHPWR cables, which came with ATX 3.0); False: the data says it is not; None: unknown (and said so,
-    never "not ATX 3.x")."""
+    """Three-valued. True: an ATX 3.x unit (the maker or the data says so, or its name says so); False: the data
+    says it is not; None: unknown (and said so, never "not ATX 3.x"). Native 12V-2x6 / 12VHPWR cables are not
+    taken as proof: Seasonic's 2022 PRIME TX-1600 ships two and is ATX 2.53 (docs/checks.md, psu-atx3)."""
     if psu is None:
         return None
     if psu.atx3 is not None:
         return psu.atx3
-    if ATX3_NAME.search(psu.name) or (psu.connectors is not None and psu.connectors.pcie16):
+    if ATX3_NAME.search(psu.name):
         return True
     return None
 

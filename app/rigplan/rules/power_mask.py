@@ -17,7 +17,7 @@ from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules.context import Ctx
-from rigplan.rules.electrical import circuit_overloaded, psu_overloaded, psu_wattage, wall_circuit
+from rigplan.rules.electrical import circuit_overloaded, psu_overloaded
 from rigplan.rules.power import (
     DEFAULT_RATING,
     circuit_limit_w,
@@ -38,9 +38,12 @@ def _psu_facts(psu: Psu | None) -> tuple[float, str, bool]:
     return (float(psu.wattage) if psu.wattage else np.nan), psu.efficiency or "?", spike_rated(psu)
 
 
-def power_errors(base: Build, table: KindTable, codes: np.ndarray, first: list[int]) -> np.ndarray | None:
-    """Rows whose part, added to `base`, makes the build fail psu-wattage or wall-circuit where `base` did not.
-    None for a build with two or more PSUs (each unit's share: units.py), which the rule's `run` judges."""
+def power_errors(
+    base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
+) -> np.ndarray | None:
+    """Rows whose part, added to `base`, makes the build fail psu-wattage or wall-circuit where `base` did not
+    (`already`: the rule ids with an error in `base`, from Rule.errors). None for a build with two or more PSUs
+    (each unit's share: units.py), which the rule's `run` judges."""
     if psu_units(base) > 1:
         return None
     c = Ctx(base)
@@ -74,8 +77,5 @@ def power_errors(base: Build, table: KindTable, codes: np.ndarray, first: list[i
     over_wall = known & circuit_overloaded(
         wall_draw(load, gpu, psu_w, rating, atx3), circuit_limit_w(a.wall_voltage, a.wall_amps)
     )
-    psu_wattage(c, est)
-    wall_circuit(c, est)
-    before = c.report.rules()
-    bad = (over_psu & ("psu-wattage" not in before)) | (over_wall & ("wall-circuit" not in before))
+    bad = (over_psu & ("psu-wattage" not in already)) | (over_wall & ("wall-circuit" not in already))
     return ~bad[codes]

@@ -50,10 +50,12 @@ class Rule:
     # A condition on the build without the candidate, without which the rule writes no error (psu-quantity: a PSU
     # line of quantity 2+); None: always.
     applies: Callable[[Build], bool] | None = None
-    # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first) ->
-    # mask; None: the filter runs `run` once per distinct facts.
+    # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first,
+    # ids of the rule's errors the base already has) -> mask; None: the filter runs `run` once per distinct facts.
+    # The errors already there come from `errors()`, the one definition both paths use (a vector that read the
+    # base's warnings as errors once hid every candidate that turned a psu-wattage warning into an error).
     # It may answer None for a build it does not cover (two PSUs): then `run` is used.
-    vector: Callable[[Build, KindTable, np.ndarray, list[int]], np.ndarray | None] | None = None
+    vector: Callable[[Build, KindTable, np.ndarray, list[int], frozenset[str]], np.ndarray | None] | None = None
 
     @property
     def id(self) -> str:
@@ -125,12 +127,14 @@ def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.nda
     if not rule.needs <= present or (rule.applies is not None and not rule.applies(base)):
         return np.ones(len(table), dtype=bool)
     codes, first = keys_of(table, rule)
-    if rule.vector is not None and (vec := rule.vector(base, table, codes, first)) is not None:
-        results[memo] = vec
-        return vec
     ctx = Ctx(base)
     before = rule.errors(ctx)
     ctx.report = Report()
+    if rule.vector is not None:
+        vec = rule.vector(base, table, codes, first, frozenset(r for r, _ in before))
+        if vec is not None:
+            results[memo] = vec
+            return vec
     verdicts = (_adds_none(rule, ctx, table.part(i), single, before) for i in first)
     ok = np.fromiter(verdicts, dtype=bool, count=len(first))
     mask = ok[codes]

@@ -100,6 +100,18 @@ def gpu_slot_lanes(c: Ctx) -> None:
     used = list(enumerate(slots[: len(c.gpus)], 1))
     narrow = [(n, s) for n, s in used if s.lanes < 8]
     if not narrow:
+        # A second x16-size slot beside the CPU's x16 whose wiring the data leaves open: on chipsets that can split
+        # the CPU's x16 (tools/chipsets.yaml, `split`) it runs x8 from the CPU when the board splits it, else x4 from
+        # the chipset. Which one only the board's manual says: not checked, rather than taken as x8.
+        cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in slots)
+        open_ = [n for n, s in used if s.wired_to is None and s.lanes == 8 and cpu16]
+        if open_:
+            c.unchecked(
+                "gpu-slot-lanes",
+                f"GPU {', '.join(map(str, open_))}: its x16-size slot runs x8 from the CPU if the board splits the "
+                "CPU's x16 over two slots, else x4 from the chipset; the data does not say which",
+                (K.GPU, K.MOTHERBOARD),
+            )
         return
     where = "; ".join(
         f"GPU {n} in a x16-size slot wired x{s.lanes}{' from the chipset' if s.wired_to == 'chipset' else ''}"
@@ -150,7 +162,15 @@ def board_slot_positions(c: Ctx) -> None:
 
 def case_radiator_gpu(c: Ctx) -> None:
     """Where the liquid cooler's radiator goes, and what a front radiator leaves of the GPU clearance."""
-    if not (c.cooler and c.case and c.cooler.water_cooled and c.cooler.radiator_mm):
+    if not (c.cooler and c.case and c.cooler.water_cooled):
+        return
+    if not c.cooler.radiator_mm:
+        c.unchecked(
+            "case-radiator-gpu",
+            f"the radiator of {c.cooler.name}: its size is unknown, so where it goes in the case and what it leaves of "
+            "the GPU clearance are not checked",
+            (K.COOLER, K.CASE),
+        )
         return
     r, front, top = c.cooler.radiator_mm, c.case.max_radiator_front_mm, c.case.max_radiator_top_mm
     name = f"the {r} mm radiator of {c.cooler.name}"
@@ -198,8 +218,9 @@ def _cap(text: str) -> str:
 
 
 def psu_atx3(c: Ctx) -> None:
-    """Three-valued: the maker says (or the unit has native 12V-2x6 / 12VHPWR cables, an ATX 3.x-era feature), the
-    maker says not, or unknown. Unknown is said as unknown, never as "not ATX 3.x"."""
+    """Three-valued: the maker says so (the data or the name), the maker says not (or the unit predates ATX 3.0), or
+    unknown. A native 12V-2x6 / 12VHPWR cable is no proof (the 2022 PRIME TX-1600 has two and is ATX 2.53).
+    Unknown is said as unknown, never as "not ATX 3.x"."""
     if not c.psu:
         return
     v = is_atx3(c.psu)
@@ -207,8 +228,8 @@ def psu_atx3(c: Ctx) -> None:
     if v is None:
         c.unchecked(
             "psu-atx3",
-            f"whether the {c.psu.name} is an ATX 3.x unit is unknown (no maker's statement, no native 12V-2x6 or "
-            f"12VHPWR cable): it is sized with the GPU spike margin",
+            f"whether the {c.psu.name} is an ATX 3.x unit is unknown (no maker's statement in the data; a native "
+            f"12V-2x6 / 12VHPWR cable alone is no proof): it is sized with the GPU spike margin",
             (K.PSU,),
         )
     elif v is False and gpu_w:
