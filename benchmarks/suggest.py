@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from rigplan.catalog import load_catalog  # noqa: E402
 from rigplan.cloud.offers import load_offers  # noqa: E402
 from rigplan.model.assumptions import Assumptions  # noqa: E402
-from rigplan.suggest import Goal, Question, suggest  # noqa: E402
+from rigplan.suggest import Goal, Question, SuggestError, suggest  # noqa: E402
 from rigplan.suggest.search import Search  # noqa: E402
 
 TARGET_S = 1.0
@@ -34,7 +34,11 @@ QUESTIONS = [
     # Added with --beat and the wall-circuit pruning (the second took over 40 s before it):
     ("$4,000, earliest break-even vs p3.2xlarge", Question(budget=4000, goal=Goal.BREAKEVEN, beat=P3)),
     ("$8,000, most GPU memory, 4 GPUs, 15 A", Question(budget=8000, goal=Goal.VRAM, gpus=4)),
+    # Issue 26: the expert's minimums and strictness are on in all of the above; these are its own questions.
+    ("$10,000, most throughput, any count", Question(budget=10000)),
+    ("$15,000, 4 GPUs", Question(budget=15000, gpus=4)),
 ]
+EXPLAINED_S = 2.0
 
 
 def main() -> int:
@@ -44,18 +48,26 @@ def main() -> int:
     t0 = time.perf_counter()
     Search(catalog, a, Question(budget=2000, max_gpus=1)).best()
     print(f"first use (per-process column building, not per question): {time.perf_counter() - t0:.2f} s")
-    print(f"{'question':<44} {'search':>8} {'explained':>10} {'target':>7}  answer")
-    worst = 0.0
+    # Wall time and this process's CPU time: on a machine shared with other jobs the wall time includes waiting.
+    print(f"{'question':<44} {'search':>8} {'cpu':>6} {'explained':>10} {'cpu':>6}  answer")
+    worst = worst_explained = 0.0
     for label, q in QUESTIONS:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         found = Search(catalog, a, q).best()
-        t1 = time.perf_counter()
-        sug = suggest(catalog, a, q)
-        t2 = time.perf_counter()
-        worst = max(worst, t1 - t0)
+        t1, c1 = time.perf_counter(), time.process_time()
+        try:
+            sug = suggest(catalog, a, q)
+            binds = sug.binding
+        except SuggestError as exc:
+            binds = f"no answer: {exc}"
+        t2, c2 = time.perf_counter(), time.process_time()
+        worst, worst_explained = max(worst, t1 - t0), max(worst_explained, t2 - t1)
         answer = f"${found.total_usd:,.0f}, {found.option.count}x {found.option.part.chipset}" if found else "none"
-        print(f"{label:<44} {t1 - t0:>7.2f}s {t2 - t1:>9.2f}s {TARGET_S:>6.1f}s  {answer}; binds: {sug.binding}")
-    verdict = "PASS" if worst <= TARGET_S else "OVER TARGET"
+        print(
+            f"{label:<44} {t1 - t0:>7.2f}s {c1 - c0:>5.2f}s {t2 - t1:>9.2f}s {c2 - c1:>5.2f}s  {answer}; binds: {binds}"
+        )
+    ok = worst <= TARGET_S and worst_explained <= EXPLAINED_S
+    verdict = "PASS" if ok else "OVER TARGET"
 
     from _suggest_reference import brute_force, reduced
 
@@ -64,14 +76,17 @@ def main() -> int:
     rows = brute_force(parts)
     t1 = time.perf_counter()
     only = frozenset(p.id for p in parts)
-    s = Search(catalog, a, Question(budget=4000, max_gpus=2), only=only)
+    s = Search(catalog, a, Question(budget=4000, max_gpus=2, expert=False, allow_missing_data=True), only=only)
     s.best()
     t2 = time.perf_counter()
     print(
         f"reduced catalog ({len(parts)} parts): brute force {t1 - t0:.2f} s ({len(rows)} valid builds); "
         f"search {t2 - t1:.3f} s"
     )
-    print(f"worst search: {worst:.2f} s (target <= {TARGET_S:.1f} s): {verdict}")
+    print(
+        f"worst search: {worst:.2f} s (target <= {TARGET_S:.1f} s); worst explained: {worst_explained:.2f} s "
+        f"(target <= {EXPLAINED_S:.1f} s): {verdict}"
+    )
     return 0
 
 

@@ -24,6 +24,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    ap.add_argument("--form-only", action="store_true", help="the question as set, before the search (a quick shot)")
     a = ap.parse_args()
     from PySide6.QtGui import QColor, QPainter, QPixmap
 
@@ -35,9 +36,13 @@ def main() -> int:
             dlg.show()
             dlg.goal.setCurrentIndex(dlg.goal.findText("The earliest break-even against a cloud offer"))
             dlg.budget.setValue(4000)
-            dlg.min_ram.setValue(32)
             dlg.max_gpus.setValue(2)
-            dlg.run()
+            if a.form_only:
+                dlg.result_view.setPlaceholderText("Set the question and press Suggest.")
+            else:
+                dlg.run()
+            while dlg.searching():  # the search runs in its worker thread; the answer comes back as a signal
+                pump(app, seconds=0.2)
             pump(app, turns=20)
             shot = QPixmap(w.size())
             shot.fill(QColor("black"))
@@ -45,12 +50,15 @@ def main() -> int:
             painter.drawPixmap(w.geometry().topLeft(), w.grab())
             painter.drawPixmap(dlg.geometry().topLeft(), dlg.grab())
             painter.end()
-            shot.save(str(a.out / f"suggest-dialog-{a.size}.png"))
-            print("saved", a.out / f"suggest-dialog-{a.size}.png")
+            name = f"suggest-{'form' if a.form_only else 'dialog'}-{a.size}.png"
+            shot.save(str(a.out / name))
+            print("saved", a.out / name)
             return int(dlg.open_button.isEnabled())
 
         SuggestDialog.exec = answer  # type: ignore[method-assign]
         w.menus.suggest.trigger()  # exec() above stands in for the modal loop, so no event loop is needed
+        if a.form_only:
+            return 0
         w.tabs.setCurrentIndex(1)  # the Costs workspace: the break-even the dialog promised
         pump(app, seconds=1.5)  # the chart redraws on a short timer after the build changes
         print("curves on the chart:", ", ".join(w.costs.curve_data()))

@@ -99,6 +99,10 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
 
     try:
         a = apply_assumption_flags(ns, Assumptions())
+        if ns.work_hours_per_year is not None:  # the stated amount of work, as hours a day over the year
+            if not 0 < ns.work_hours_per_year <= 8766:
+                raise SuggestError(f"--work-hours-per-year must be 1 to 8766, not {ns.work_hours_per_year:g}")
+            a = a.model_copy(update={"hours_per_day": ns.work_hours_per_year / 365.25})
         beat = resolve_offer(ns.beat, ns.region, a.pricing) if ns.beat else None
         goal = Goal(ns.goal) if ns.goal else (Goal.BREAKEVEN if beat is not None else Goal.THROUGHPUT)
         if beat is not None and goal is not Goal.BREAKEVEN:
@@ -113,6 +117,9 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
             min_vram_gb=ns.min_vram,
             min_ram_gb=ns.min_ram,
             min_storage_gb=ns.min_storage,
+            min_cores=ns.min_cores,
+            expert=not ns.no_expert_minimums,
+            allow_missing_data=ns.allow_missing_data,
             case_form=ns.case,
             include=tuple(ns.include or ()),
             beat=beat,
@@ -156,6 +163,10 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
                     for extra, alt in sug.next_steps
                 ],
                 "runners_up": [_alt(r, sug.currency, rate) for r in sug.runners_up],
+                "check": sug.check_text,
+                "warnings": [f.to_json() for f in sug.report.findings if f.severity == "warning"] if sug.report else [],
+                "not_checked": [n.to_json() for n in sug.report.not_checked] if sug.report else [],
+                "minimums": sug.minimums,
                 "notes": sug.notes,
                 "seconds": round(sug.seconds, 3),
                 "build": build_to_dict(sug.build),
@@ -172,6 +183,9 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
         each = f"{price.amount:,.2f} {price.currency}" if price else "no price"
         mine = " your price" if item.price_override else ""
         print(f"  {item.quantity}x {item.part.kind.label:<12} {item.part.name}  ({each}{mine})")
+    print(f"Checks: {sug.check_text}")
+    if sug.minimums:
+        print(f"Held to the expert's minimums: {'; '.join(sug.minimums)}")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
         buys = (
@@ -190,7 +204,7 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
     for note in sug.notes:
         print(f"  note: {note}")
     if ns.output:
-        print(f"Written to {ns.output} (passes every check with no errors)")
+        print(f"Written to {ns.output} (checks: {sug.check_text})")
     return 0
 
 
@@ -248,10 +262,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--min-vram", type=number("--min-vram", 0, 1e6), default=0.0, help="GB of memory per GPU, at least")
     p.add_argument(
-        "--min-ram", type=number("--min-ram", 0, 1e7), default=0.0, help="GB of system memory, at least (one kit)"
+        "--min-ram",
+        type=number("--min-ram", 0, 1e7),
+        help="GB of system memory, at least (one kit; default: the GPUs' memory, 32 GB at least)",
     )
     p.add_argument(
-        "--min-storage", type=number("--min-storage", 0, 1e8), default=0.0, help="GB of storage, at least (one drive)"
+        "--min-storage",
+        type=number("--min-storage", 0, 1e8),
+        help="GB of storage, at least (one drive; default: 1000, 2000 from 2 GPUs)",
+    )
+    p.add_argument(
+        "--min-cores", type=whole("--min-cores", 1, 512), help="CPU cores, at least (default: 2 per GPU + 2, 6 at least)"
+    )
+    p.add_argument(
+        "--no-expert-minimums",
+        action="store_true",
+        help="drop the expert's minimums (RAM, cores, x8 lanes, NVMe SSD, PSU and connectors without a warning, "
+        "a roomy case for 3+ GPUs): any build that check() passes with no error",
+    )
+    p.add_argument(
+        "--allow-missing-data",
+        action="store_true",
+        help="allow parts whose data leaves a rule that matters 'not checked' (the answer lists every such rule)",
+    )
+    p.add_argument(
+        "--work-hours-per-year",
+        type=number("--work-hours-per-year", 0, 8784, above_lo=True),
+        help="the work the build does, for --beat (default: the assumptions' hours a day x 365)",
     )
     p.add_argument("--case", help="case size class as the catalog names it, e.g. 'ATX Mid Tower'")
     p.add_argument("--include", action="append", metavar="PART_ID", help="a catalog part that must be in the build")

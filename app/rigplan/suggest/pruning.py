@@ -24,14 +24,14 @@ if TYPE_CHECKING:
 
 
 class PowerPruning:
-    catalog: Catalog
+    sub: Catalog  # the candidates (search.candidates)
     _peaks: dict[Kind, dict[int, float]]
     order: tuple[Kind, ...]
 
     def _peak(self, kind: Kind, row: int) -> float:
         cache = self._peaks.setdefault(kind, {})
         if row not in cache:
-            cache[row] = peak_w(self.catalog.table(kind).part(row))
+            cache[row] = peak_w(self.sub.table(kind).part(row))
         return cache[row]
 
     def _power_room(self, depth: int, room: PowerRoom, ahead: list[list[tuple[float, int]]]) -> bool:

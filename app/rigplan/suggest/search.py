@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from rigplan.catalog.loader import Catalog
 from rigplan.costs.fx import Rate, convert, rate_for
@@ -28,32 +27,20 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.common import Price
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
-from rigplan.rules.compat import compatible_mask
+from rigplan.rules.compat import SINGLE, compatible_mask
 from rigplan.rules.context import WORKSTATION
 from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
-from rigplan.suggest.found import ORDER, Found, GpuOption, vendor_of
+from rigplan.suggest.candidates import candidates, psu_recommended
+from rigplan.suggest.expert import Minimums, strict_for
+from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, vendor_of
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
 from rigplan.suggest.question import Goal, Question, SuggestError
 
 USD = Rate("USD", 1.0, "catalog prices are in USD")
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
-
-
-class Cancelled(Exception):
-    """The user stopped the search."""
-
-
-@dataclass
-class Stats:
-    completions: int = 0  # branch-and-bound runs (memoised ones not counted)
-    nodes: int = 0
-    unpriced: dict[str, int] = field(default_factory=dict)  # per kind: parts skipped for having no price
-    unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
-    unknown_vram: int = 0
-    depth: dict[int, int] = field(default_factory=dict)
 
 
 class Search(PowerPruning, EarliestBreakeven):
@@ -82,14 +69,18 @@ class Search(PowerPruning, EarliestBreakeven):
         self.own: dict[str, Price] = dict(question.own_prices)
         self.bundled = bundled_prices(catalog)
         self.objective: Breakeven | None = None
+        self.strict = strict_for(question)
+        # The minimums every option shares (the fewest GPUs, no GPU memory): they narrow the lists once.
+        self.minimums = Minimums.for_option(question, min(question.counts()), 0.0)
+        self.rejected = 0  # complete builds check() passed that the strict verdicts turned down (a leaf test)
         if question.goal is Goal.BREAKEVEN and question.beat is not None:
             try:
                 self.objective = Breakeven(question.beat, assumptions, self.perf)
             except ValueError as exc:
                 raise SuggestError(str(exc)) from exc
-        self.lists = {k: self._priced(k) for k in ORDER}
+        self.sub, self.lists = candidates(catalog, {k: self._priced(k) for k in ORDER})
         self.options = self._gpu_options()
-        cpus = self.catalog.table(Kind.CPU)
+        cpus = self.sub.table(Kind.CPU)
         self._peaks: dict[Kind, dict[int, float]] = {}
         self.cpu_power_known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in self.lists[Kind.CPU])  # type: ignore[arg-type]
 
@@ -142,12 +133,8 @@ class Search(PowerPruning, EarliestBreakeven):
         table = self.catalog.table(kind)
         prices = self._prices(kind)
         keep = [i for i, v in enumerate(prices) if v is not None and (self.only is None or table.ids[i] in self.only)]
-        if kind is Kind.MEMORY and self.q.min_ram_gb:
-            cap = table.column("capacity_gb")
-            keep = [i for i in keep if (cap[i] or 0) >= self.q.min_ram_gb]
-        if kind is Kind.STORAGE and self.q.min_storage_gb:
-            cap = table.column("capacity_gb")
-            keep = [i for i in keep if (cap[i] or 0) >= self.q.min_storage_gb]
+        if kind in (Kind.MEMORY, Kind.STORAGE, Kind.CPU, Kind.CASE):
+            keep = [i for i in keep if self.minimums.part_ok(table.part(i))]
         if kind is Kind.CASE and self.q.case_form:
             ff = table.column("form_factor")
             want = self.q.case_form.lower()
@@ -219,13 +206,21 @@ class Search(PowerPruning, EarliestBreakeven):
         """The cheapest valid completion of `option` within rest_cap, or (goal BREAKEVEN) the one with the earliest
         break-even that beats `incumbent`."""
         self.stats.completions += 1
-        sub = self.catalog
+        sub = self.sub
         gpu_item = BuildItem(part=option.part, quantity=option.count)
         base = Build(items=(gpu_item,), assumptions=self.a)
+        need = Minimums.for_option(self.q, option.count, option.vram_gb)
+        strict = self.strict
         lists = []
         for kind in ORDER:
             mask = compatible_mask(base, kind, sub)
-            lists.append([(p, r) for p, r in self.lists[kind] if mask[r]])
+            table = sub.table(kind)
+            fit = [(p, r) for p, r in self.lists[kind] if mask[r] and need.part_ok(table.part(r))]
+            if strict.active:
+                fit = strict.keep(base, kind, ((t, table.part(t[1])) for t in fit), kind in SINGLE)
+            lists.append(fit)
+        if "psu-wattage" in strict.warn and self.cpu_power_known:
+            lists[ORDER.index(Kind.PSU)] = psu_recommended(base, lists, self.sub, self._peak)
             if not lists[-1] and kind is not Kind.COOLER:
                 return None
         bound = Bounds(sub, lists)
@@ -255,9 +250,18 @@ class Search(PowerPruning, EarliestBreakeven):
                 raise Cancelled
             build = Build(items=items, assumptions=self.a)
             ahead = list(lists)
+            kind = ORDER[depth]
+            # This level's own tests first: they are cheaper than the look-ahead and often leave nothing.
+            if kind in (Kind.MEMORY, Kind.COOLER):  # the minimums that pair a part with the chosen CPU
+                chosen_cpu = build.first(Kind.CPU)
+                cpu_part = chosen_cpu if isinstance(chosen_cpu, Cpu) else None
+                tab = sub.table(kind)
+                ahead[depth] = [(p, r) for p, r in ahead[depth] if need.with_cpu(cpu_part, tab.part(r))]
+            if not ahead[depth] and kind is not Kind.COOLER:
+                return
             for d in range(depth, len(ORDER)):
                 mask = compatible_mask(build, ORDER[d], sub)
-                ahead[d] = [(p, r) for p, r in lists[d] if mask[r]]
+                ahead[d] = [(p, r) for p, r in ahead[d] if mask[r]]
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return
             if ORDER[depth] is Kind.PSU and self.cpu_power_known:
@@ -286,9 +290,12 @@ class Search(PowerPruning, EarliestBreakeven):
 
             if cost + rest + mins[depth] > limit():
                 return
-            if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and check(build).ok:
+            if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and self._passes(build):
                 leaf(cost)  # the boxed cooler will do
             table = sub.table(ORDER[depth])
+            # The strict verdicts (warnings and unknowns that fail a part) are asked of each candidate as the scan
+            # reaches it: most of a level's candidates are never reached, the bound stops the scan first.
+            judge = strict.judge(build, kind, kind in SINGLE) if strict.active else None
             for price, row in ahead[depth]:
                 if cost + price + rest > limit():
                     break
@@ -297,10 +304,12 @@ class Search(PowerPruning, EarliestBreakeven):
                     if cost + price + self._rest_that_fits(room, depth, self._peak(ORDER[depth], row), ahead) > limit():
                         continue
                 part = table.part(row)
+                if judge is not None and not judge(part):
+                    continue
                 chosen.append((part, price))
                 with_part = (*items, BuildItem(part=part))
                 if depth + 1 == len(ORDER):
-                    if check(Build(items=with_part, assumptions=self.a)).ok:
+                    if self._passes(Build(items=with_part, assumptions=self.a)):
                         leaf(cost + price)
                 else:
                     rec(depth + 1, cost + price, with_part, ahead)
@@ -323,6 +332,16 @@ class Search(PowerPruning, EarliestBreakeven):
             score: Score = best[2]  # type: ignore[assignment]
             return Found(option, parts, score.total_usd, score=score, own=self.own)
         return Found(option, parts, float(best[0]) + option.cost_usd, own=self.own)  # type: ignore[arg-type]
+
+    def _passes(self, build: Build) -> bool:
+        """A complete build the search accepts: no error in check(), and no strict warning or unknown."""
+        report = check(build)
+        if not report.ok:
+            return False
+        if self.strict.failures(report):
+            self.rejected += 1
+            return False
+        return True
 
     # -- the goal ----------------------------------------------------------------------------------------------
     def value(self, o: GpuOption) -> tuple[float, float]:
