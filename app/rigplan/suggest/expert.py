@@ -22,6 +22,9 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build
 from rigplan.model.parts import Case, Cooler, Cpu, Kind, Memory, Part, Storage
 from rigplan.rules.context import Ctx
@@ -146,28 +149,55 @@ def _dump(part: Part) -> Hashable:
     return repr(part.model_dump(exclude={"id", "name", "price", "spec_source", "perf_source", "tdp_source"}))
 
 
+def _slots(board: Any) -> Hashable:
+    return (repr(board.pcie_slots), board.form_factor)
+
+
+# The facts the notes-and-warnings rules read (they declare none: the "compatible only" filter skips rules that
+# write no error). gpu-slot-lanes reads the board's slots; gpu_multi (gpu-lanes) the board's slots and the CPU's
+# lanes. GPUs are keyed by everything: in the search they are the base, never a candidate.
+_EXTRA_READS: dict[str, dict[Kind, Callable[[Any], Hashable]]] = {
+    "gpu-slot-lanes": {Kind.GPU: _dump, Kind.MOTHERBOARD: _slots},
+    "gpu-slot-spacing": {Kind.GPU: _dump, Kind.MOTHERBOARD: _slots, Kind.CPU: lambda c: (c.pcie_lanes,)},
+}
+# Rules that read every part's power: their verdict changes with every part chosen, so they are asked of the few
+# candidates a scan reaches (Strict.judge), not of whole lists ahead (Strict.mask).
+POWER = frozenset({"psu-wattage", "psu-quantity"})
+
+
 class Strict:
-    """The rules' warnings in `warn` and their "not checked" in `unknown` counted as failures (module docstring)."""
+    """The rules' warnings in `warn` and their "not checked" in `unknown` counted as failures (module docstring).
+
+    Verdicts are cached by what they depend on, as the "compatible only" filter caches its masks: a rule's verdict
+    on a candidate is keyed by the rule's facts of the build (its fingerprint, without part ids: two boards with the
+    same facts get the same verdicts) and the candidate's facts. A list of candidates is judged once per distinct
+    facts value and the answer spread over the rows with numpy (`mask`)."""
 
     def __init__(self, warn: frozenset[str], unknown: frozenset[str]) -> None:
         self.warn, self.unknown = warn, unknown
-        self.rules: list[Rule] = [r for r in RULES if set(r.ids) & (warn | unknown)]
+        self.rules: list[tuple[Rule, dict[Kind, Callable[[Any], Hashable]]]] = [
+            (r, dict(r.reads) or _EXTRA_READS.get(r.id, {})) for r in RULES if set(r.ids) & (warn | unknown)
+        ]
         self._verdicts: dict[Hashable, bool] = {}
         self._before: dict[Hashable, frozenset[Hashable]] = {}
         self._facts: dict[tuple[str, int], tuple[Hashable, Part]] = {}
+        self._codes: dict[tuple[str, int], tuple[np.ndarray, list[int], Any]] = {}
+        self._masks: dict[Hashable, np.ndarray] = {}
 
     @property
     def active(self) -> bool:
         return bool(self.rules)
 
-    def _keys(self, report: Report, kind: Kind | None, leave_out: str = "") -> frozenset[Hashable]:
+    def _keys(self, report: Report, build: Build, kind: Kind | None, leave_out: str = "") -> frozenset[Hashable]:
         """Strict warnings by rule and parts (the candidate left out); strict unknowns that concern `kind`. An
         unknown is the candidate's when it names the candidate's kind, even if the build had it before: without a
         CPU, "the CPU's lane count is not known" is there already, and a CPU of unknown lanes must not hide in it."""
+        # Parts are named by kind, not id: verdicts are shared between builds whose parts differ only in identity.
+        kinds = {i.part.id: i.part.kind.value for i in build.items}
         out: set[Hashable] = set()
         for f in report.findings:
             if f.severity is Severity.WARNING and f.rule in self.warn:
-                out.add(("w", f.rule, tuple(p for p in f.parts if p != leave_out)))
+                out.add(("w", f.rule, tuple(sorted(kinds.get(p, p) for p in f.parts if p != leave_out))))
         for n in report.not_checked:
             if n.rule in self.unknown and kind in n.kinds:
                 out.add(("u", n.rule, n.reason))
@@ -176,20 +206,24 @@ class Strict:
     def _run(self, rule: Rule, build: Build, kind: Kind | None, leave_out: str = "") -> frozenset[Hashable]:
         c = Ctx(build)
         rule.run(c)
-        return self._keys(c.report, kind, leave_out)
+        return self._keys(c.report, build, kind, leave_out)
 
-    def _fingerprint(self, rule: Rule, base: Build) -> Hashable:
-        if rule.reads:
-            return rule.fingerprint(base)
-        return (rule.id, tuple((i.part.id, i.quantity, self._fact(rule, i.part)) for i in base.items))
+    def _fingerprint(self, rule: Rule, reads: dict[Kind, Callable[[Any], Hashable]], base: Build) -> Hashable:
+        if not reads:
+            return (rule.id, tuple((i.part.id, i.quantity, self._fact(rule, reads, i.part)) for i in base.items))
+        parts = tuple(
+            (i.part.kind, i.quantity, self._fact(rule, reads, i.part)) for i in base.items if i.part.kind in reads
+        )
+        a = base.assumptions
+        return (rule.id, parts, (a.wall_voltage, a.wall_amps) if rule.assumptions else None)
 
-    def _fact(self, rule: Rule, part: Part) -> Hashable:
+    def _fact(self, rule: Rule, reads: dict[Kind, Callable[[Any], Hashable]], part: Part) -> Hashable:
         # Keyed by the part object (kept alive in the value, so its id is not reused): a shared Strict may see
         # another catalog whose part of the same id has other facts.
         key = (rule.id, id(part))
         hit = self._facts.get(key)
         if hit is None:
-            hit = self._facts[key] = (rule.reads[part.kind](part) if part.kind in rule.reads else _dump(part), part)
+            hit = self._facts[key] = (reads[part.kind](part) if part.kind in reads else _dump(part), part)
         return hit[0]
 
     def keep(self, base: Build, kind: Kind, parts: Iterable[tuple[Any, Part]], single: bool) -> list[Any]:
@@ -197,25 +231,69 @@ class Strict:
         judge = self.judge(base, kind, single)
         return [tag for tag, part in parts if judge(part)]
 
-    def judge(self, base: Build, kind: Kind, single: bool) -> Callable[[Part], bool]:
-        """A test for one candidate of `kind` against `base`. Each rule runs once per distinct value of the facts
-        it reads of this kind, for each distinct fingerprint of `base` (cached across builds)."""
-        rules = [(r, self._fingerprint(r, base)) for r in self.rules if not r.reads or kind in r.reads]
-        verdicts = self._verdicts
-        if len(verdicts) > 200_000:
-            verdicts.clear()
+    def _verdict(self, rule: Rule, fp: Hashable, base: Build, kind: Kind, fact: Hashable, part: Part, single: bool) -> bool:
+        key = (fp, kind, fact, single)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            if len(self._verdicts) > 500_000:
+                self._verdicts.clear()
+            verdict = self._verdicts[key] = self._adds_none(rule, fp, base, part, single)
+        return verdict
+
+    def judge(self, base: Build, kind: Kind, single: bool, power_only: bool = False) -> Callable[[Part], bool]:
+        """A test for one candidate of `kind` against `base` (power_only: the POWER rules alone, the others having
+        been applied by `mask`)."""
+        rules = [
+            (r, reads, self._fingerprint(r, reads, base))
+            for r, reads in self.rules
+            if (not reads or kind in reads) and (not power_only or r.id in POWER)
+        ]
 
         def ok(part: Part) -> bool:
-            for rule, fp in rules:
-                key = (fp, kind, self._fact(rule, part), single)
-                verdict = verdicts.get(key)
-                if verdict is None:
-                    verdict = verdicts[key] = self._adds_none(rule, fp, base, part, single)
-                if not verdict:
+            for rule, reads, fp in rules:
+                if not self._verdict(rule, fp, base, kind, self._fact(rule, reads, part), part, single):
                     return False
             return True
 
         return ok
+
+    def mask(self, base: Build, table: KindTable, single: bool) -> np.ndarray:
+        """Rows of `table` whose part, put into `base`, adds no strict failure of a rule other than the POWER ones.
+        Each rule is run once per distinct facts value of the table's parts; the masks are cached by fingerprint."""
+        kind = table.kind
+        out = np.ones(len(table), dtype=bool)
+        for rule, reads in self.rules:
+            if rule.id in POWER or (reads and kind not in reads):
+                continue
+            fp = self._fingerprint(rule, reads, base)
+            mkey = (fp, id(table), single)
+            m = self._masks.get(mkey)
+            if m is None:
+                codes, first, _ = self._codes_of(rule, reads, table)
+                facts = [self._fact(rule, reads, table.part(r)) for r in first]
+                ok = [self._verdict(rule, fp, base, kind, f, table.part(r), single) for f, r in zip(facts, first)]
+                if len(self._masks) > 20_000:
+                    self._masks.clear()
+                m = self._masks[mkey] = np.array(ok, dtype=bool)[codes] if first else np.ones(0, dtype=bool)
+            out &= m
+        return out
+
+    def _codes_of(self, rule: Rule, reads: dict[Kind, Callable[[Any], Hashable]], table: KindTable) -> tuple[np.ndarray, list[int], Any]:
+        key = (rule.id, id(table))
+        hit = self._codes.get(key)
+        if hit is None:
+            index: dict[Hashable, int] = {}
+            first: list[int] = []
+            codes = np.empty(len(table), dtype=np.int64)
+            for i in range(len(table)):
+                k = self._fact(rule, reads, table.part(i))
+                j = index.get(k)
+                if j is None:
+                    j = index[k] = len(first)
+                    first.append(i)
+                codes[i] = j
+            hit = self._codes[key] = (codes, first, table)  # the table kept alive: its id is not reused
+        return hit
 
     def _adds_none(self, rule: Rule, fp: Hashable, base: Build, part: Part, single: bool) -> bool:
         before = self._before.get(fp)

@@ -215,6 +215,8 @@ class Search(PowerPruning, EarliestBreakeven):
         for kind in ORDER:
             mask = compatible_mask(base, kind, sub)
             table = sub.table(kind)
+            if strict.active:
+                mask = mask & strict.mask(base, table, kind in SINGLE)
             fit = [(p, r) for p, r in self.lists[kind] if mask[r] and need.part_ok(table.part(r))]
             if strict.active:
                 fit = strict.keep(base, kind, ((t, table.part(t[1])) for t in fit), kind in SINGLE)
@@ -260,7 +262,11 @@ class Search(PowerPruning, EarliestBreakeven):
             if not ahead[depth] and kind is not Kind.COOLER:
                 return
             for d in range(depth, len(ORDER)):
+                # The strict verdicts (warnings and unknowns that fail a part) narrow the lists ahead too, so the
+                # bound below counts the cheapest part that can really be chosen, not one the scan will refuse.
                 mask = compatible_mask(build, ORDER[d], sub)
+                if strict.active:
+                    mask = mask & strict.mask(build, sub.table(ORDER[d]), ORDER[d] in SINGLE)
                 ahead[d] = [(p, r) for p, r in ahead[d] if mask[r]]
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return
@@ -295,7 +301,7 @@ class Search(PowerPruning, EarliestBreakeven):
             table = sub.table(ORDER[depth])
             # The strict verdicts (warnings and unknowns that fail a part) are asked of each candidate as the scan
             # reaches it: most of a level's candidates are never reached, the bound stops the scan first.
-            judge = strict.judge(build, kind, kind in SINGLE) if strict.active else None
+            judge = strict.judge(build, kind, kind in SINGLE, power_only=True) if strict.active else None
             for price, row in ahead[depth]:
                 if cost + price + rest > limit():
                     break
