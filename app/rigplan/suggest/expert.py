@@ -27,11 +27,11 @@ import numpy as np
 from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build
 from rigplan.model.parts import Case, Cooler, Cpu, Kind, Memory, Part, Storage
-from rigplan.rules.context import Ctx
+from rigplan.rules.context import Ctx, open_air
 from rigplan.rules.engine import RULES
 from rigplan.rules.findings import Report, Severity
 from rigplan.rules.power import cpu_boost_w
-from rigplan.rules.rule import Rule, with_part
+from rigplan.rules.rule import Rule, count_only, with_part
 
 # Rules whose "not checked" fails a part for the optimizer: a hole there is what an adversarial search would exploit
 # (a PSU whose cables are unknown feeds any GPU; a case of unknown GPU clearance takes any card). Ids of rules not
@@ -155,10 +155,14 @@ def _slots(board: Any) -> Hashable:
 
 # The facts the notes-and-warnings rules read (they declare none: the "compatible only" filter skips rules that
 # write no error). gpu-slot-lanes reads the board's slots; gpu_multi (gpu-lanes) the board's slots and the CPU's
-# lanes. GPUs are keyed by everything: in the search they are the base, never a candidate.
+# lanes, and of the GPUs their count and whether each is an open-air card (rules/gpu.py).
 _EXTRA_READS: dict[str, dict[Kind, Callable[[Any], Hashable]]] = {
-    "gpu-slot-lanes": {Kind.GPU: _dump, Kind.MOTHERBOARD: _slots},
-    "gpu-slot-spacing": {Kind.GPU: _dump, Kind.MOTHERBOARD: _slots, Kind.CPU: lambda c: (c.pcie_lanes,)},
+    "gpu-slot-lanes": {Kind.GPU: count_only, Kind.MOTHERBOARD: _slots},
+    "gpu-slot-spacing": {
+        Kind.GPU: lambda g: (open_air(g),),
+        Kind.MOTHERBOARD: _slots,
+        Kind.CPU: lambda c: (c.pcie_lanes,),
+    },
 }
 # Rules that read every part's power: their verdict changes with every part chosen, so they are asked of the few
 # candidates a scan reaches (Strict.judge), not of whole lists ahead (Strict.mask).
@@ -182,7 +186,6 @@ class Strict:
         self._before: dict[Hashable, frozenset[Hashable]] = {}
         self._facts: dict[tuple[str, int], tuple[Hashable, Part]] = {}
         self._codes: dict[tuple[str, int], tuple[np.ndarray, list[int], Any]] = {}
-        self._masks: dict[Hashable, np.ndarray] = {}
 
     @property
     def active(self) -> bool:
@@ -226,9 +229,12 @@ class Strict:
             hit = self._facts[key] = (reads[part.kind](part) if part.kind in reads else _dump(part), part)
         return hit[0]
 
-    def keep(self, base: Build, kind: Kind, parts: Iterable[tuple[Any, Part]], single: bool) -> list[Any]:
-        """The items of `parts` ((tag, part) pairs) whose part, put into `base`, adds no strict failure."""
-        judge = self.judge(base, kind, single)
+    def keep(
+        self, base: Build, kind: Kind, parts: Iterable[tuple[Any, Part]], single: bool, power_only: bool = False
+    ) -> list[Any]:
+        """The items of `parts` ((tag, part) pairs) whose part, put into `base`, adds no strict failure (power_only:
+        of the POWER rules, the others having been applied by `mask`)."""
+        judge = self.judge(base, kind, single, power_only)
         return [tag for tag, part in parts if judge(part)]
 
     def _verdict(self, rule: Rule, fp: Hashable, base: Build, kind: Kind, fact: Hashable, part: Part, single: bool) -> bool:
@@ -257,25 +263,24 @@ class Strict:
 
         return ok
 
-    def mask(self, base: Build, table: KindTable, single: bool) -> np.ndarray:
-        """Rows of `table` whose part, put into `base`, adds no strict failure of a rule other than the POWER ones.
-        Each rule is run once per distinct facts value of the table's parts; the masks are cached by fingerprint."""
+    def mask(self, base: Build, table: KindTable, single: bool, within: np.ndarray | None = None) -> np.ndarray:
+        """Rows of `table` whose part, put into `base`, adds no strict failure of a rule other than the POWER ones,
+        among the rows of `within` (all by default; rows outside it come back False). Each rule is run once per
+        distinct facts value of those rows' parts, and only while rows are left to judge."""
         kind = table.kind
-        out = np.ones(len(table), dtype=bool)
+        out = np.ones(len(table), dtype=bool) if within is None else within.copy()
         for rule, reads in self.rules:
             if rule.id in POWER or (reads and kind not in reads):
                 continue
+            if not out.any():
+                break
             fp = self._fingerprint(rule, reads, base)
-            mkey = (fp, id(table), single)
-            m = self._masks.get(mkey)
-            if m is None:
-                codes, first, _ = self._codes_of(rule, reads, table)
-                facts = [self._fact(rule, reads, table.part(r)) for r in first]
-                ok = [self._verdict(rule, fp, base, kind, f, table.part(r), single) for f, r in zip(facts, first)]
-                if len(self._masks) > 20_000:
-                    self._masks.clear()
-                m = self._masks[mkey] = np.array(ok, dtype=bool)[codes] if first else np.ones(0, dtype=bool)
-            out &= m
+            codes, first, _ = self._codes_of(rule, reads, table)
+            ok = np.zeros(len(first), dtype=bool)
+            for j in np.unique(codes[out]).tolist():
+                part = table.part(first[j])
+                ok[j] = self._verdict(rule, fp, base, kind, self._fact(rule, reads, part), part, single)
+            out &= ok[codes]
         return out
 
     def _codes_of(self, rule: Rule, reads: dict[Kind, Callable[[Any], Hashable]], table: KindTable) -> tuple[np.ndarray, list[int], Any]:

@@ -212,7 +212,7 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
     if q.gpus is not None:
         return "gpu count", f"more would need more than {q.gpus} GPU{'s' if q.gpus > 1 else ''}"
     wall = s.a.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0})
-    if Search(s.catalog, wall, replace(q, budget=float("inf"))).best(options=better, cap_usd=float("inf")):
+    if Search(s.catalog, wall, replace(q, budget=1e12)).best(options=better, cap_usd=float("inf")):
         return "wall circuit", (
             f"a faster build draws more than a {s.a.wall_voltage:g} V / {s.a.wall_amps:g} A circuit carries"
         )

@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import numpy as np
+
 from rigplan.catalog.loader import Catalog
 from rigplan.costs.fx import Rate, convert, rate_for
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, multi_gpu
@@ -207,23 +209,33 @@ class Search(PowerPruning, EarliestBreakeven):
         break-even that beats `incumbent`."""
         self.stats.completions += 1
         sub = self.sub
-        gpu_item = BuildItem(part=option.part, quantity=option.count)
+        # The GPUs under one id for every option: the filter's caches are keyed by the facts a rule reads and the
+        # parts' ids, so GPUs of other ids but equal facts (most SKUs of a chip, for most rules) share their masks.
+        gpu_item = BuildItem(part=option.part.model_copy(update={"id": "suggest-gpus"}), quantity=option.count)
         base = Build(items=(gpu_item,), assumptions=self.a)
         need = Minimums.for_option(self.q, option.count, option.vram_gb)
         strict = self.strict
-        lists = []
-        for kind in ORDER:
+        lists: list[list[tuple[float, int]]] = []
+        # Each kind's cheapest part that can go with these GPUs, the others' cheapest at all: when that is over the
+        # cap, or a kind has no part left (four 3-slot cards fit no board), the completion ends before the rest of
+        # the lists are built (most GPU options of a 4-GPU question end at the board).
+        cheapest = [lst[0][0] if lst and k is not Kind.COOLER else 0.0 for k, lst in ((k, self.lists[k]) for k in ORDER)]
+        for d, kind in enumerate(ORDER):
             mask = compatible_mask(base, kind, sub)
             table = sub.table(kind)
             if strict.active:
-                mask = mask & strict.mask(base, table, kind in SINGLE)
+                mask = strict.mask(base, table, kind in SINGLE, mask)
             fit = [(p, r) for p, r in self.lists[kind] if mask[r] and need.part_ok(table.part(r))]
             if strict.active:
-                fit = strict.keep(base, kind, ((t, table.part(t[1])) for t in fit), kind in SINGLE)
+                fit = strict.keep(base, kind, ((t, table.part(t[1])) for t in fit), kind in SINGLE, power_only=True)
+            if kind is Kind.PSU and "psu-wattage" in strict.warn and self.cpu_power_known:
+                fit = psu_recommended(base, [*lists, fit, *(self.lists[k] for k in ORDER[d + 1 :])], sub, self._peak)
+            if not fit and kind is not Kind.COOLER:
+                return None
             lists.append(fit)
-        if "psu-wattage" in strict.warn and self.cpu_power_known:
-            lists[ORDER.index(Kind.PSU)] = psu_recommended(base, lists, self.sub, self._peak)
-            if not lists[-1] and kind is not Kind.COOLER:
+            if kind is not Kind.COOLER:
+                cheapest[d] = fit[0][0]
+            if sum(cheapest) > rest_cap + 1e-9:
                 return None
         bound = Bounds(sub, lists)
         best: list[object] = [rest_cap + 1e-9, None, incumbent]  # [cost cap of the rest, parts, score]
@@ -266,7 +278,10 @@ class Search(PowerPruning, EarliestBreakeven):
                 # bound below counts the cheapest part that can really be chosen, not one the scan will refuse.
                 mask = compatible_mask(build, ORDER[d], sub)
                 if strict.active:
-                    mask = mask & strict.mask(build, sub.table(ORDER[d]), ORDER[d] in SINGLE)
+                    rows = [r for _, r in ahead[d]]
+                    within = np.zeros(len(mask), dtype=bool)
+                    within[rows] = mask[rows]
+                    mask = strict.mask(build, sub.table(ORDER[d]), ORDER[d] in SINGLE, within)
                 ahead[d] = [(p, r) for p, r in ahead[d] if mask[r]]
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return
