@@ -167,9 +167,33 @@ class PowerRoom:
         self.boxed_possible = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
         self.need: dict[int, float] = {}  # per level still to choose: the least peak load it can add
         self.rest_cache: dict[tuple[int, float], float] = {}
+        self._head: float | None = None
         self.ok = True
+
+    def _over(self, extra_w: float) -> bool:
+        load = self.load + extra_w
+        return load + self.spikes > float(self.psu.wattage or 0) or wall_watts(load, self.psu) > self.limit
+
+    def headroom(self) -> float:
+        """The most watts that still fit (-inf: none). Both limits only tighten as the load grows (the wall draw
+        rises with the load: bounds.wall_feasible), so over() is a threshold and one bisection finds it."""
+        if self._head is None:
+            hi = float(self.psu.wattage or 0) - self.load - self.spikes
+            if hi < 0 or self._over(0.0):
+                self._head = -INF
+            elif not self._over(hi):
+                self._head = hi
+            else:
+                lo = 0.0
+                while hi - lo > 1e-6:
+                    mid = (lo + hi) / 2
+                    lo, hi = (lo, mid) if self._over(mid) else (mid, hi)
+                self._head = lo
+        return self._head
 
     def over(self, extra_w: float) -> bool:
         """True when the chosen parts plus extra_w more exceed the PSU's rating or the wall circuit."""
-        load = self.load + extra_w
-        return load + self.spikes > float(self.psu.wattage or 0) or wall_watts(load, self.psu) > self.limit
+        head = self.headroom()
+        if extra_w <= head:
+            return False
+        return extra_w > head + 1e-5 or self._over(extra_w)  # at the threshold itself, the exact test

@@ -186,6 +186,7 @@ class Strict:
         self._before: dict[Hashable, frozenset[Hashable]] = {}
         self._facts: dict[tuple[str, int], tuple[Hashable, Part]] = {}
         self._codes: dict[tuple[str, int], tuple[np.ndarray, list[int], Any]] = {}
+        self._arrays: dict[Hashable, np.ndarray] = {}
 
     @property
     def active(self) -> bool:
@@ -263,24 +264,36 @@ class Strict:
 
         return ok
 
-    def mask(self, base: Build, table: KindTable, single: bool, within: np.ndarray | None = None) -> np.ndarray:
+    def mask(
+        self, base: Build, table: KindTable, single: bool, within: np.ndarray | None = None, new: Kind | None = None
+    ) -> np.ndarray:
         """Rows of `table` whose part, put into `base`, adds no strict failure of a rule other than the POWER ones,
         among the rows of `within` (all by default; rows outside it come back False). Each rule is run once per
-        distinct facts value of those rows' parts, and only while rows are left to judge."""
+        distinct facts value of those rows' parts, and only while rows are left to judge. new: only the rules that
+        read this kind (the one just added to `base`; the rows were judged by the others before it came)."""
         kind = table.kind
         out = np.ones(len(table), dtype=bool) if within is None else within.copy()
         for rule, reads in self.rules:
-            if rule.id in POWER or (reads and kind not in reads):
+            if rule.id in POWER or (reads and kind not in reads) or (new is not None and reads and new not in reads):
                 continue
             if not out.any():
                 break
             fp = self._fingerprint(rule, reads, base)
             codes, first, _ = self._codes_of(rule, reads, table)
-            ok = np.zeros(len(first), dtype=bool)
-            for j in np.unique(codes[out]).tolist():
+            # The rule's verdicts on this table for this fingerprint, one per distinct facts: 1 passes, 0 fails,
+            # -1 not asked yet (asked only when a row still in play has those facts).
+            akey = (fp, id(table), single)
+            known = self._arrays.get(akey)
+            if known is None:
+                if len(self._arrays) > 50_000:
+                    self._arrays.clear()
+                known = self._arrays[akey] = np.full(len(first), -1, dtype=np.int8)
+            need = codes[out]
+            todo = np.unique(need[known[need] < 0]).tolist()
+            for j in todo:
                 part = table.part(first[j])
-                ok[j] = self._verdict(rule, fp, base, kind, self._fact(rule, reads, part), part, single)
-            out &= ok[codes]
+                known[j] = self._verdict(rule, fp, base, kind, self._fact(rule, reads, part), part, single)
+            out &= known[codes] == 1
         return out
 
     def _codes_of(self, rule: Rule, reads: dict[Kind, Callable[[Any], Hashable]], table: KindTable) -> tuple[np.ndarray, list[int], Any]:

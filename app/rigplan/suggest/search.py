@@ -30,6 +30,8 @@ from rigplan.model.common import Price
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import SINGLE, compatible_mask
+from rigplan.rules.engine import RULES
+from rigplan.rules.rule import rule_mask
 from rigplan.rules.context import WORKSTATION
 from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
@@ -81,9 +83,17 @@ class Search(PowerPruning, EarliestBreakeven):
             except ValueError as exc:
                 raise SuggestError(str(exc)) from exc
         self.sub, self.lists = candidates(catalog, {k: self._priced(k) for k in ORDER})
+        if question.platform_not:
+            # Left out of the lists, not of the candidates' catalog: the other-platform runner-up then searches the
+            # same candidate tables as the question itself, whose filter caches are warm.
+            socks = self.sub.table(Kind.MOTHERBOARD).column("socket")
+            drop = ("", question.platform_not)
+            boards = self.lists[Kind.MOTHERBOARD]
+            self.lists[Kind.MOTHERBOARD] = [(p, r) for p, r in boards if vendor_of(socks[r]) not in drop]
         self.options = self._gpu_options()
         cpus = self.sub.table(Kind.CPU)
         self._peaks: dict[Kind, dict[int, float]] = {}
+        self._peak_arrays: dict[Kind, np.ndarray] = {}
         self.cpu_power_known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in self.lists[Kind.CPU])  # type: ignore[arg-type]
 
     # -- money -------------------------------------------------------------------------------------------------
@@ -141,10 +151,6 @@ class Search(PowerPruning, EarliestBreakeven):
             ff = table.column("form_factor")
             want = self.q.case_form.lower()
             keep = [i for i in keep if (ff[i] or "").lower() == want]
-        if kind is Kind.MOTHERBOARD and self.q.platform_not:
-            socks = table.column("socket")
-            drop = ("", self.q.platform_not)
-            keep = [i for i in keep if vendor_of(socks[i]) not in drop]
         forced = self._included(kind)
         if forced is not None:
             keep = [i for i in keep if i in forced]
@@ -273,15 +279,16 @@ class Search(PowerPruning, EarliestBreakeven):
                 ahead[depth] = [(p, r) for p, r in ahead[depth] if need.with_cpu(cpu_part, tab.part(r))]
             if not ahead[depth] and kind is not Kind.COOLER:
                 return
+            new = ORDER[depth - 1]  # the kind just chosen: only the rules that read it can change a verdict ahead
             for d in range(depth, len(ORDER)):
                 # The strict verdicts (warnings and unknowns that fail a part) narrow the lists ahead too, so the
                 # bound below counts the cheapest part that can really be chosen, not one the scan will refuse.
-                mask = compatible_mask(build, ORDER[d], sub)
+                mask = self._ahead_mask(build, ORDER[d], new, own=d == depth)
                 if strict.active:
                     rows = [r for _, r in ahead[d]]
                     within = np.zeros(len(mask), dtype=bool)
                     within[rows] = mask[rows]
-                    mask = strict.mask(build, sub.table(ORDER[d]), ORDER[d] in SINGLE, within)
+                    mask = strict.mask(build, sub.table(ORDER[d]), ORDER[d] in SINGLE, within, None if d == depth else new)
                 ahead[d] = [(p, r) for p, r in ahead[d] if mask[r]]
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return
@@ -353,6 +360,19 @@ class Search(PowerPruning, EarliestBreakeven):
             score: Score = best[2]  # type: ignore[assignment]
             return Found(option, parts, score.total_usd, score=score, own=self.own)
         return Found(option, parts, float(best[0]) + option.cost_usd, own=self.own)  # type: ignore[arg-type]
+
+    def _ahead_mask(self, build: Build, kind: Kind, new: Kind, own: bool) -> np.ndarray:
+        """The candidates of `kind` that add no error next to `build`: all rules at the level being chosen (`own`);
+        further ahead, the rules that read the kind just chosen (`new`) but power, which the power pruning below
+        bounds (bounds.PowerRoom). The lists ahead were already narrowed by every rule at the levels above."""
+        if own:
+            return compatible_mask(build, kind, self.sub)
+        table = self.sub.table(kind)
+        mask = np.ones(len(table), dtype=bool)
+        for rule in RULES:
+            if kind in rule.reads and new in rule.reads and rule.vector is None:
+                mask &= rule_mask(rule, build, table, kind in SINGLE)
+        return mask
 
     def _passes(self, build: Build) -> bool:
         """A complete build the search accepts: no error in check(), and no strict warning or unknown."""
