@@ -94,6 +94,7 @@ class Search(PowerPruning, EarliestBreakeven):
         cpus = self.sub.table(Kind.CPU)
         self._peaks: dict[Kind, dict[int, float]] = {}
         self._peak_arrays: dict[Kind, np.ndarray] = {}
+        self._meets: dict[tuple[Minimums, Kind], list[tuple[float, int]]] = {}
         self.cpu_power_known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in self.lists[Kind.CPU])  # type: ignore[arg-type]
 
     # -- money -------------------------------------------------------------------------------------------------
@@ -231,9 +232,7 @@ class Search(PowerPruning, EarliestBreakeven):
             table = sub.table(kind)
             if strict.active:
                 mask = strict.mask(base, table, kind in SINGLE, mask)
-            fit = [(p, r) for p, r in self.lists[kind] if mask[r] and need.part_ok(table.part(r))]
-            if strict.active:
-                fit = strict.keep(base, kind, ((t, table.part(t[1])) for t in fit), kind in SINGLE, power_only=True)
+            fit = [(p, r) for p, r in self._meeting(need, kind) if mask[r]]
             if kind is Kind.PSU and "psu-wattage" in strict.warn and self.cpu_power_known:
                 fit = psu_recommended(base, [*lists, fit, *(self.lists[k] for k in ORDER[d + 1 :])], sub, self._peak)
             if not fit and kind is not Kind.COOLER:
@@ -360,6 +359,15 @@ class Search(PowerPruning, EarliestBreakeven):
             score: Score = best[2]  # type: ignore[assignment]
             return Found(option, parts, score.total_usd, score=score, own=self.own)
         return Found(option, parts, float(best[0]) + option.cost_usd, own=self.own)  # type: ignore[arg-type]
+
+    def _meeting(self, need: Minimums, kind: Kind) -> list[tuple[float, int]]:
+        """The candidates of a kind that meet the per-part minimums for an option (cached: options share them)."""
+        key = (need, kind)
+        hit = self._meets.get(key)
+        if hit is None:
+            table = self.sub.table(kind)
+            hit = self._meets[key] = [(p, r) for p, r in self.lists[kind] if need.part_ok(table.part(r))]
+        return hit
 
     def _ahead_mask(self, build: Build, kind: Kind, new: Kind, own: bool) -> np.ndarray:
         """The candidates of `kind` that add no error next to `build`: all rules at the level being chosen (`own`);
