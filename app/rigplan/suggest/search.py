@@ -293,9 +293,11 @@ class Search(PowerPruning, EarliestBreakeven):
                     return
             if ORDER[depth] is Kind.PSU and self.cpu_power_known:
                 ahead[depth] = wall_feasible(build, ahead[depth], sub.table(Kind.PSU))
+                if "psu-wattage" in strict.warn:  # the lightest CPU, kit and drive this board still allows
+                    ahead[depth] = psu_recommended(build, ahead, sub, self._peak)
                 if not ahead[depth]:
                     return
-            room = PowerRoom(build) if depth >= 2 and self.cpu_power_known else None
+            room = PowerRoom(build, "psu-wattage" in strict.warn) if depth >= 2 and self.cpu_power_known else None
             if room is not None and room.ok and not self._power_room(depth, room, ahead):
                 return
             powered = room is not None and room.ok
