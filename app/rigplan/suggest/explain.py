@@ -41,6 +41,7 @@ class Suggestion:
     beat_text: str = ""  # goal BREAKEVEN: when the build breaks even against the offer
     report: Report | None = None  # check() of the final build: what the Findings panel will show
     minimums: list[str] = field(default_factory=list)  # the minimums the answer was held to, said
+    fit_text: str = ""  # must fit a workload: which, and its memory per GPU against the GPU's
 
     @property
     def check_text(self) -> str:
@@ -72,6 +73,19 @@ def check_text(report: Report) -> str:
             f"{r}: {next(n.reason for n in report.not_checked if n.rule == r)}" for r in rules
         )
     return head
+
+
+def fit_text(q: Question, found: Found) -> str:
+    """Which workload the build fits and the memory per GPU it needs there ("" without one)."""
+    if q.fit is None:
+        return ""
+    o = found.option
+    need = q.fit.need(o.count)
+    if need is None:  # never: the search takes only counts the table sizes
+        return f"fits {q.fit.label}: not sized for {o.count} GPUs"
+    gb, how = need
+    spread = "" if o.count == 1 else f", {how} across {o.count} GPUs"
+    return f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
 
 
 def money(amount: float, currency: str) -> str:
@@ -138,6 +152,7 @@ def suggest(
     if platform_note(s, found):
         sug.notes.insert(0, platform_note(s, found))
     sug.beat_text = breakeven_text(found, s)
+    sug.fit_text = fit_text(question, found)
     if question.own_prices:
         used = sum(1 for i in sug.build.items if i.price_override)
         sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
@@ -177,6 +192,9 @@ def _why_none(s: Search) -> str:
     what = f"no priced {_gpus(q.gpus)}build"
     if q.min_vram_gb:
         what += f" with {q.min_vram_gb:g} GB per GPU"
+    if q.fit is not None:
+        sizes = ", ".join(f"{gb:.1f} GB per GPU on {n}" for n, gb, _ in q.fit.per_gpu_gb if n in q.counts())
+        what += f" that fits {q.fit.label} ({sizes})"
     if q.goal is Goal.CHEAPEST_THROUGHPUT:
         what += f" reaching {q.target:g} V100-equivalents"
     elif q.goal is Goal.CHEAPEST_VRAM:

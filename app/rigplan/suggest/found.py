@@ -73,4 +73,5 @@ class Stats:
     unpriced: dict[str, int] = field(default_factory=dict)  # per kind: parts skipped for having no price
     unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
     unknown_vram: int = 0
+    too_small_for_fit: int = 0  # GPU options whose memory per GPU is below the workload's need (or unknown)
     depth: dict[int, int] = field(default_factory=dict)

@@ -182,6 +182,11 @@ class Search(PowerPruning, EarliestBreakeven):
             ws = WORKSTATION.search(f"{gpu.chipset or ''} {gpu.name}") is not None
             sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
+                if self.q.fit is not None:  # must fit the workload: memory per GPU on n GPUs (unknown: no)
+                    need = self.q.fit.need(n)
+                    if need is None or gpu.vram_gb is None or gpu.vram_gb < need[0]:
+                        self.stats.too_small_for_fit += 1
+                        continue
                 vram = (gpu.vram_gb or 0.0) * n
                 out.append(GpuOption(i, gpu, n, usd, speed.value * multi_gpu(self.perf, speed, n, eff)[0], vram, sig))
         if forced is not None and not out:
