@@ -202,3 +202,30 @@ def test_beat_with_a_commitment_pricing_says_why_not() -> None:
     out = run("suggest", "--budget", "3000", "--beat", "aws:p2.xlarge", "--pricing", "reserved-1y")
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "on-demand or spot prices, not reserved-1y commitments" in out.stderr, out.stderr
+
+
+def test_must_fit_a_workload_on_the_real_catalog() -> None:
+    """Issue 28's constraint: --fit-model/--fit-task size the memory per GPU with rigplan.workload and the
+    suggester takes it as data; the answer names the workload and the memory per GPU, and the workload planner
+    (`rigplan workload` on the written build) agrees that it fits."""
+    out = run("suggest", "--budget", "12000", "--fit-model", "llama-3.1-70b", "--fit-task", "qlora", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    fit = data["fits_workload"]
+    assert fit["workload"].startswith("Llama 3.1 70B, qlora")
+    gpus = [i for i in data["build"]["items"] if i["part"]["kind"] == "gpu"]
+    assert fit["gpus"] == sum(i["quantity"] for i in gpus) == data["build"]["items"][1]["quantity"]
+    assert all(i["part"]["vram_gb"] >= fit["memory_gb_per_gpu"] for i in gpus)
+    assert f"{fit['memory_gb_per_gpu']:.1f} GB per GPU" in fit["text"]
+    # 70B QLoRA needs ~44 GB on one GPU: no single consumer card holds it, so the answer has two or more.
+    assert fit["gpus"] >= 2 and fit["memory_gb_per_gpu"] < 40
+
+
+def test_must_fit_an_impossible_workload_is_one_line() -> None:
+    out = run("suggest", "--budget", "6000", "--fit-model", "llama-3.1-8b", "--fit-task", "full")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "fits Llama 3.1 8B, full" in out.stderr and "GB per GPU on 2" in out.stderr
+    bad = run("suggest", "--budget", "6000", "--fit-model", "no-such-model")
+    assert bad.returncode == 2 and "unknown model" in bad.stderr and bad.stderr.count("\n") == 1
+    orphan = run("suggest", "--budget", "6000", "--fit-task", "qlora")
+    assert orphan.returncode == 2 and "--fit-model" in orphan.stderr
