@@ -160,7 +160,8 @@ def suggest(
         sug.binding, sug.binding_text = _binding(s, found)
         if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
             for extra in NEXT_STEPS:
-                better = s.best(cap_usd=s.to_usd(question.budget + extra))
+                # Unless the budget binds, no budget buys better (the binding search looked at any price).
+                better = s.best(cap_usd=s.to_usd(question.budget + extra)) if sug.binding == "budget" else None
                 step = better if better and _improves(s, better, found) else None
                 sug.next_steps.append(
                     (extra, Alternative(f"{money(extra, question.currency)} more", step) if step else None)

@@ -36,6 +36,7 @@ def explanation_html(s: Suggestion) -> str:
     out += [
         f"<table cellspacing='4'>{rows}</table>",
         f"<p><b>Checks:</b> {html.escape(s.check_text[:1].upper() + s.check_text[1:])}.</p>",
+        *([f"<p><b>Workload:</b> {html.escape(s.fit_text[:1].upper() + s.fit_text[1:])}.</p>"] if s.fit_text else []),
         *(
             [f"<p><b>Held to:</b> {html.escape('; '.join(s.minimums))}.</p>"]
             if s.minimums

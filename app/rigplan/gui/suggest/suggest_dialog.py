@@ -35,6 +35,7 @@ from rigplan.catalog.loader import Catalog
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.gui.settings import SUGGEST_INPUTS, Settings
 from rigplan.gui.suggest.answer import _spin, explanation_html, offer_label
+from rigplan.gui.suggest.fit_box import FitBox
 from rigplan.gui.suggest.worker import SuggestJob, start
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
@@ -162,6 +163,8 @@ class SuggestDialog(QDialog):
         form.addRow("Missing data:", self.missing)
         form.addRow("Cloud offer to beat:", self.beat)
         form.addRow("Prices:", self.mine)
+        self.fit = FitBox()
+        form.addRow("Must fit workload:", self.fit)
         wall = QLabel(
             f"Wall circuit {assumptions.wall_voltage:g} V / {assumptions.wall_amps:g} A and scaling come from the "
             "build's assumptions. Only priced parts are searched."
@@ -238,6 +241,7 @@ class SuggestDialog(QDialog):
             "expert": self.expert.isChecked(),
             "missing": self.missing.isChecked(),
             "beat": self.beat.currentText(),
+            "fit": self.fit.inputs(),
         }
 
     def save_inputs(self) -> None:
@@ -264,10 +268,13 @@ class SuggestDialog(QDialog):
             self.missing.setChecked(bool(v["missing"]))
             if self.beat.findText(str(v["beat"])) >= 0:
                 self.beat.setCurrentIndex(self.beat.findText(str(v["beat"])))
+            if isinstance(v.get("fit"), dict):  # remembered since issue 28; older settings have none
+                self.fit.restore(v["fit"])
         except (ValueError, KeyError, TypeError) as exc:  # a damaged setting: the defaults, said in the log
             log.warning("suggest: remembered inputs not usable (%s); using the defaults", exc)
 
     def question(self) -> Question:
+        """The form as a question. Raises WorkloadError (a ValueError) when the workload cannot be sized."""
         return Question(
             budget=self.budget.value() or None,
             currency=self.assumptions.currency,
@@ -283,6 +290,7 @@ class SuggestDialog(QDialog):
             allow_missing_data=self.missing.isChecked(),
             beat=self.beat_offer() if self.beat.isEnabled() else None,
             own_prices=self.own_prices if self.mine.isChecked() else (),
+            fit=self.fit.need(),
         )
 
     def _on_cancel(self) -> None:
@@ -313,7 +321,12 @@ class SuggestDialog(QDialog):
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 0)  # busy until the search reports
         self.result_view.setHtml("<p>Searching...</p>")
-        self.job = job = SuggestJob(self.catalog, self.assumptions, self.question())
+        try:
+            question = self.question()
+        except ValueError as exc:  # the workload cannot be sized (an option out of its model's range)
+            self._show(f"<p><b>No answer:</b> {html.escape(str(exc))}</p>")
+            return
+        self.job = job = SuggestJob(self.catalog, self.assumptions, question)
         job.progress.connect(self._progress)
         job.succeeded.connect(self._succeeded)
         job.failed.connect(lambda text: self._show(f"<p><b>No answer:</b> {html.escape(text)}</p>"))
