@@ -125,7 +125,6 @@ def main() -> int:
     print(f"first use per process (column building, once at start): median {statistics.median(firsts):.2f} s")
     if not args.quick:
         from _suggest_reference import brute_force, reduced
-
         from rigplan.catalog import load_catalog
         from rigplan.model.assumptions import Assumptions
         from rigplan.suggest import Question

@@ -13,8 +13,8 @@ from rigplan.catalog.loader import Catalog
 from rigplan.cloud.store import offers_in_use
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Case, Cpu, Kind, Memory, Storage
-from rigplan.rules import check
 from rigplan.model.workload import WorkloadSpec
+from rigplan.rules import check
 from rigplan.suggest import FitNeed, Goal, Question, suggest
 from rigplan.workload import build_hardware, estimate
 from rigplan.workload.fit import memory_table

@@ -88,8 +88,10 @@ def _own_prices(path: str | None, mine: bool) -> tuple[tuple[str, Any], ...]:
     return tuple(out.items())
 
 
-def fit_need(model: str, task: str, seq: int | None = None, batch: int | None = None, weights: str | None = None) -> Any:
-    """"Must fit this workload" as the suggester's data: rigplan.workload sizes the memory per GPU on 1 to 8 GPUs
+def fit_need(
+    model: str, task: str, seq: int | None = None, batch: int | None = None, weights: str | None = None
+) -> Any:
+    """ "Must fit this workload" as the suggester's data: rigplan.workload sizes the memory per GPU on 1 to 8 GPUs
     (the layers keep suggest and workload apart, so the composition is here and in the GUI's dialog)."""
     from rigplan.model.workload import WorkloadSpec
     from rigplan.suggest import FitNeed
@@ -314,7 +316,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="GB of storage, at least (one drive; default: 1000, 2000 from 2 GPUs)",
     )
     p.add_argument(
-        "--min-cores", type=whole("--min-cores", 1, 512), help="CPU cores, at least (default: 2 per GPU + 2, 6 at least)"
+        "--min-cores",
+        type=whole("--min-cores", 1, 512),
+        help="CPU cores, at least (default: 2 per GPU + 2, 6 at least)",
     )
     p.add_argument(
         "--no-expert-minimums",
@@ -338,14 +342,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="must fit this workload: a model (rigplan workload's ids, e.g. llama-3.1-70b, or a config.json); "
         "every GPU holds the memory per GPU it needs on that many GPUs",
     )
-    p.add_argument(
-        "--fit-task", choices=["full", "lora", "qlora", "inference"], default="lora", help="default: lora"
-    )
+    p.add_argument("--fit-task", choices=["full", "lora", "qlora", "inference"], default="lora", help="default: lora")
     p.add_argument("--fit-seq", type=whole("--fit-seq", 1, 1_048_576), help="sequence length (default 2048)")
     p.add_argument("--fit-batch", type=whole("--fit-batch", 1, 4096), help="micro-batch per GPU (default 1)")
-    p.add_argument(
-        "--fit-weights", choices=["bf16", "fp16", "int8", "int4"], help="inference weights (default bf16)"
-    )
+    p.add_argument("--fit-weights", choices=["bf16", "fp16", "int8", "int4"], help="inference weights (default bf16)")
     p.add_argument("--case", help="case size class as the catalog names it, e.g. 'ATX Mid Tower'")
     p.add_argument("--include", action="append", metavar="PART_ID", help="a catalog part that must be in the build")
     p.add_argument("-o", "--output", help="write the suggested build to this build file")

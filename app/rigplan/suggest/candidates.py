@@ -60,7 +60,7 @@ def psu_recommended(
         if (
             not isinstance(psu, Psu)
             or psu.wattage is None
-            or psu.wattage >= recommended_psu(load, est.gpu_w, is_atx3(psu))
+            or psu.wattage >= recommended_psu(load, est.gpu_w, bool(is_atx3(psu)))
         ):
             out.append((price, row))
     return out

@@ -238,7 +238,9 @@ class Strict:
         judge = self.judge(base, kind, single, power_only)
         return [tag for tag, part in parts if judge(part)]
 
-    def _verdict(self, rule: Rule, fp: Hashable, base: Build, kind: Kind, fact: Hashable, part: Part, single: bool) -> bool:
+    def _verdict(
+        self, rule: Rule, fp: Hashable, base: Build, kind: Kind, fact: Hashable, part: Part, single: bool
+    ) -> bool:
         key = (fp, kind, fact, single)
         verdict = self._verdicts.get(key)
         if verdict is None:
@@ -296,7 +298,9 @@ class Strict:
             out &= known[codes] == 1
         return out
 
-    def _codes_of(self, rule: Rule, reads: dict[Kind, Callable[[Any], Hashable]], table: KindTable) -> tuple[np.ndarray, list[int], Any]:
+    def _codes_of(
+        self, rule: Rule, reads: dict[Kind, Callable[[Any], Hashable]], table: KindTable
+    ) -> tuple[np.ndarray, list[int], Any]:
         key = (rule.id, id(table))
         hit = self._codes.get(key)
         if hit is None:

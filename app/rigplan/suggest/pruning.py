@@ -10,9 +10,9 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-from typing import TYPE_CHECKING
 
 from rigplan.model.parts import Kind
 from rigplan.suggest.bounds import BOXED_FAN_W, INF, PowerRoom, peak_w
@@ -64,9 +64,7 @@ class PowerPruning:
         head = room.headroom() - later
         peaks = self._peak_array(kind)
         # Below the headroom a part fits for sure; only those near it take the exact test.
-        ahead[depth] = [
-            (p, r) for p, r in ahead[depth] if peaks[r] <= head or not room.over(float(peaks[r]) + later)
-        ]
+        ahead[depth] = [(p, r) for p, r in ahead[depth] if peaks[r] <= head or not room.over(float(peaks[r]) + later)]
         return bool(ahead[depth]) or (kind is Kind.COOLER and room.boxed_possible)
 
     def _rest_that_fits(

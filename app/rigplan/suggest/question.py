@@ -26,7 +26,7 @@ class SuggestError(ValueError):
 
 @dataclass(frozen=True)
 class FitNeed:
-    """"Must fit this workload", as data (issue 28): the GB of memory per GPU the workload needs as set on each
+    """ "Must fit this workload", as data (issue 28): the GB of memory per GPU the workload needs as set on each
     number of GPUs, and the strategy that needs it. The CLI and the GUI compute it with rigplan.workload (a sibling
     package the suggester does not import) and pass it in."""
 

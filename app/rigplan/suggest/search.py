@@ -30,10 +30,10 @@ from rigplan.model.common import Price
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import SINGLE, compatible_mask
-from rigplan.rules.engine import RULES
-from rigplan.rules.rule import rule_mask
 from rigplan.rules.context import WORKSTATION
+from rigplan.rules.engine import RULES
 from rigplan.rules.power import cpu_boost_w
+from rigplan.rules.rule import rule_mask
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
 from rigplan.suggest.candidates import candidates, psu_recommended
@@ -231,7 +231,9 @@ class Search(PowerPruning, EarliestBreakeven):
         # Each kind's cheapest part that can go with these GPUs, the others' cheapest at all: when that is over the
         # cap, or a kind has no part left (four 3-slot cards fit no board), the completion ends before the rest of
         # the lists are built (most GPU options of a 4-GPU question end at the board).
-        cheapest = [lst[0][0] if lst and k is not Kind.COOLER else 0.0 for k, lst in ((k, self.lists[k]) for k in ORDER)]
+        cheapest = [
+            lst[0][0] if lst and k is not Kind.COOLER else 0.0 for k, lst in ((k, self.lists[k]) for k in ORDER)
+        ]
         for d, kind in enumerate(ORDER):
             mask = compatible_mask(base, kind, sub)
             table = sub.table(kind)
@@ -292,7 +294,9 @@ class Search(PowerPruning, EarliestBreakeven):
                     rows = [r for _, r in ahead[d]]
                     within = np.zeros(len(mask), dtype=bool)
                     within[rows] = mask[rows]
-                    mask = strict.mask(build, sub.table(ORDER[d]), ORDER[d] in SINGLE, within, None if d == depth else new)
+                    mask = strict.mask(
+                        build, sub.table(ORDER[d]), ORDER[d] in SINGLE, within, None if d == depth else new
+                    )
                 ahead[d] = [(p, r) for p, r in ahead[d] if mask[r]]
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return

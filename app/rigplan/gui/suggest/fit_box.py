@@ -1,4 +1,4 @@
-""""Must fit this workload" in the suggest dialog (issue 28): a model, a task, sequence and micro-batch. The GUI
+""" "Must fit this workload" in the suggest dialog (issue 28): a model, a task, sequence and micro-batch. The GUI
 composes the workload planner and the suggester (siblings that do not import each other): it sizes the memory per
 GPU with rigplan.workload and hands the suggester the table as data (suggest.question.FitNeed)."""
 
@@ -56,7 +56,9 @@ class FitBox(QWidget):
         model = self.model.currentData()
         if not model:
             return None
-        spec = WorkloadSpec(model=model, task=Task(self.task.currentData()), seq=self.seq.value(), batch=self.batch.value())
+        spec = WorkloadSpec(
+            model=model, task=Task(self.task.currentData()), seq=self.seq.value(), batch=self.batch.value()
+        )
         table = memory_table(spec, range(1, 9))
         return FitNeed(table.label, table.per_gpu_gb)
 

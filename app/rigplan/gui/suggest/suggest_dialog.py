@@ -339,6 +339,8 @@ class SuggestDialog(QDialog):
         self.open_button.setEnabled(True)
 
     def _show(self, text: str) -> None:
+        if self.thread_ is not None:  # the job has ended (its result is here): its thread stops at once
+            self.thread_.wait()
         self.result_view.setHtml(text)
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
@@ -53,6 +53,8 @@ def start(job: SuggestJob) -> QThread:
     thread = QThread()
     job.moveToThread(thread)
     thread.started.connect(job.run)
-    job.ended.connect(thread.quit)
+    # Direct: QThread.quit is thread-safe, and queued to the GUI thread it would wait for that thread's event loop,
+    # so a second Suggest pressed as the first answer arrives found the old thread "running" and did nothing.
+    job.ended.connect(thread.quit, Qt.ConnectionType.DirectConnection)
     thread.start()
     return thread
