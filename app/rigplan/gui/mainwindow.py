@@ -337,7 +337,7 @@ class MainWindow(QMainWindow):
 
     def suggest_build(self) -> None:
         """Issue 16: the best build for a budget opens as a new, unsaved build; Undo goes back to an empty one."""
-        from rigplan.gui.suggest.suggest_dialog import run_suggest
+        from rigplan.gui.suggest.menu_action import run_suggest
 
         run_suggest(
             self, self.doc, self.catalog, self.costs.offers, self.data_dir, self.files.maybe_save, self.settings

@@ -21,7 +21,6 @@ from collections.abc import Callable
 import numpy as np
 
 from rigplan.catalog.loader import Catalog
-from rigplan.costs.fx import Rate, convert, rate_for
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, multi_gpu
 from rigplan.imports.user_prices import bundled_prices
 from rigplan.model.assumptions import Assumptions
@@ -39,15 +38,15 @@ from rigplan.suggest.breakeven import Breakeven, Score
 from rigplan.suggest.candidates import candidates, psu_recommended
 from rigplan.suggest.expert import Minimums, strict_for
 from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, vendor_of
+from rigplan.suggest.pricing import Pricing
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
 from rigplan.suggest.question import Goal, Question, SuggestError
 
-USD = Rate("USD", 1.0, "catalog prices are in USD")
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
 
 
-class Search(PowerPruning, EarliestBreakeven):
+class Search(Pricing, PowerPruning, EarliestBreakeven):
     order = ORDER
 
     def __init__(
@@ -96,69 +95,6 @@ class Search(PowerPruning, EarliestBreakeven):
         self._peak_arrays: dict[Kind, np.ndarray] = {}
         self._meets: dict[tuple[Minimums, Kind], list[tuple[float, int]]] = {}
         self.cpu_power_known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in self.lists[Kind.CPU])  # type: ignore[arg-type]
-
-    # -- money -------------------------------------------------------------------------------------------------
-    def _budget_rate(self) -> Rate:
-        fx = self.a.fx_rate if self.a.currency == self.q.currency else None
-        try:
-            return rate_for(Assumptions(currency=self.q.currency, fx_rate=fx))
-        except ValueError as exc:
-            raise SuggestError(str(exc)) from exc
-
-    def to_usd(self, amount: float) -> float:
-        return amount / self.rate.per_usd
-
-    def from_usd(self, amount: float) -> float:
-        return amount * self.rate.per_usd
-
-    def budget_usd(self) -> float:
-        return float("inf") if self.q.budget is None else self.to_usd(self.q.budget)
-
-    # -- candidates --------------------------------------------------------------------------------------------
-    def _prices(self, kind: Kind) -> list[float | None]:
-        out: list[float | None] = []
-        table = self.catalog.table(kind)
-        for pid, p in zip(table.ids, table.column("price"), strict=True):
-            if pid in self.bundled:  # the user's price layer is applied in this catalog: the search starts from
-                p = self.bundled[pid]  # the catalog's own prices, and the user's come in only as own_prices
-            mine = self.own.get(pid)
-            if mine is not None:  # the user's own price takes the catalog's place
-                out.append(self._own_usd(mine))
-            else:
-                out.append(None if not p else convert(float(p["amount"]), p.get("currency", "USD"), USD))
-        self.stats.unpriced[kind.value] = sum(1 for v in out if v is None)
-        return out
-
-    def _own_usd(self, price: Price) -> float | None:
-        """A price of the user's in USD: at the user's own rate when it is in their currency (as the cost model
-        does, rigplan.costs.analysis.parts_cost_usd), else at the reference rate."""
-        if price.currency == self.a.currency and self.a.fx_rate is not None:
-            return price.amount / self.a.fx_rate
-        return convert(price.amount, price.currency, USD)
-
-    def _included(self, kind: Kind) -> set[int] | None:
-        table = self.catalog.table(kind)
-        rows = {i for i, pid in enumerate(table.ids) if pid in self.q.include}
-        return rows or None
-
-    def _priced(self, kind: Kind) -> list[tuple[float, int]]:
-        """(USD price, row) of the priced parts of a kind that meet the per-part constraints, cheapest first."""
-        table = self.catalog.table(kind)
-        prices = self._prices(kind)
-        keep = [i for i, v in enumerate(prices) if v is not None and (self.only is None or table.ids[i] in self.only)]
-        if kind in (Kind.MEMORY, Kind.STORAGE, Kind.CPU, Kind.CASE):
-            keep = [i for i in keep if self.minimums.part_ok(table.part(i))]
-        if kind is Kind.CASE and self.q.case_form:
-            ff = table.column("form_factor")
-            want = self.q.case_form.lower()
-            keep = [i for i in keep if (ff[i] or "").lower() == want]
-        forced = self._included(kind)
-        if forced is not None:
-            keep = [i for i in keep if i in forced]
-            if not keep:
-                raise SuggestError(f"the {kind.label.lower()} you asked for has no price in the catalog")
-        out = [(price, i) for i in keep if (price := prices[i]) is not None]
-        return sorted(out, key=lambda t: (t[0], t[1]))
 
     def _gpu_options(self) -> list[GpuOption]:
         table = self.catalog.table(Kind.GPU)

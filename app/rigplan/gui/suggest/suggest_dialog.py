@@ -9,8 +9,6 @@ from __future__ import annotations
 import html
 import json
 import logging
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QThread, Signal
@@ -47,7 +45,7 @@ from rigplan.suggest.explain import money
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from rigplan.gui.files.document import BuildDocument
+    pass
 
 GOALS = [
     ("The most training throughput", Goal.THROUGHPUT),
@@ -371,36 +369,3 @@ class SuggestDialog(QDialog):
         q = self.suggestion.question
         name = f"Suggested: {money(q.budget, q.currency)} budget" if q.budget else "Suggested build"
         return self.suggestion.build.model_copy(update={"name": name})
-
-
-def run_suggest(
-    parent: QWidget,
-    doc: BuildDocument,
-    catalog: Catalog,
-    offers: OfferCatalog,
-    data_dir: Path | None,
-    maybe_save: Callable[[], bool],
-    settings: Settings | None = None,
-) -> None:
-    """Build > Suggest (issue 16): the best build for a budget opens as a new, unsaved build; Undo goes back to an
-    empty one. `offers` are the cloud offers in use (bundled or updated); `data_dir` holds your own part prices."""
-    from rigplan.imports.user_prices import UserPricesError, load_user_prices
-
-    current = doc.build
-    try:
-        yours = load_user_prices(data_dir)
-    except UserPricesError:
-        yours = {}  # said when the prices are applied at start; the suggester goes on without them
-    dlg = SuggestDialog(
-        catalog,
-        current.assumptions,
-        parent,
-        offers=offers,
-        own_prices=own_prices_of(current),
-        user_prices=yours,
-        settings=settings,
-    )
-    build = dlg.suggested_build() if dlg.exec() else None
-    if build is not None and maybe_save():
-        doc.reset(Build(assumptions=build.assumptions), None)
-        doc.edit(build, "Suggest a build")
