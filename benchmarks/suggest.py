@@ -39,7 +39,7 @@ QUESTIONS: list[tuple[str, dict[str, object]]] = [
     ("$8,000, most GPU memory, 4 GPUs, 15 A", {"budget": 8000, "goal": "vram", "gpus": 4}),
     ("$10,000, most throughput, any count", {"budget": 10000}),
     ("$15,000, 4 GPUs", {"budget": 15000, "gpus": 4}),
-    ("$30,000, 3 GPUs, >= 48 GB each", {"budget": 30000, "gpus": 3, "min_vram_gb": 48}),
+    ("$20,000, 3 GPUs, >= 24 GB each", {"budget": 20000, "gpus": 3, "min_vram_gb": 24}),
     ("$3,000, 1 GPU, >= 12 cores", {"budget": 3000, "gpus": 1, "min_cores": 12}),
     ("$12,000, fits llama-3.1-70b QLoRA", {"budget": 12000, "fit": ("llama-3.1-70b", "qlora")}),
 ]

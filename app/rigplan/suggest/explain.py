@@ -200,6 +200,10 @@ def _why_none(s: Search) -> str:
         what += f" reaching {q.target:g} V100-equivalents"
     elif q.goal is Goal.CHEAPEST_VRAM:
         what += f" with {q.target:g} GB of GPU memory"
+    if not s.options:  # no GPU qualifies at all: say that, not "no build passes"
+        gpu = f"GPU with {q.min_vram_gb:g} GB or more" if q.min_vram_gb else "GPU"
+        fit = " big enough for the workload" if q.fit is not None else ""
+        return f"{what}: the catalog has no priced {gpu}{fit} with a speed figure"
     cheapest = Search(s.catalog, s.a, replace(q, budget=None, goal=Goal.CHEAPEST_VRAM, target=1e-9)).best(
         options=[o for o in s.options if s.meets(o)]
     )
