@@ -55,9 +55,9 @@ def _question(kw: dict[str, object]):  # type: ignore[no-untyped-def]
         kw["beat"] = load_offers().get(P3)
     fit = kw.pop("fit", None)
     if fit is not None:
-        from rigplan.cli.suggest_fit import fit_requirement
+        from rigplan.cli.suggest import fit_need
 
-        kw["fit"] = fit_requirement(str(fit[0]), str(fit[1]))  # type: ignore[index]
+        kw["fit"] = fit_need(str(fit[0]), str(fit[1]))  # type: ignore[index]
     return Question(**kw)  # type: ignore[arg-type]
 
 
