@@ -304,6 +304,9 @@ class Strict:
         key = (rule.id, id(table))
         hit = self._codes.get(key)
         if hit is None:
+            if len(self._codes) > 400:  # candidate tables of many past questions: let them go, with their
+                self._codes.clear()  # verdict arrays (keyed by the table's id, valid only while it is alive)
+                self._arrays.clear()
             index: dict[Hashable, int] = {}
             first: list[int] = []
             codes = np.empty(len(table), dtype=np.int64)
