@@ -215,3 +215,14 @@ def test_must_fit_a_workload_in_the_dialog(qtbot, catalog: Catalog, tmp_path) ->
     again = SuggestDialog(catalog, Assumptions(), settings=settings)
     qtbot.addWidget(again)
     assert again.fit.model.currentData() == "llama-3.1-70b" and again.fit.task.currentText() == "QLoRA"
+
+
+def test_a_workload_that_cannot_be_sized_is_one_line(qtbot, catalog: Catalog) -> None:
+    dlg = dialog(qtbot, catalog, budget=5000)
+    dlg.fit.model.setCurrentIndex(dlg.fit.model.findData("llama-2-7b"))
+    dlg.fit.seq.setValue(100_000)  # Llama 2's context is 4,096 tokens
+    ask(qtbot, dlg)
+    text = dlg.result_view.toPlainText()
+    why = "the sequence length 100000 is longer than Llama 2 7B's context of 4096 tokens"
+    assert text == f"No answer: the workload to fit: {why}"
+    assert not dlg.open_button.isEnabled() and dlg.run_button.isEnabled() and not dlg.searching()

@@ -95,6 +95,7 @@ def fit_need(
     (the layers keep suggest and workload apart, so the composition is here and in the GUI's dialog)."""
     from rigplan.model.workload import WorkloadSpec
     from rigplan.suggest import FitNeed
+    from rigplan.workload import WorkloadError
     from rigplan.workload.fit import memory_table
 
     spec = WorkloadSpec(
@@ -104,7 +105,10 @@ def fit_need(
         batch=batch or 1,
         weights=weights,  # type: ignore[arg-type]
     )
-    table = memory_table(spec, range(1, 9))
+    try:
+        table = memory_table(spec, range(1, 9))
+    except WorkloadError as exc:  # the planner names its own flags; here they are the --fit-... ones
+        raise WorkloadError(str(exc).replace("--seq", "--fit-seq").replace("--weights", "--fit-weights")) from None
     return FitNeed(table.label, table.per_gpu_gb)
 
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSpinBox, QWidget
 
 from rigplan.model.workload import MAX_BATCH, MAX_SEQ, Task, WorkloadSpec
 from rigplan.suggest import FitNeed
-from rigplan.workload import bundled_models
+from rigplan.workload import WorkloadError, bundled_models
 from rigplan.workload.fit import memory_table
 
 TASKS = [("LoRA", Task.LORA), ("QLoRA", Task.QLORA), ("full fine-tune", Task.FULL), ("inference", Task.INFERENCE)]
@@ -59,7 +59,11 @@ class FitBox(QWidget):
         spec = WorkloadSpec(
             model=model, task=Task(self.task.currentData()), seq=self.seq.value(), batch=self.batch.value()
         )
-        table = memory_table(spec, range(1, 9))
+        try:
+            table = memory_table(spec, range(1, 9))
+        except WorkloadError as exc:  # the planner names the CLI's flags; the dialog's fields say it here
+            text = str(exc).replace("--seq", "the sequence length").replace("--weights", "weights")
+            raise WorkloadError(f"the workload to fit: {text}") from None
         return FitNeed(table.label, table.per_gpu_gb)
 
     def inputs(self) -> dict[str, object]:
