@@ -24,6 +24,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    ap.add_argument("--form-only", action="store_true", help="the question as set, before the search (a quick shot)")
+    ap.add_argument("--fit", action="store_true", help="$12,000 that must fit Llama 3.1 70B QLoRA (issue 28)")
     a = ap.parse_args()
     from PySide6.QtGui import QColor, QPainter, QPixmap
 
@@ -33,11 +35,22 @@ def main() -> int:
 
         def answer(dlg: SuggestDialog) -> int:  # what a user does in the dialog, then the screen as it shows
             dlg.show()
-            dlg.goal.setCurrentIndex(dlg.goal.findText("The earliest break-even against a cloud offer"))
-            dlg.budget.setValue(4000)
-            dlg.min_ram.setValue(32)
-            dlg.max_gpus.setValue(2)
-            dlg.run()
+            if a.fit:
+                dlg.goal.setCurrentIndex(dlg.goal.findText("The most training throughput"))
+                dlg.budget.setValue(12000)
+                dlg.max_gpus.setValue(4)
+                dlg.fit.model.setCurrentIndex(dlg.fit.model.findData("llama-3.1-70b"))
+                dlg.fit.task.setCurrentIndex(dlg.fit.task.findText("QLoRA"))
+            else:
+                dlg.goal.setCurrentIndex(dlg.goal.findText("The earliest break-even against a cloud offer"))
+                dlg.budget.setValue(4000)
+                dlg.max_gpus.setValue(2)
+            if a.form_only:
+                dlg.result_view.setPlaceholderText("Set the question and press Suggest.")
+            else:
+                dlg.run()
+            while dlg.searching():  # the search runs in its worker thread; the answer comes back as a signal
+                pump(app, seconds=0.2)
             pump(app, turns=20)
             shot = QPixmap(w.size())
             shot.fill(QColor("black"))
@@ -45,12 +58,15 @@ def main() -> int:
             painter.drawPixmap(w.geometry().topLeft(), w.grab())
             painter.drawPixmap(dlg.geometry().topLeft(), dlg.grab())
             painter.end()
-            shot.save(str(a.out / f"suggest-dialog-{a.size}.png"))
-            print("saved", a.out / f"suggest-dialog-{a.size}.png")
+            name = f"suggest-{'form' if a.form_only else 'fit' if a.fit else 'dialog'}-{a.size}.png"
+            shot.save(str(a.out / name))
+            print("saved", a.out / name)
             return int(dlg.open_button.isEnabled())
 
         SuggestDialog.exec = answer  # type: ignore[method-assign]
         w.menus.suggest.trigger()  # exec() above stands in for the modal loop, so no event loop is needed
+        if a.form_only or a.fit:
+            return 0
         w.tabs.setCurrentIndex(1)  # the Costs workspace: the break-even the dialog promised
         pump(app, seconds=1.5)  # the chart redraws on a short timer after the build changes
         print("curves on the chart:", ", ".join(w.costs.curve_data()))

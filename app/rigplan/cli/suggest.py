@@ -88,6 +88,45 @@ def _own_prices(path: str | None, mine: bool) -> tuple[tuple[str, Any], ...]:
     return tuple(out.items())
 
 
+def fit_need(
+    model: str, task: str, seq: int | None = None, batch: int | None = None, weights: str | None = None
+) -> Any:
+    """ "Must fit this workload" as the suggester's data: rigplan.workload sizes the memory per GPU on 1 to 8 GPUs
+    (the layers keep suggest and workload apart, so the composition is here and in the GUI's dialog)."""
+    from rigplan.model.workload import WorkloadSpec
+    from rigplan.suggest import FitNeed
+    from rigplan.workload import WorkloadError
+    from rigplan.workload.fit import memory_table
+
+    spec = WorkloadSpec(
+        model=model,
+        task=task,  # type: ignore[arg-type]
+        seq=seq or 2048,
+        batch=batch or 1,
+        weights=weights,  # type: ignore[arg-type]
+    )
+    try:
+        table = memory_table(spec, range(1, 9))
+    except WorkloadError as exc:  # the planner names its own flags; here they are the --fit-... ones
+        raise WorkloadError(str(exc).replace("--seq", "--fit-seq").replace("--weights", "--fit-weights")) from None
+    return FitNeed(table.label, table.per_gpu_gb)
+
+
+def _fit_json(sug: Any) -> dict[str, Any] | None:
+    q, o = sug.question, sug.found.option
+    if q.fit is None:
+        return None
+    gb, how = q.fit.need(o.count)
+    return {
+        "workload": q.fit.label,
+        "gpus": o.count,
+        "memory_gb_per_gpu": round(gb, 2),
+        "gpu_vram_gb": o.part.vram_gb,
+        "strategy": how,
+        "text": sug.fit_text,
+    }
+
+
 def cmd_suggest(ns: argparse.Namespace) -> int:
     from rigplan.catalog import load_catalog
     from rigplan.cli.main import UsageError
@@ -99,7 +138,16 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
 
     try:
         a = apply_assumption_flags(ns, Assumptions())
+        if ns.work_hours_per_year is not None:  # the stated amount of work, as hours a day over the year
+            if not 0 < ns.work_hours_per_year <= 8766:
+                raise SuggestError(f"--work-hours-per-year must be 1 to 8766, not {ns.work_hours_per_year:g}")
+            a = a.model_copy(update={"hours_per_day": ns.work_hours_per_year / 365.25})
         beat = resolve_offer(ns.beat, ns.region, a.pricing) if ns.beat else None
+        fit = None
+        if ns.fit_model:
+            fit = fit_need(ns.fit_model, ns.fit_task, ns.fit_seq, ns.fit_batch, ns.fit_weights)
+        elif any(v is not None for v in (ns.fit_seq, ns.fit_batch, ns.fit_weights)) or ns.fit_task != "lora":
+            raise SuggestError("--fit-task, --fit-seq, --fit-batch and --fit-weights need --fit-model")
         goal = Goal(ns.goal) if ns.goal else (Goal.BREAKEVEN if beat is not None else Goal.THROUGHPUT)
         if beat is not None and goal is not Goal.BREAKEVEN:
             raise SuggestError("--beat asks for the earliest break-even; leave out --goal or use --goal breakeven")
@@ -113,10 +161,14 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
             min_vram_gb=ns.min_vram,
             min_ram_gb=ns.min_ram,
             min_storage_gb=ns.min_storage,
+            min_cores=ns.min_cores,
+            expert=not ns.no_expert_minimums,
+            allow_missing_data=ns.allow_missing_data,
             case_form=ns.case,
             include=tuple(ns.include or ()),
             beat=beat,
             own_prices=_own_prices(ns.prices_from, ns.my_prices),
+            fit=fit,
         )
         sug = suggest(load_catalog(), a, q)
     except (SuggestError, ValueError) as exc:
@@ -156,6 +208,11 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
                     for extra, alt in sug.next_steps
                 ],
                 "runners_up": [_alt(r, sug.currency, rate) for r in sug.runners_up],
+                "check": sug.check_text,
+                "warnings": [f.to_json() for f in sug.report.findings if f.severity == "warning"] if sug.report else [],
+                "not_checked": [n.to_json() for n in sug.report.not_checked] if sug.report else [],
+                "minimums": sug.minimums,
+                "fits_workload": _fit_json(sug),
                 "notes": sug.notes,
                 "seconds": round(sug.seconds, 3),
                 "build": build_to_dict(sug.build),
@@ -172,6 +229,11 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
         each = f"{price.amount:,.2f} {price.currency}" if price else "no price"
         mine = " your price" if item.price_override else ""
         print(f"  {item.quantity}x {item.part.kind.label:<12} {item.part.name}  ({each}{mine})")
+    print(f"Checks: {sug.check_text}")
+    if sug.fit_text:
+        print(f"Workload: {sug.fit_text}")
+    if sug.minimums:
+        print(f"Held to the expert's minimums: {'; '.join(sug.minimums)}")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
         buys = (
@@ -190,7 +252,7 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
     for note in sug.notes:
         print(f"  note: {note}")
     if ns.output:
-        print(f"Written to {ns.output} (passes every check with no errors)")
+        print(f"Written to {ns.output} (checks: {sug.check_text})")
     return 0
 
 
@@ -248,11 +310,46 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--min-vram", type=number("--min-vram", 0, 1e6), default=0.0, help="GB of memory per GPU, at least")
     p.add_argument(
-        "--min-ram", type=number("--min-ram", 0, 1e7), default=0.0, help="GB of system memory, at least (one kit)"
+        "--min-ram",
+        type=number("--min-ram", 0, 1e7),
+        help="GB of system memory, at least (one kit; default: the GPUs' memory, 32 GB at least)",
     )
     p.add_argument(
-        "--min-storage", type=number("--min-storage", 0, 1e8), default=0.0, help="GB of storage, at least (one drive)"
+        "--min-storage",
+        type=number("--min-storage", 0, 1e8),
+        help="GB of storage, at least (one drive; default: 1000, 2000 from 2 GPUs)",
     )
+    p.add_argument(
+        "--min-cores",
+        type=whole("--min-cores", 1, 512),
+        help="CPU cores, at least (default: 2 per GPU + 2, 6 at least)",
+    )
+    p.add_argument(
+        "--no-expert-minimums",
+        action="store_true",
+        help="drop the expert's minimums (RAM, cores, x8 lanes, NVMe SSD, PSU and connectors without a warning, "
+        "a roomy case for 3+ GPUs): any build that check() passes with no error",
+    )
+    p.add_argument(
+        "--allow-missing-data",
+        action="store_true",
+        help="allow parts whose data leaves a rule that matters 'not checked' (the answer lists every such rule)",
+    )
+    p.add_argument(
+        "--work-hours-per-year",
+        type=number("--work-hours-per-year", 0, 8784, above_lo=True),
+        help="the work the build does, for --beat (default: the assumptions' hours a day x 365)",
+    )
+    p.add_argument(
+        "--fit-model",
+        metavar="ID|CONFIG.json",
+        help="must fit this workload: a model (rigplan workload's ids, e.g. llama-3.1-70b, or a config.json); "
+        "every GPU holds the memory per GPU it needs on that many GPUs",
+    )
+    p.add_argument("--fit-task", choices=["full", "lora", "qlora", "inference"], default="lora", help="default: lora")
+    p.add_argument("--fit-seq", type=whole("--fit-seq", 1, 1_048_576), help="sequence length (default 2048)")
+    p.add_argument("--fit-batch", type=whole("--fit-batch", 1, 4096), help="micro-batch per GPU (default 1)")
+    p.add_argument("--fit-weights", choices=["bf16", "fp16", "int8", "int4"], help="inference weights (default bf16)")
     p.add_argument("--case", help="case size class as the catalog names it, e.g. 'ATX Mid Tower'")
     p.add_argument("--include", action="append", metavar="PART_ID", help="a catalog part that must be in the build")
     p.add_argument("-o", "--output", help="write the suggested build to this build file")

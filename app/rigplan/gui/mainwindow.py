@@ -340,9 +340,11 @@ class MainWindow(QMainWindow):
 
     def suggest_build(self) -> None:
         """Issue 16: the best build for a budget opens as a new, unsaved build; Undo goes back to an empty one."""
-        from rigplan.gui.suggest.suggest_dialog import run_suggest
+        from rigplan.gui.suggest.menu_action import run_suggest
 
-        run_suggest(self, self.doc, self.catalog, self.costs.offers, self.data_dir, self.files.maybe_save)
+        run_suggest(
+            self, self.doc, self.catalog, self.costs.offers, self.data_dir, self.files.maybe_save, self.settings
+        )
 
     def open_docs(self) -> None:
         """F1: the bundled docs in a window of their own (issue 29): no browser or network needed."""

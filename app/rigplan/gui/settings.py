@@ -66,6 +66,7 @@ EXPORT_WIDTH = _key("export/width", int, 1200, _between(200, 10000), doc="chart 
 EXPORT_HEIGHT = _key("export/height", int, 700, _between(150, 10000), doc="chart image height, px")
 EXPORT_DPI = _key("export/dpi", int, 96, _between(48, 1200), doc="PNG resolution")
 COMPARE_LAST_DIR = _key("compare/last_dir", str, "", doc="where Compare builds opens and exports")
+SUGGEST_INPUTS = _key("suggest/inputs", str, "", doc="the Suggest a build dialog's last question (JSON)")
 
 MAX_RECENT = 8
 

@@ -23,6 +23,7 @@ from rigplan.rules.power import (
     cpu_watts,
     estimate_power,
     memory_watts,
+    recommended_psu,
     spike_rated,
     storage_watts,
     wall_draw,
@@ -148,8 +149,11 @@ class PowerRoom:
     completion. Used only when every power figure is known (an unknown one makes both rules "not checked").
     """
 
-    def __init__(self, partial: Build) -> None:
+    def __init__(self, partial: Build, recommend: bool = False) -> None:
+        """recommend: a PSU below RigPlan's recommended size for the load counts as over (the expert's minimums
+        treat psu-wattage's warning as failing; the recommendation, too, only grows with the load)."""
         self.ok = False
+        self.recommend = recommend
         psu = partial.first(Kind.PSU)
         if not isinstance(psu, Psu) or not psu.wattage:
             return
@@ -160,6 +164,7 @@ class PowerRoom:
         # The boxed-fan line stands in for a cooler not chosen yet; a chosen cooler may draw less.
         self.load = sum(ln.load_w for ln in est.lines if self.cooler_chosen or ln.kind is not Kind.COOLER)
         self.spikes = 0.0 if spike_rated(psu) else TRANSIENT_SHARE * est.gpu_w
+        self.gpu_w, self.atx3 = est.gpu_w, spike_rated(psu)
         self.psu = psu
         a = partial.assumptions
         self.limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
@@ -167,9 +172,36 @@ class PowerRoom:
         self.boxed_possible = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
         self.need: dict[int, float] = {}  # per level still to choose: the least peak load it can add
         self.rest_cache: dict[tuple[int, float], float] = {}
+        self._head: float | None = None
         self.ok = True
+
+    def _over(self, extra_w: float) -> bool:
+        load = self.load + extra_w
+        rated = float(self.psu.wattage or 0)
+        if self.recommend and recommended_psu(load, self.gpu_w, self.atx3) > rated:
+            return True
+        return load + self.spikes > rated or wall_watts(load, self.psu) > self.limit
+
+    def headroom(self) -> float:
+        """The most watts that still fit (-inf: none). Both limits only tighten as the load grows (the wall draw
+        rises with the load: bounds.wall_feasible), so over() is a threshold and one bisection finds it."""
+        if self._head is None:
+            hi = float(self.psu.wattage or 0) - self.load - self.spikes
+            if hi < 0 or self._over(0.0):
+                self._head = -INF
+            elif not self._over(hi):
+                self._head = hi
+            else:
+                lo = 0.0
+                while hi - lo > 1e-6:
+                    mid = (lo + hi) / 2
+                    lo, hi = (lo, mid) if self._over(mid) else (mid, hi)
+                self._head = lo
+        return self._head
 
     def over(self, extra_w: float) -> bool:
         """True when the chosen parts plus extra_w more exceed the PSU's rating or the wall circuit."""
-        load = self.load + extra_w
-        return load + self.spikes > float(self.psu.wattage or 0) or wall_watts(load, self.psu) > self.limit
+        head = self.headroom()
+        if extra_w <= head:
+            return False
+        return extra_w > head + 1e-5 or self._over(extra_w)  # at the threshold itself, the exact test

@@ -10,6 +10,9 @@ from dataclasses import dataclass, field, replace
 from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, ChartOffer
+from rigplan.rules import check
+from rigplan.rules.findings import Report, Severity
+from rigplan.suggest.expert import Minimums
 from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.search import Found, Search
 
@@ -36,11 +39,53 @@ class Suggestion:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     beat_text: str = ""  # goal BREAKEVEN: when the build breaks even against the offer
+    report: Report | None = None  # check() of the final build: what the Findings panel will show
+    minimums: list[str] = field(default_factory=list)  # the minimums the answer was held to, said
+    fit_text: str = ""  # must fit a workload: which, and its memory per GPU against the GPU's
+
+    @property
+    def check_text(self) -> str:
+        """Exactly what check() shows for the build: "passes every check", or "2 warnings: ...", and what it could
+        not check."""
+        return check_text(self.report) if self.report is not None else ""
 
     @property
     def breakeven_days(self) -> float | None:
         sc = self.found.score
         return None if sc is None or math.isinf(sc.days) else sc.days
+
+
+def check_text(report: Report) -> str:
+    """What a check() report shows, in one sentence the Findings panel cannot contradict."""
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    warnings = [f for f in report.findings if f.severity is Severity.WARNING]
+    if errors:  # never for a suggestion (the search verifies it), said all the same if it happened
+        head = f"{len(errors)} error{'s' if len(errors) > 1 else ''}: " + "; ".join(f.message for f in errors)
+    elif warnings:
+        head = f"{len(warnings)} warning{'s' if len(warnings) > 1 else ''}: " + "; ".join(
+            f"{f.rule}: {f.message}" for f in warnings
+        )
+    else:
+        head = "passes every check (no errors, no warnings)"
+    if report.not_checked:
+        rules = sorted({n.rule for n in report.not_checked})
+        head += f"; not checked ({len(rules)}): " + "; ".join(
+            f"{r}: {next(n.reason for n in report.not_checked if n.rule == r)}" for r in rules
+        )
+    return head
+
+
+def fit_text(q: Question, found: Found) -> str:
+    """Which workload the build fits and the memory per GPU it needs there ("" without one)."""
+    if q.fit is None:
+        return ""
+    o = found.option
+    need = q.fit.need(o.count)
+    if need is None:  # never: the search takes only counts the table sizes
+        return f"fits {q.fit.label}: not sized for {o.count} GPUs"
+    gb, how = need
+    spread = "" if o.count == 1 else f", {how} across {o.count} GPUs"
+    return f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
 
 
 def money(amount: float, currency: str) -> str:
@@ -101,8 +146,13 @@ def suggest(
             update={"comparison": (ChartOffer(offer=question.beat.id, pricing=assumptions.pricing),)}
         )
     sug = Suggestion(question, found, build, question.currency, total, "", "")
+    sug.report = check(build)
+    sug.minimums = Minimums.for_option(question, found.option.count, found.option.vram_gb).lines()
     sug.notes = _notes(s)
+    if platform_note(s, found):
+        sug.notes.insert(0, platform_note(s, found))
     sug.beat_text = breakeven_text(found, s)
+    sug.fit_text = fit_text(question, found)
     if question.own_prices:
         used = sum(1 for i in sug.build.items if i.price_override)
         sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
@@ -110,7 +160,8 @@ def suggest(
         sug.binding, sug.binding_text = _binding(s, found)
         if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
             for extra in NEXT_STEPS:
-                better = s.best(cap_usd=s.to_usd(question.budget + extra))
+                # Unless the budget binds, no budget buys better (the binding search looked at any price).
+                better = s.best(cap_usd=s.to_usd(question.budget + extra)) if sug.binding == "budget" else None
                 step = better if better and _improves(s, better, found) else None
                 sug.next_steps.append(
                     (extra, Alternative(f"{money(extra, question.currency)} more", step) if step else None)
@@ -142,15 +193,25 @@ def _why_none(s: Search) -> str:
     what = f"no priced {_gpus(q.gpus)}build"
     if q.min_vram_gb:
         what += f" with {q.min_vram_gb:g} GB per GPU"
+    if q.fit is not None:
+        sizes = ", ".join(f"{gb:.1f} GB per GPU on {n}" for n, gb, _ in q.fit.per_gpu_gb if n in q.counts())
+        what += f" that fits {q.fit.label} ({sizes})"
     if q.goal is Goal.CHEAPEST_THROUGHPUT:
         what += f" reaching {q.target:g} V100-equivalents"
     elif q.goal is Goal.CHEAPEST_VRAM:
         what += f" with {q.target:g} GB of GPU memory"
+    if not s.options:  # no GPU qualifies at all: say that, not "no build passes"
+        gpu = f"GPU with {q.min_vram_gb:g} GB or more" if q.min_vram_gb else "GPU"
+        fit = " big enough for the workload" if q.fit is not None else ""
+        return f"{what}: the catalog has no priced {gpu}{fit} with a speed figure"
     cheapest = Search(s.catalog, s.a, replace(q, budget=None, goal=Goal.CHEAPEST_VRAM, target=1e-9)).best(
         options=[o for o in s.options if s.meets(o)]
     )
     if cheapest is None:
-        return f"{what} passes the checks (with these constraints and assumptions)"
+        why = f"{what} passes the checks and the expert's minimums" if q.expert else f"{what} passes the checks"
+        if (q.gpus or 0) >= 3 and q.expert:
+            why += " (x8 per GPU needs a Threadripper or Xeon W platform)"
+        return why + " (with these constraints and assumptions)"
     budget = money(q.budget or 0, q.currency)
     return f"{what} fits {budget}: the cheapest is {money(s.from_usd(cheapest.total_usd), q.currency)}"
 
@@ -174,7 +235,7 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
     if q.gpus is not None:
         return "gpu count", f"more would need more than {q.gpus} GPU{'s' if q.gpus > 1 else ''}"
     wall = s.a.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0})
-    if Search(s.catalog, wall, replace(q, budget=None)).best(options=better, cap_usd=float("inf")):
+    if Search(s.catalog, wall, replace(q, budget=1e12)).best(options=better, cap_usd=float("inf")):
         return "wall circuit", (
             f"a faster build draws more than a {s.a.wall_voltage:g} V / {s.a.wall_amps:g} A circuit carries"
         )
@@ -218,4 +279,22 @@ def _notes(s: Search) -> list[str]:
     if st.unknown_speed:
         out.append(f"{st.unknown_speed} priced GPUs have no speed figure and were skipped (never taken as speed 1)")
     out.append("a build holds identical GPUs, one memory kit and one drive (docs/suggest.md)")
+    if s.q.allow_missing_data:
+        out.append("parts with missing data allowed: every rule they leave unchecked is listed under 'not checked'")
+    elif s.strict.unknown:
+        out.append(
+            "parts whose data leaves a rule that matters unchecked were not chosen (allow them with missing data)"
+        )
     return out
+
+
+def platform_note(s: Search, found: Found) -> str:
+    """Say when x8 per GPU needs a workstation platform (Threadripper, Xeon W): more GPUs than a desktop CPU's 16 or
+    20 graphics lanes can give x8 each."""
+    n = found.option.count if found else (s.q.gpus or 0)
+    if n >= 3 and s.q.expert:
+        return (
+            f"{n} GPUs at x8 or better need {8 * n} CPU lanes for graphics: desktop CPUs give 16 to 20, so this is a "
+            "workstation platform (AMD Threadripper, Intel Xeon W / Core X)"
+        )
+    return ""

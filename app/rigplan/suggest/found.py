@@ -60,3 +60,18 @@ class Found:
         """The CPU platform's maker ("AMD", "Intel"), from the board's socket; "" when unknown."""
         board = self.parts[0][0] if self.parts else None
         return vendor_of(getattr(board, "socket", None))
+
+
+class Cancelled(Exception):
+    """The user stopped the search."""
+
+
+@dataclass
+class Stats:
+    completions: int = 0  # branch-and-bound runs (memoised ones not counted)
+    nodes: int = 0
+    unpriced: dict[str, int] = field(default_factory=dict)  # per kind: parts skipped for having no price
+    unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
+    unknown_vram: int = 0
+    too_small_for_fit: int = 0  # GPU options whose memory per GPU is below the workload's need (or unknown)
+    depth: dict[int, int] = field(default_factory=dict)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from rigplan.model.parts import Kind
 from rigplan.suggest.bounds import BOXED_FAN_W, INF, PowerRoom, peak_w
 from rigplan.suggest.breakeven import Breakeven, Score
@@ -24,31 +26,45 @@ if TYPE_CHECKING:
 
 
 class PowerPruning:
-    catalog: Catalog
+    sub: Catalog  # the candidates (search.candidates)
     _peaks: dict[Kind, dict[int, float]]
+    _peak_arrays: dict[Kind, np.ndarray]
     order: tuple[Kind, ...]
 
     def _peak(self, kind: Kind, row: int) -> float:
         cache = self._peaks.setdefault(kind, {})
         if row not in cache:
-            cache[row] = peak_w(self.catalog.table(kind).part(row))
+            cache[row] = peak_w(self.sub.table(kind).part(row))
         return cache[row]
+
+    def _peak_array(self, kind: Kind) -> np.ndarray:
+        """Every candidate's peak load of a kind, by row (numpy, for the per-node minimums and filters)."""
+        arr = self._peak_arrays.get(kind)
+        if arr is None:
+            arr = self._peak_arrays[kind] = np.array(
+                [self._peak(kind, r) for r in range(len(self.sub.table(kind)))], dtype=float
+            )
+        return arr
 
     def _power_room(self, depth: int, room: PowerRoom, ahead: list[list[tuple[float, int]]]) -> bool:
         """Drop this level's candidates that cannot fit under the PSU with the lightest part of every later kind
         (bounds.PowerRoom); False when none is left (or the lightest set already fails)."""
         need = []
         for d in range(depth, len(self.order)):
-            peaks = [self._peak(self.order[d], r) for _, r in ahead[d]]
+            peaks = self._peak_array(self.order[d])[[r for _, r in ahead[d]]]
+            least = float(peaks.min()) if len(peaks) else INF
             if self.order[d] is Kind.COOLER and room.boxed_possible:
-                peaks.append(BOXED_FAN_W)
-            need.append(min(peaks, default=INF))
+                least = min(least, BOXED_FAN_W)
+            need.append(least)
         later = sum(need[1:])
         room.need = {depth + i: w for i, w in enumerate(need)}
         if room.over(need[0] + later):
             return False
         kind = self.order[depth]
-        ahead[depth] = [(p, r) for p, r in ahead[depth] if not room.over(self._peak(kind, r) + later)]
+        head = room.headroom() - later
+        peaks = self._peak_array(kind)
+        # Below the headroom a part fits for sure; only those near it take the exact test.
+        ahead[depth] = [(p, r) for p, r in ahead[depth] if peaks[r] <= head or not room.over(float(peaks[r]) + later)]
         return bool(ahead[depth]) or (kind is Kind.COOLER and room.boxed_possible)
 
     def _rest_that_fits(

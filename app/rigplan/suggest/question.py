@@ -25,6 +25,20 @@ class SuggestError(ValueError):
 
 
 @dataclass(frozen=True)
+class FitNeed:
+    """ "Must fit this workload", as data (issue 28): the GB of memory per GPU the workload needs as set on each
+    number of GPUs, and the strategy that needs it. The CLI and the GUI compute it with rigplan.workload (a sibling
+    package the suggester does not import) and pass it in."""
+
+    label: str  # "Llama 3.1 70B, qlora, sequence 2048, micro-batch 1"
+    per_gpu_gb: tuple[tuple[int, float, str], ...]  # (GPU count, GB per GPU, strategy)
+
+    def need(self, gpus: int) -> tuple[float, str] | None:
+        """(GB per GPU, strategy) on this many GPUs; None: not sized for that count (then it does not qualify)."""
+        return next(((gb, how) for n, gb, how in self.per_gpu_gb if n == gpus), None)
+
+
+@dataclass(frozen=True)
 class Question:
     budget: float | None = None  # in `currency`; None: no limit (only for the cheapest-... goals)
     currency: str = "USD"
@@ -33,8 +47,10 @@ class Question:
     gpus: int | None = None  # exactly this many GPUs; None: any count from 1 to max_gpus
     max_gpus: int = 4
     min_vram_gb: float = 0.0  # per GPU
-    min_ram_gb: float = 0.0
-    min_storage_gb: float = 0.0
+    # None: the expert's minimum (suggest/expert.py) when `expert` is on, else none; a number overrides it.
+    min_ram_gb: float | None = None
+    min_storage_gb: float | None = None
+    min_cores: int | None = None
     case_form: str | None = None  # case size class as the catalog names it ("ATX Mid Tower", "MicroATX Mini Tower")
     include: tuple[str, ...] = ()  # catalog part ids that must be in the build
     beat: Offer | None = None  # the cloud offer to beat (goal BREAKEVEN)
@@ -43,6 +59,14 @@ class Question:
     own_prices: tuple[tuple[str, Price], ...] = ()
     # Leave out boards of this CPU maker ("AMD", "Intel"): the other-platform runner-up.
     platform_not: str | None = None
+    # An expert's minimums (docs/suggest.md, "An expert's minimums"): RAM >= GPU memory in a kit that fills the
+    # channels, cores and lanes per GPU, an NVMe SSD, a PSU and connectors without a warning, a roomy case for 3+.
+    expert: bool = True
+    # Unknown is not a pass: a part that leaves a rule that matters "not checked" is not chosen unless this is set
+    # (then the answer lists every such rule).
+    allow_missing_data: bool = False
+    # Must fit this workload: each GPU holds at least the workload's memory per GPU for that many GPUs.
+    fit: FitNeed | None = None
 
     def __post_init__(self) -> None:
         # A goal given as its text ("vram", as Qt item data comes back) is the Goal itself: `is` comparisons hold.
@@ -68,6 +92,8 @@ class Question:
             raise SuggestError(f"the number of GPUs must be 1 to 8, not {self.gpus}")
         if not 1 <= self.max_gpus <= 8:
             raise SuggestError(f"the most GPUs must be 1 to 8, not {self.max_gpus}")
-        for name in ("min_vram_gb", "min_ram_gb", "min_storage_gb"):
-            if getattr(self, name) < 0:
+        if self.fit is not None and any(not math.isfinite(gb) or gb <= 0 for _, gb, _ in self.fit.per_gpu_gb):
+            raise SuggestError(f"the workload's memory per GPU must be a positive number ({self.fit.label})")
+        for name in ("min_vram_gb", "min_ram_gb", "min_storage_gb", "min_cores"):
+            if (getattr(self, name) or 0) < 0:
                 raise SuggestError(f"{name.replace('_', ' ')} cannot be negative")

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+import numpy as np
 
 from rigplan.catalog.loader import Catalog
-from rigplan.costs.fx import Rate, convert, rate_for
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, multi_gpu
 from rigplan.imports.user_prices import bundled_prices
 from rigplan.model.assumptions import Assumptions
@@ -28,35 +28,25 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.common import Price
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
-from rigplan.rules.compat import compatible_mask
+from rigplan.rules.compat import SINGLE, compatible_mask
 from rigplan.rules.context import WORKSTATION
+from rigplan.rules.engine import RULES
 from rigplan.rules.power import cpu_boost_w
+from rigplan.rules.rule import rule_mask
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
-from rigplan.suggest.found import ORDER, Found, GpuOption, vendor_of
+from rigplan.suggest.candidates import candidates, psu_recommended
+from rigplan.suggest.expert import Minimums, strict_for
+from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, vendor_of
+from rigplan.suggest.pricing import Pricing
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
 from rigplan.suggest.question import Goal, Question, SuggestError
 
-USD = Rate("USD", 1.0, "catalog prices are in USD")
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
 
 
-class Cancelled(Exception):
-    """The user stopped the search."""
-
-
-@dataclass
-class Stats:
-    completions: int = 0  # branch-and-bound runs (memoised ones not counted)
-    nodes: int = 0
-    unpriced: dict[str, int] = field(default_factory=dict)  # per kind: parts skipped for having no price
-    unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
-    unknown_vram: int = 0
-    depth: dict[int, int] = field(default_factory=dict)
-
-
-class Search(PowerPruning, EarliestBreakeven):
+class Search(Pricing, PowerPruning, EarliestBreakeven):
     order = ORDER
 
     def __init__(
@@ -82,87 +72,29 @@ class Search(PowerPruning, EarliestBreakeven):
         self.own: dict[str, Price] = dict(question.own_prices)
         self.bundled = bundled_prices(catalog)
         self.objective: Breakeven | None = None
+        self.strict = strict_for(question)
+        # The minimums every option shares (the fewest GPUs, no GPU memory): they narrow the lists once.
+        self.minimums = Minimums.for_option(question, min(question.counts()), 0.0)
+        self.rejected = 0  # complete builds check() passed that the strict verdicts turned down (a leaf test)
         if question.goal is Goal.BREAKEVEN and question.beat is not None:
             try:
                 self.objective = Breakeven(question.beat, assumptions, self.perf)
             except ValueError as exc:
                 raise SuggestError(str(exc)) from exc
-        self.lists = {k: self._priced(k) for k in ORDER}
+        self.sub, self.lists = candidates(catalog, {k: self._priced(k) for k in ORDER})
+        if question.platform_not:
+            # Left out of the lists, not of the candidates' catalog: the other-platform runner-up then searches the
+            # same candidate tables as the question itself, whose filter caches are warm.
+            socks = self.sub.table(Kind.MOTHERBOARD).column("socket")
+            drop = ("", question.platform_not)
+            boards = self.lists[Kind.MOTHERBOARD]
+            self.lists[Kind.MOTHERBOARD] = [(p, r) for p, r in boards if vendor_of(socks[r]) not in drop]
         self.options = self._gpu_options()
-        cpus = self.catalog.table(Kind.CPU)
+        cpus = self.sub.table(Kind.CPU)
         self._peaks: dict[Kind, dict[int, float]] = {}
+        self._peak_arrays: dict[Kind, np.ndarray] = {}
+        self._meets: dict[tuple[Minimums, Kind], list[tuple[float, int]]] = {}
         self.cpu_power_known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in self.lists[Kind.CPU])  # type: ignore[arg-type]
-
-    # -- money -------------------------------------------------------------------------------------------------
-    def _budget_rate(self) -> Rate:
-        fx = self.a.fx_rate if self.a.currency == self.q.currency else None
-        try:
-            return rate_for(Assumptions(currency=self.q.currency, fx_rate=fx))
-        except ValueError as exc:
-            raise SuggestError(str(exc)) from exc
-
-    def to_usd(self, amount: float) -> float:
-        return amount / self.rate.per_usd
-
-    def from_usd(self, amount: float) -> float:
-        return amount * self.rate.per_usd
-
-    def budget_usd(self) -> float:
-        return float("inf") if self.q.budget is None else self.to_usd(self.q.budget)
-
-    # -- candidates --------------------------------------------------------------------------------------------
-    def _prices(self, kind: Kind) -> list[float | None]:
-        out: list[float | None] = []
-        table = self.catalog.table(kind)
-        for pid, p in zip(table.ids, table.column("price"), strict=True):
-            if pid in self.bundled:  # the user's price layer is applied in this catalog: the search starts from
-                p = self.bundled[pid]  # the catalog's own prices, and the user's come in only as own_prices
-            mine = self.own.get(pid)
-            if mine is not None:  # the user's own price takes the catalog's place
-                out.append(self._own_usd(mine))
-            else:
-                out.append(None if not p else convert(float(p["amount"]), p.get("currency", "USD"), USD))
-        self.stats.unpriced[kind.value] = sum(1 for v in out if v is None)
-        return out
-
-    def _own_usd(self, price: Price) -> float | None:
-        """A price of the user's in USD: at the user's own rate when it is in their currency (as the cost model
-        does, rigplan.costs.analysis.parts_cost_usd), else at the reference rate."""
-        if price.currency == self.a.currency and self.a.fx_rate is not None:
-            return price.amount / self.a.fx_rate
-        return convert(price.amount, price.currency, USD)
-
-    def _included(self, kind: Kind) -> set[int] | None:
-        table = self.catalog.table(kind)
-        rows = {i for i, pid in enumerate(table.ids) if pid in self.q.include}
-        return rows or None
-
-    def _priced(self, kind: Kind) -> list[tuple[float, int]]:
-        """(USD price, row) of the priced parts of a kind that meet the per-part constraints, cheapest first."""
-        table = self.catalog.table(kind)
-        prices = self._prices(kind)
-        keep = [i for i, v in enumerate(prices) if v is not None and (self.only is None or table.ids[i] in self.only)]
-        if kind is Kind.MEMORY and self.q.min_ram_gb:
-            cap = table.column("capacity_gb")
-            keep = [i for i in keep if (cap[i] or 0) >= self.q.min_ram_gb]
-        if kind is Kind.STORAGE and self.q.min_storage_gb:
-            cap = table.column("capacity_gb")
-            keep = [i for i in keep if (cap[i] or 0) >= self.q.min_storage_gb]
-        if kind is Kind.CASE and self.q.case_form:
-            ff = table.column("form_factor")
-            want = self.q.case_form.lower()
-            keep = [i for i in keep if (ff[i] or "").lower() == want]
-        if kind is Kind.MOTHERBOARD and self.q.platform_not:
-            socks = table.column("socket")
-            drop = ("", self.q.platform_not)
-            keep = [i for i in keep if vendor_of(socks[i]) not in drop]
-        forced = self._included(kind)
-        if forced is not None:
-            keep = [i for i in keep if i in forced]
-            if not keep:
-                raise SuggestError(f"the {kind.label.lower()} you asked for has no price in the catalog")
-        out = [(price, i) for i in keep if (price := prices[i]) is not None]
-        return sorted(out, key=lambda t: (t[0], t[1]))
 
     def _gpu_options(self) -> list[GpuOption]:
         table = self.catalog.table(Kind.GPU)
@@ -186,6 +118,11 @@ class Search(PowerPruning, EarliestBreakeven):
             ws = WORKSTATION.search(f"{gpu.chipset or ''} {gpu.name}") is not None
             sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
+                if self.q.fit is not None:  # must fit the workload: memory per GPU on n GPUs (unknown: no)
+                    need = self.q.fit.need(n)
+                    if need is None or gpu.vram_gb is None or gpu.vram_gb < need[0]:
+                        self.stats.too_small_for_fit += 1
+                        continue
                 vram = (gpu.vram_gb or 0.0) * n
                 out.append(GpuOption(i, gpu, n, usd, speed.value * multi_gpu(self.perf, speed, n, eff)[0], vram, sig))
         if forced is not None and not out:
@@ -219,14 +156,34 @@ class Search(PowerPruning, EarliestBreakeven):
         """The cheapest valid completion of `option` within rest_cap, or (goal BREAKEVEN) the one with the earliest
         break-even that beats `incumbent`."""
         self.stats.completions += 1
-        sub = self.catalog
-        gpu_item = BuildItem(part=option.part, quantity=option.count)
+        sub = self.sub
+        # The GPUs under one id for every option: the filter's caches are keyed by the facts a rule reads and the
+        # parts' ids, so GPUs of other ids but equal facts (most SKUs of a chip, for most rules) share their masks.
+        gpu_item = BuildItem(part=option.part.model_copy(update={"id": "suggest-gpus"}), quantity=option.count)
         base = Build(items=(gpu_item,), assumptions=self.a)
-        lists = []
-        for kind in ORDER:
+        need = Minimums.for_option(self.q, option.count, option.vram_gb)
+        strict = self.strict
+        lists: list[list[tuple[float, int]]] = []
+        # Each kind's cheapest part that can go with these GPUs, the others' cheapest at all: when that is over the
+        # cap, or a kind has no part left (four 3-slot cards fit no board), the completion ends before the rest of
+        # the lists are built (most GPU options of a 4-GPU question end at the board).
+        cheapest = [
+            lst[0][0] if lst and k is not Kind.COOLER else 0.0 for k, lst in ((k, self.lists[k]) for k in ORDER)
+        ]
+        for d, kind in enumerate(ORDER):
             mask = compatible_mask(base, kind, sub)
-            lists.append([(p, r) for p, r in self.lists[kind] if mask[r]])
-            if not lists[-1] and kind is not Kind.COOLER:
+            table = sub.table(kind)
+            if strict.active:
+                mask = strict.mask(base, table, kind in SINGLE, mask)
+            fit = [(p, r) for p, r in self._meeting(need, kind) if mask[r]]
+            if kind is Kind.PSU and "psu-wattage" in strict.warn and self.cpu_power_known:
+                fit = psu_recommended(base, [*lists, fit, *(self.lists[k] for k in ORDER[d + 1 :])], sub, self._peak)
+            if not fit and kind is not Kind.COOLER:
+                return None
+            lists.append(fit)
+            if kind is not Kind.COOLER:
+                cheapest[d] = fit[0][0]
+            if sum(cheapest) > rest_cap + 1e-9:
                 return None
         bound = Bounds(sub, lists)
         best: list[object] = [rest_cap + 1e-9, None, incumbent]  # [cost cap of the rest, parts, score]
@@ -255,16 +212,37 @@ class Search(PowerPruning, EarliestBreakeven):
                 raise Cancelled
             build = Build(items=items, assumptions=self.a)
             ahead = list(lists)
+            kind = ORDER[depth]
+            # This level's own tests first: they are cheaper than the look-ahead and often leave nothing.
+            if kind in (Kind.MEMORY, Kind.COOLER):  # the minimums that pair a part with the chosen CPU
+                chosen_cpu = build.first(Kind.CPU)
+                cpu_part = chosen_cpu if isinstance(chosen_cpu, Cpu) else None
+                tab = sub.table(kind)
+                ahead[depth] = [(p, r) for p, r in ahead[depth] if need.with_cpu(cpu_part, tab.part(r))]
+            if not ahead[depth] and kind is not Kind.COOLER:
+                return
+            new = ORDER[depth - 1]  # the kind just chosen: only the rules that read it can change a verdict ahead
             for d in range(depth, len(ORDER)):
-                mask = compatible_mask(build, ORDER[d], sub)
-                ahead[d] = [(p, r) for p, r in lists[d] if mask[r]]
+                # The strict verdicts (warnings and unknowns that fail a part) narrow the lists ahead too, so the
+                # bound below counts the cheapest part that can really be chosen, not one the scan will refuse.
+                mask = self._ahead_mask(build, ORDER[d], new, own=d == depth)
+                if strict.active:
+                    rows = [r for _, r in ahead[d]]
+                    within = np.zeros(len(mask), dtype=bool)
+                    within[rows] = mask[rows]
+                    mask = strict.mask(
+                        build, sub.table(ORDER[d]), ORDER[d] in SINGLE, within, None if d == depth else new
+                    )
+                ahead[d] = [(p, r) for p, r in ahead[d] if mask[r]]
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return
             if ORDER[depth] is Kind.PSU and self.cpu_power_known:
                 ahead[depth] = wall_feasible(build, ahead[depth], sub.table(Kind.PSU))
+                if "psu-wattage" in strict.warn:  # the lightest CPU, kit and drive this board still allows
+                    ahead[depth] = psu_recommended(build, ahead, sub, self._peak)
                 if not ahead[depth]:
                     return
-            room = PowerRoom(build) if depth >= 2 and self.cpu_power_known else None
+            room = PowerRoom(build, "psu-wattage" in strict.warn) if depth >= 2 and self.cpu_power_known else None
             if room is not None and room.ok and not self._power_room(depth, room, ahead):
                 return
             powered = room is not None and room.ok
@@ -286,9 +264,12 @@ class Search(PowerPruning, EarliestBreakeven):
 
             if cost + rest + mins[depth] > limit():
                 return
-            if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and check(build).ok:
+            if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and self._passes(build):
                 leaf(cost)  # the boxed cooler will do
             table = sub.table(ORDER[depth])
+            # The strict verdicts (warnings and unknowns that fail a part) are asked of each candidate as the scan
+            # reaches it: most of a level's candidates are never reached, the bound stops the scan first.
+            judge = strict.judge(build, kind, kind in SINGLE, power_only=True) if strict.active else None
             for price, row in ahead[depth]:
                 if cost + price + rest > limit():
                     break
@@ -297,10 +278,12 @@ class Search(PowerPruning, EarliestBreakeven):
                     if cost + price + self._rest_that_fits(room, depth, self._peak(ORDER[depth], row), ahead) > limit():
                         continue
                 part = table.part(row)
+                if judge is not None and not judge(part):
+                    continue
                 chosen.append((part, price))
                 with_part = (*items, BuildItem(part=part))
                 if depth + 1 == len(ORDER):
-                    if check(Build(items=with_part, assumptions=self.a)).ok:
+                    if self._passes(Build(items=with_part, assumptions=self.a)):
                         leaf(cost + price)
                 else:
                     rec(depth + 1, cost + price, with_part, ahead)
@@ -323,6 +306,38 @@ class Search(PowerPruning, EarliestBreakeven):
             score: Score = best[2]  # type: ignore[assignment]
             return Found(option, parts, score.total_usd, score=score, own=self.own)
         return Found(option, parts, float(best[0]) + option.cost_usd, own=self.own)  # type: ignore[arg-type]
+
+    def _meeting(self, need: Minimums, kind: Kind) -> list[tuple[float, int]]:
+        """The candidates of a kind that meet the per-part minimums for an option (cached: options share them)."""
+        key = (need, kind)
+        hit = self._meets.get(key)
+        if hit is None:
+            table = self.sub.table(kind)
+            hit = self._meets[key] = [(p, r) for p, r in self.lists[kind] if need.part_ok(table.part(r))]
+        return hit
+
+    def _ahead_mask(self, build: Build, kind: Kind, new: Kind, own: bool) -> np.ndarray:
+        """The candidates of `kind` that add no error next to `build`: all rules at the level being chosen (`own`);
+        further ahead, the rules that read the kind just chosen (`new`) but power, which the power pruning below
+        bounds (bounds.PowerRoom). The lists ahead were already narrowed by every rule at the levels above."""
+        if own:
+            return compatible_mask(build, kind, self.sub)
+        table = self.sub.table(kind)
+        mask = np.ones(len(table), dtype=bool)
+        for rule in RULES:
+            if kind in rule.reads and new in rule.reads and rule.vector is None:
+                mask &= rule_mask(rule, build, table, kind in SINGLE)
+        return mask
+
+    def _passes(self, build: Build) -> bool:
+        """A complete build the search accepts: no error in check(), and no strict warning or unknown."""
+        report = check(build)
+        if not report.ok:
+            return False
+        if self.strict.failures(report):
+            self.rejected += 1
+            return False
+        return True
 
     # -- the goal ----------------------------------------------------------------------------------------------
     def value(self, o: GpuOption) -> tuple[float, float]:

@@ -1,23 +1,23 @@
 """The "Suggest a build" dialog: the question as a form, the exact answer with its reasons, "Open as new build".
 
-The search (rigplan.suggest) runs in the GUI thread and keeps the window alive by processing events from its
-cancel check, at most every 50 ms; Cancel sets the flag the search checks at each node.
+The search (rigplan.suggest) runs in a worker thread (gui/suggest/worker.py); Cancel, and closing the dialog, set
+the flag the search checks at each node. The inputs are remembered (gui/settings.py: SUGGEST_INPUTS).
 """
 
 from __future__ import annotations
 
 import html
-import time
-from collections.abc import Callable
-from pathlib import Path
+import json
+import logging
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -31,15 +31,21 @@ from PySide6.QtWidgets import (
 
 from rigplan.catalog.loader import Catalog
 from rigplan.cloud.offers import OfferCatalog
+from rigplan.gui.settings import SUGGEST_INPUTS, Settings
+from rigplan.gui.suggest.answer import _spin, explanation_html, offer_label
+from rigplan.gui.suggest.fit_box import FitBox
+from rigplan.gui.suggest.worker import SuggestJob, start
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
 from rigplan.model.common import Price
 from rigplan.model.offers import Offer
-from rigplan.suggest import Cancelled, Goal, Question, SuggestError, Suggestion, suggest
+from rigplan.suggest import Goal, Question, Suggestion
 from rigplan.suggest.explain import money
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
-    from rigplan.gui.files.document import BuildDocument
+    pass
 
 GOALS = [
     ("The most training throughput", Goal.THROUGHPUT),
@@ -56,25 +62,9 @@ def own_prices_of(build: Build) -> tuple[tuple[str, Price], ...]:
     return tuple((i.part.id, i.price_override) for i in build.items if i.price_override and not i.part.custom)
 
 
-def _day(found: object) -> str:
-    score = getattr(found, "score", None)
-    if score is None:
-        return ""
-    return ", never breaks even" if score.days == float("inf") else f", breaks even on day {score.days:,.0f}"
-
-
-def _spin(maximum: float, suffix: str, value: float = 0.0, decimals: int = 0, special: str = "") -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setRange(0, maximum)
-    box.setDecimals(decimals)
-    box.setSuffix(suffix)
-    box.setValue(value)
-    if special:
-        box.setSpecialValueText(special)
-    return box
-
-
 class SuggestDialog(QDialog):
+    answered = Signal()  # a search ended (answer, no answer or cancelled): tests and the screenshot tool wait on it
+
     def __init__(
         self,
         catalog: Catalog,
@@ -84,6 +74,7 @@ class SuggestDialog(QDialog):
         offers: OfferCatalog | None = None,
         own_prices: tuple[tuple[str, Price], ...] = (),
         user_prices: dict[str, Price] | None = None,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Suggest a build")
@@ -97,8 +88,9 @@ class SuggestDialog(QDialog):
         # Your catalog prices (File > Import > Price file) first; this build's own prices win over them.
         self.own_prices = tuple({**(user_prices or {}), **dict(own_prices)}.items())
         self.suggestion: Suggestion | None = None
-        self._cancel = False
-        self._last_events = 0.0
+        self.settings = settings
+        self.job: SuggestJob | None = None
+        self.thread_: QThread | None = None
 
         cur = assumptions.currency
         self.budget = _spin(1_000_000, f" {cur}", 5000, special="no limit")
@@ -114,16 +106,37 @@ class SuggestDialog(QDialog):
         self.max_gpus.setRange(1, 8)
         self.max_gpus.setValue(2)
         self.min_vram = _spin(192, " GB", special="any")
-        self.min_ram = _spin(2048, " GB", special="any")
-        self.min_storage = _spin(100_000, " GB", special="any")
+        self.min_ram = _spin(2048, " GB", special="expert: the GPUs' memory, 32 GB at least")
+        self.min_storage = _spin(100_000, " GB", special="expert: 1 TB NVMe (2 TB from 2 GPUs)")
+        self.min_cores = QSpinBox()
+        self.min_cores.setRange(0, 256)
+        self.min_cores.setSpecialValueText("expert: 2 per GPU + 2 (6 at least)")
+        self.expert = QCheckBox("An expert's minimums (docs/suggest.md)")
+        self.expert.setChecked(True)
+        self.expert.setToolTip(
+            "RAM >= the GPUs' memory (32 GB at least) filling the CPU's channels; cores >= 2 per GPU + 2; x8 or "
+            "better per GPU; an NVMe SSD of 1 TB (2 TB from 2 GPUs); a PSU at RigPlan's recommended size with no "
+            "connector warning; an ATX tower or bench for 3+ GPUs. Off: any build with no check error."
+        )
+        self.missing = QCheckBox("Allow parts with missing data")
+        self.missing.setToolTip(
+            "Off: a part whose data leaves a rule that matters 'not checked' (PSU cables, GPU length, board form "
+            "factor, slot positions, CPU lanes) is not chosen. On: it may be; the answer lists every such rule."
+        )
         self.beat = QComboBox()
-        self.beat.setEditable(True)  # type to filter: 1,400+ offers
+        self.beat.setEditable(True)  # type any part of the id, the GPU or the price: 1,400+ offers
         self.beat.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         priced = [o for o in self.offers.offers if o.snapshot == "current" and o.hourly(assumptions.pricing)]
         for o in sorted(priced, key=lambda o: (o.provider, o.instance_type, o.region)):
-            self.beat.addItem(o.id, o)
-        self.beat.setCurrentIndex(max(0, self.beat.findText(DEFAULT_OFFER)))
-        self.beat.setToolTip(f"Current {assumptions.pricing.value} prices; type to find an instance or region")
+            self.beat.addItem(offer_label(o, assumptions.pricing), o)
+        finder = QCompleter(self.beat.model(), self.beat)
+        finder.setFilterMode(Qt.MatchFlag.MatchContains)
+        finder.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.beat.setCompleter(finder)
+        self.beat.setCurrentIndex(max(0, self.beat.findText(DEFAULT_OFFER, Qt.MatchFlag.MatchStartsWith)))
+        self.beat.setToolTip(
+            f"Current {assumptions.pricing.value} prices: offer id | GPUs | price an hour. Type to search any of them."
+        )
         self.mine = QCheckBox(
             f"My own prices too ({len(user_prices or {})} your prices, {len(own_prices)} in this build)"
         )
@@ -143,8 +156,13 @@ class SuggestDialog(QDialog):
         form.addRow("GPU memory, each:", self.min_vram)
         form.addRow("System memory:", self.min_ram)
         form.addRow("Storage:", self.min_storage)
+        form.addRow("CPU cores:", self.min_cores)
+        form.addRow("Minimums:", self.expert)
+        form.addRow("Missing data:", self.missing)
         form.addRow("Cloud offer to beat:", self.beat)
         form.addRow("Prices:", self.mine)
+        self.fit = FitBox()
+        form.addRow("Must fit workload:", self.fit)
         wall = QLabel(
             f"Wall circuit {assumptions.wall_voltage:g} V / {assumptions.wall_amps:g} A and scaling come from the "
             "build's assumptions. Only priced parts are searched."
@@ -168,11 +186,17 @@ class SuggestDialog(QDialog):
         self.open_button = self.buttons.addButton("Open as new build", QDialogButtonBox.ButtonRole.AcceptRole)
         self.open_button.setEnabled(False)
 
+        # Two columns, so the whole question and the answer fit a 1280x720 screen at once.
+        left = QVBoxLayout()
+        left.addLayout(form)
+        left.addWidget(wall)
+        left.addLayout(row)
+        left.addStretch(1)
+        cols = QHBoxLayout()
+        cols.addLayout(left, 0)
+        cols.addWidget(self.result_view, 1)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(wall)
-        layout.addLayout(row)
-        layout.addWidget(self.result_view, 1)
+        layout.addLayout(cols, 1)
         layout.addWidget(self.buttons)
 
         self.run_button.clicked.connect(self.run)
@@ -181,7 +205,8 @@ class SuggestDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         self.goal.currentIndexChanged.connect(self._goal_changed)
         self._goal_changed()
-        self.resize(760, 720)
+        self.restore_inputs()
+        self.resize(1180, 640)
 
     def _goal_changed(self) -> None:
         self.target.setEnabled(self.goal.currentData() in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM))
@@ -191,10 +216,63 @@ class SuggestDialog(QDialog):
         return Goal(self.goal.currentData())  # Qt hands the StrEnum back as a plain str
 
     def beat_offer(self) -> Offer | None:
-        """The offer typed or chosen (None when the text names none)."""
-        return self.offers.get(self.beat.currentText().strip())
+        """The offer typed or chosen (None when the text names none): a list entry, or an offer id typed alone."""
+        text = self.beat.currentText().strip()
+        index = self.beat.findText(text)
+        if index >= 0:
+            offer = self.beat.itemData(index)
+            return offer if isinstance(offer, Offer) else None
+        return self.offers.get(text.split("|")[0].strip())
+
+    # -- remembered inputs -----------------------------------------------------------------------------------
+    def inputs(self) -> dict[str, object]:
+        return {
+            "budget": self.budget.value(),
+            "goal": self.current_goal().value,
+            "target": self.target.value(),
+            "gpus": self.gpus.value(),
+            "max_gpus": self.max_gpus.value(),
+            "min_vram": self.min_vram.value(),
+            "min_ram": self.min_ram.value(),
+            "min_storage": self.min_storage.value(),
+            "min_cores": self.min_cores.value(),
+            "expert": self.expert.isChecked(),
+            "missing": self.missing.isChecked(),
+            "beat": self.beat.currentText(),
+            "fit": self.fit.inputs(),
+        }
+
+    def save_inputs(self) -> None:
+        if self.settings is not None:
+            self.settings.set(SUGGEST_INPUTS, json.dumps(self.inputs()))
+
+    def restore_inputs(self) -> None:
+        if self.settings is None or not self.settings.get(SUGGEST_INPUTS):
+            return
+        try:
+            v = json.loads(self.settings.get(SUGGEST_INPUTS))
+            for box, name in (
+                (self.budget, "budget"),
+                (self.target, "target"),
+                (self.min_vram, "min_vram"),
+                (self.min_ram, "min_ram"),
+                (self.min_storage, "min_storage"),
+            ):
+                box.setValue(float(v[name]))
+            for ibox, name in ((self.gpus, "gpus"), (self.max_gpus, "max_gpus"), (self.min_cores, "min_cores")):
+                ibox.setValue(int(v[name]))
+            self.goal.setCurrentIndex(max(0, self.goal.findData(Goal(v["goal"]))))
+            self.expert.setChecked(bool(v["expert"]))
+            self.missing.setChecked(bool(v["missing"]))
+            if self.beat.findText(str(v["beat"])) >= 0:
+                self.beat.setCurrentIndex(self.beat.findText(str(v["beat"])))
+            if isinstance(v.get("fit"), dict):  # remembered since issue 28; older settings have none
+                self.fit.restore(v["fit"])
+        except (ValueError, KeyError, TypeError) as exc:  # a damaged setting: the defaults, said in the log
+            log.warning("suggest: remembered inputs not usable (%s); using the defaults", exc)
 
     def question(self) -> Question:
+        """The form as a question. Raises WorkloadError (a ValueError) when the workload cannot be sized."""
         return Question(
             budget=self.budget.value() or None,
             currency=self.assumptions.currency,
@@ -203,92 +281,86 @@ class SuggestDialog(QDialog):
             gpus=self.gpus.value() or None,
             max_gpus=self.max_gpus.value(),
             min_vram_gb=self.min_vram.value(),
-            min_ram_gb=self.min_ram.value(),
-            min_storage_gb=self.min_storage.value(),
+            min_ram_gb=self.min_ram.value() or None,  # 0 shows the expert's figure (or none, with them off)
+            min_storage_gb=self.min_storage.value() or None,
+            min_cores=self.min_cores.value() or None,
+            expert=self.expert.isChecked(),
+            allow_missing_data=self.missing.isChecked(),
             beat=self.beat_offer() if self.beat.isEnabled() else None,
             own_prices=self.own_prices if self.mine.isChecked() else (),
+            fit=self.fit.need(),
         )
 
     def _on_cancel(self) -> None:
-        self._cancel = True
-
-    def _cancelled(self) -> bool:
-        now = time.monotonic()
-        if now - self._last_events > 0.05:
-            self._last_events = now
-            from PySide6.QtWidgets import QApplication
-
-            QApplication.processEvents()
-        return self._cancel
+        if self.job is not None:
+            self.job.cancel_event.set()
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
 
+    def searching(self) -> bool:
+        return self.thread_ is not None and self.thread_.isRunning()
+
     def run(self) -> None:
-        self._cancel = False
+        """Start the search in its thread; the answer arrives through the job's signals (then `answered`)."""
+        if self.searching():
+            return
         self.suggestion = None
         self.open_button.setEnabled(False)
+        if self.current_goal() is Goal.BREAKEVEN and self.beat_offer() is None:
+            name = self.beat.currentText().strip()
+            self._show(
+                f"<p><b>No answer:</b> {html.escape(f'no cloud offer called {name!r}: choose one from the list')}</p>"
+            )
+            return
+        self.save_inputs()
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 0)  # busy until the search reports
+        self.result_view.setHtml("<p>Searching...</p>")
         try:
-            if self.current_goal() is Goal.BREAKEVEN and self.beat_offer() is None:
-                raise SuggestError(
-                    f"no cloud offer called '{self.beat.currentText().strip()}': choose one from the list"
-                )
-            self.suggestion = suggest(self.catalog, self.assumptions, self.question(), self._progress, self._cancelled)
-        except SuggestError as exc:
-            self.result_view.setHtml(f"<p><b>No answer:</b> {html.escape(str(exc))}</p>")
-        except Cancelled:
-            self.result_view.setHtml("<p>Search cancelled; nothing changed.</p>")
-        else:
-            self.result_view.setHtml(self.explanation_html(self.suggestion))
-            self.open_button.setEnabled(True)
-        finally:
-            self.run_button.setEnabled(True)
-            self.cancel_button.setEnabled(False)
-            self.progress.setRange(0, 1)
-            self.progress.setValue(1)
+            question = self.question()
+        except ValueError as exc:  # the workload cannot be sized (an option out of its model's range)
+            self._show(f"<p><b>No answer:</b> {html.escape(str(exc))}</p>")
+            return
+        self.job = job = SuggestJob(self.catalog, self.assumptions, question)
+        job.progress.connect(self._progress)
+        job.succeeded.connect(self._succeeded)
+        job.failed.connect(lambda text: self._show(f"<p><b>No answer:</b> {html.escape(text)}</p>"))
+        job.cancelled.connect(lambda: self._show("<p>Search cancelled; nothing changed.</p>"))
+        self.thread_ = start(job)
 
-    @staticmethod
-    def explanation_html(s: Suggestion) -> str:
-        o = s.found.option
-        rate = s.total / s.found.total_usd if s.found.total_usd else 1.0
-        rows = "".join(
-            f"<tr><td>{i.quantity}x</td><td>{html.escape(i.part.kind.label)}</td><td>{html.escape(i.part.name)}</td>"
-            f"<td align='right'>{'Your price: ' if i.price_override else ''}"
-            f"{html.escape(i.unit_price.describe() if i.unit_price else 'no price')}</td></tr>"
-            for i in s.build.items
-        )
-        out = [
-            f"<h3>{money(s.total, s.currency)}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory</h3>",
-        ]
-        if s.question.beat is not None:
-            out.append(f"<p><b>{html.escape(s.beat_text[:1].upper() + s.beat_text[1:])}</b></p>")
-        out += [
-            f"<table cellspacing='4'>{rows}</table>",
-            "<p>Passes every check with no errors (the best such build over the priced catalog).</p>",
-            f"<p><b>What binds:</b> {html.escape(s.binding)}: {html.escape(s.binding_text)}</p>",
-        ]
-        for extra, alt in s.next_steps:
-            buys = (
-                f"{alt.found.option.count}x {html.escape(alt.found.option.part.name)} "
-                f"({alt.found.option.throughput:.2f}, {money(alt.found.total_usd * rate, s.currency)})"
-                if alt
-                else "nothing better"
-            )
-            out.append(f"<p><b>{money(extra, s.currency)} more</b> buys: {buys}</p>")
-        if s.runners_up:
-            items = "".join(
-                f"<li>{html.escape(r.why)}: {r.found.option.count}x {html.escape(r.found.option.part.name)}, "
-                f"{r.found.option.throughput:.2f} V100-eq., {money(r.found.total_usd * rate, s.currency)}"
-                f"{_day(r.found)}</li>"
-                for r in s.runners_up
-            )
-            out.append(f"<p><b>Runners-up</b></p><ul>{items}</ul>")
-        out.append("<p><small>" + "; ".join(html.escape(n) for n in s.notes) + f"; {s.seconds:.2f} s</small></p>")
-        return "".join(out)
+    def _succeeded(self, answer: Suggestion) -> None:
+        self.suggestion = answer
+        self._show(self.explanation_html(answer))
+        self.open_button.setEnabled(True)
+
+    def _show(self, text: str) -> None:
+        if self.thread_ is not None:  # the job has ended (its result is here): its thread stops at once
+            self.thread_.wait()
+        self.result_view.setHtml(text)
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1)
+        self.answered.emit()
+
+    def stop(self) -> None:
+        """Cancel a running search and wait for its thread (the search checks the flag at every node)."""
+        if self.job is not None:
+            self.job.cancel_event.set()
+        if self.thread_ is not None:
+            self.thread_.quit()
+            self.thread_.wait()
+        self.thread_ = None
+
+    def done(self, result: int) -> None:  # Close, Escape, the window's X and "Open as new build" all end here
+        self.stop()
+        self.save_inputs()
+        super().done(result)
+
+    explanation_html = staticmethod(explanation_html)
 
     def suggested_build(self) -> Build | None:
         """The suggested build (named for the question), or None before an answer."""
@@ -297,29 +369,3 @@ class SuggestDialog(QDialog):
         q = self.suggestion.question
         name = f"Suggested: {money(q.budget, q.currency)} budget" if q.budget else "Suggested build"
         return self.suggestion.build.model_copy(update={"name": name})
-
-
-def run_suggest(
-    parent: QWidget,
-    doc: BuildDocument,
-    catalog: Catalog,
-    offers: OfferCatalog,
-    data_dir: Path | None,
-    maybe_save: Callable[[], bool],
-) -> None:
-    """Build > Suggest (issue 16): the best build for a budget opens as a new, unsaved build; Undo goes back to an
-    empty one. `offers` are the cloud offers in use (bundled or updated); `data_dir` holds your own part prices."""
-    from rigplan.imports.user_prices import UserPricesError, load_user_prices
-
-    current = doc.build
-    try:
-        yours = load_user_prices(data_dir)
-    except UserPricesError:
-        yours = {}  # said when the prices are applied at start; the suggester goes on without them
-    dlg = SuggestDialog(
-        catalog, current.assumptions, parent, offers=offers, own_prices=own_prices_of(current), user_prices=yours
-    )
-    build = dlg.suggested_build() if dlg.exec() else None
-    if build is not None and maybe_save():
-        doc.reset(Build(assumptions=build.assumptions), None)
-        doc.edit(build, "Suggest a build")

@@ -1,0 +1,81 @@
+"""The suggester's answer as the dialog shows it (HTML): the build, what check() shows, the minimums it was held
+to, what binds, what more money buys, the runners-up."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import QDoubleSpinBox
+
+from rigplan.model.offers import Offer
+from rigplan.suggest import Suggestion
+from rigplan.suggest.explain import money
+
+
+def _day(found: object) -> str:
+    score = getattr(found, "score", None)
+    if score is None:
+        return ""
+    return ", never breaks even" if score.days == float("inf") else f", breaks even on day {score.days:,.0f}"
+
+
+def explanation_html(s: Suggestion) -> str:
+    o = s.found.option
+    rate = s.total / s.found.total_usd if s.found.total_usd else 1.0
+    rows = "".join(
+        f"<tr><td>{i.quantity}x</td><td>{html.escape(i.part.kind.label)}</td><td>{html.escape(i.part.name)}</td>"
+        f"<td align='right'>{'Your price: ' if i.price_override else ''}"
+        f"{html.escape(i.unit_price.describe() if i.unit_price else 'no price')}</td></tr>"
+        for i in s.build.items
+    )
+    out = [
+        f"<h3>{money(s.total, s.currency)}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory</h3>",
+    ]
+    if s.question.beat is not None:
+        out.append(f"<p><b>{html.escape(s.beat_text[:1].upper() + s.beat_text[1:])}</b></p>")
+    out += [
+        f"<table cellspacing='4'>{rows}</table>",
+        f"<p><b>Checks:</b> {html.escape(s.check_text[:1].upper() + s.check_text[1:])}.</p>",
+        *([f"<p><b>Workload:</b> {html.escape(s.fit_text[:1].upper() + s.fit_text[1:])}.</p>"] if s.fit_text else []),
+        *(
+            [f"<p><b>Held to:</b> {html.escape('; '.join(s.minimums))}.</p>"]
+            if s.minimums
+            else ["<p><b>Held to:</b> the checks only (the expert's minimums are off).</p>"]
+        ),
+        f"<p><b>What binds:</b> {html.escape(s.binding)}: {html.escape(s.binding_text)}</p>",
+    ]
+    for extra, alt in s.next_steps:
+        buys = (
+            f"{alt.found.option.count}x {html.escape(alt.found.option.part.name)} "
+            f"({alt.found.option.throughput:.2f}, {money(alt.found.total_usd * rate, s.currency)})"
+            if alt
+            else "nothing better"
+        )
+        out.append(f"<p><b>{money(extra, s.currency)} more</b> buys: {buys}</p>")
+    if s.runners_up:
+        items = "".join(
+            f"<li>{html.escape(r.why)}: {r.found.option.count}x {html.escape(r.found.option.part.name)}, "
+            f"{r.found.option.throughput:.2f} V100-eq., {money(r.found.total_usd * rate, s.currency)}"
+            f"{_day(r.found)}</li>"
+            for r in s.runners_up
+        )
+        out.append(f"<p><b>Runners-up</b></p><ul>{items}</ul>")
+    out.append("<p><small>" + "; ".join(html.escape(n) for n in s.notes) + f"; {s.seconds:.2f} s</small></p>")
+    return "".join(out)
+
+
+def _spin(maximum: float, suffix: str, value: float = 0.0, decimals: int = 0, special: str = "") -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(0, maximum)
+    box.setDecimals(decimals)
+    box.setSuffix(suffix)
+    box.setValue(value)
+    if special:
+        box.setSpecialValueText(special)
+    return box
+
+
+def offer_label(o: Offer, pricing: object) -> str:
+    """An offer as the list shows it: id, GPUs and the hourly price, so it can be found by any of them."""
+    gpu = f"{o.gpu_count}x {o.gpu_model or 'GPU'}"
+    return f"{o.id}  |  {gpu}  |  ${o.hourly(pricing):.3f}/h"  # type: ignore[arg-type]
