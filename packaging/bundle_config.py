@@ -15,6 +15,12 @@ _DROP_ANYWHERE = (
     "/translations/", "/qml/", "plugins/multimedia", "plugins/position", "plugins/sqldrivers", "plugins/webview",
     "plugins/networkinformation", "plugins/tls", "plugins/sensors", "plugins/generic", "plugins/platformthemes",
 )  # fmt: skip
+# Image format plugins for formats RigPlan never reads or writes (it draws PNG, which QtGui reads itself, and SVG):
+# JPEG, TIFF, WebP, TGA, WBMP (1.5 MB). numpy's random generators and its test module: RigPlan, pyqtgraph's chart
+# paths and the cost model never draw random numbers (numpy.random is imported lazily; the smoke test draws every
+# chart), 2.6 MB. With OpenSSL kept for HTTPS the Linux bundle had grown to 154 MB, over its 150 MB budget.
+_UNUSED_FORMATS = re.compile(r"imageformats/(?:lib)?q(?:jpeg|tiff|webp|tga|wbmp)\.", re.I)
+_DROP_NUMPY = ("numpy/random/", "_multiarray_tests")
 # libssl and libcrypto stay (issue 29): Python's _ssl links them, and "Cloud prices > Update" downloads over HTTPS;
 # a fresh system may lack OpenSSL 3, so the tarball carries its own (the .deb also depends on libssl3).
 # Linux: X11 (xcb) and offscreen are the platforms we ship; the GTK theme, Wayland, EGLFS, VNC and their dependency
@@ -27,18 +33,21 @@ _DROP_LINUX = (
     "libwayland", "libepoxy", "libxkbcommon-x11", "libkrb5", "libk5crypto", "libgssapi", "libkeyutils",
     "libcom_err", "libsystemd", "libgcrypt", "libgpg-error", "liblz4", "libcap", "libmount", "libblkid",
     "libselinux", "libgio", "libgmodule", "libjpeg", "libtiff", "libwebp", "libreadline", "libncurses",
+    # CJK codecs (0.9 MB): RigPlan reads and writes UTF-8, and Linux consoles are UTF-8 (the frozen app sets
+    # C.UTF-8 when no locale is set); Windows keeps them for cp932/cp936 consoles
+    "_codecs_jp", "_codecs_kr", "_codecs_cn", "_codecs_tw", "_codecs_hk", "_codecs_iso2022",
 )  # fmt: skip
 # Windows: Mesa's software OpenGL (opengl32sw.dll, 20 MB) is loaded only when Qt falls back to software OpenGL for
 # Qt Quick or QOpenGLWidget; RigPlan's widgets and pyqtgraph's charts paint with QPainter (useOpenGL is off).
 _DROP_WINDOWS = ("opengl32sw.dll",)
 # Python modules PyInstaller collects from the build venv that the app never imports (all OSes).
-_DROP_PYTHON = ("mypy", "ast_serialize", "librt")
+_DROP_PYTHON = ("mypy", "ast_serialize", "librt", *_DROP_NUMPY)
 
 
 def keep(name: str, platform: str = sys.platform) -> bool:
     """False for a collected file (its path inside the bundle) that stays out of the bundle on `platform`."""
     path = name.replace("\\", "/")
-    if _QT_UNUSED.search(path) or any(d in path for d in _DROP_ANYWHERE + _DROP_PYTHON):
+    if _QT_UNUSED.search(path) or _UNUSED_FORMATS.search(path) or any(d in path for d in _DROP_ANYWHERE + _DROP_PYTHON):
         return False
     base = path.rsplit("/", 1)[-1].lower()
     if platform.startswith("linux"):

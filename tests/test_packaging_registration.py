@@ -238,6 +238,14 @@ def test_icons_hold_every_size() -> None:
         ("PySide6/Qt/lib/QtWidgets.framework/Versions/A/QtWidgets", "darwin", True),
         ("PySide6/Qt/lib/QtOpenGLWidgets.framework/Versions/A/QtOpenGLWidgets", "darwin", True),
         ("libgtk-3.0.dylib", "darwin", True),  # Linux-only names are not dropped elsewhere by accident
+        ("PySide6/Qt/plugins/imageformats/libqjpeg.so", "linux", False),  # RigPlan draws PNG and SVG only
+        (r"PySide6\plugins\imageformats\qwebp.dll", "win32", False),
+        ("PySide6/Qt/plugins/imageformats/libqsvg.so", "linux", True),
+        ("PySide6/Qt/plugins/imageformats/libqico.so", "linux", True),
+        ("numpy/random/_generator.cpython-311-x86_64-linux-gnu.so", "linux", False),
+        ("numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so", "linux", True),
+        ("python3.11/lib-dynload/_codecs_jp.cpython-311-x86_64-linux-gnu.so", "linux", False),
+        ("_codecs_jp.pyd", "win32", True),  # a Japanese Windows console is cp932
     ],
 )
 def test_bundle_trimming_applies_on_every_os(name: str, platform: str, kept: bool) -> None:
