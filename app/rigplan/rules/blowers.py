@@ -33,14 +33,15 @@ BLOWER_LINES: tuple[BlowerLine, ...] = (
         "gigabyte-turbo",
         r"^Gigabyte\b.*\bTURBO\b",
         "Gigabyte TURBO: modacellulare.com 2020-09-21 ('GeForce RTX 3090 con design blower, la prima versione e di"
-        " Gigabyte': RTX 3090 TURBO 24G, one fan at the end of the card); geektopia.es 2016-10-04 (GTX 1080 Turbo OC 8G,"
-        " a turbine cooler that exhausts all hot air out of the back of the case)",
+        " Gigabyte': RTX 3090 TURBO 24G, one fan at the end of the card); geektopia.es 2016-10-04 (GTX 1080 Turbo OC"
+        " 8G, a turbine cooler that exhausts all hot air out of the back of the case)",
     ),
     _line(
         "asus-turbo",
         r"^ASUS\b.*\bTURBO\b",
         "ASUS Turbo: comptoir-hardware.com news 43002 (RTX 3090 Turbo OC, TURBO-RTX3090-24G: an 80 mm blower, dual"
-        " slot, the size of the RTX 2080 Ti Turbo); purepc.pl 2024-12 (GeForce RTX 4070 Turbo: one radial fan, 2 slots)",
+        " slot, the size of the RTX 2080 Ti Turbo); purepc.pl 2024-12 (GeForce RTX 4070 Turbo: one radial fan, two"
+        " slots)",
     ),
     _line(
         "geforce-10-founders-edition",
