@@ -453,3 +453,23 @@ def test_lga1700_rule_needs_the_makers_pattern() -> None:
     changes = board_memory.lga1700_ddr5_check(recs)
     assert [(c.part_id, c.new) for c in changes] == [("Acme2", 192)]
     assert recs[5]["max_memory_gb"] == 192 and recs[3]["max_memory_gb"] == 128
+
+
+def test_a_unit_launched_before_2020_has_no_16_pin_output(catalog: Catalog) -> None:
+    """Issue 25 scan: OpenDB lists the EVGA SuperNOVA G2 650W (a 2013-2015 line) with two 16-pin outputs; the first
+    12-pin GPU connector came in 2020, so the count is unknown, and the G2 line is read as not ATX 3.x."""
+    g2 = [p for p in catalog.of_kind(Kind.PSU) if p.name == "EVGA SuperNOVA G2 650W"]
+    assert len(g2) == 1 and isinstance(g2[0], Psu) and g2[0].connectors is not None
+    assert g2[0].connectors.pcie16 is None and g2[0].connectors.pcie8 == 2 and g2[0].atx3 is False
+    d = {
+        "id": "x",
+        "name": "Acme Power 750 (2019)",
+        "wattage": 750,
+        "form_factor": "ATX",
+        "connectors": {"pcie8": 4, "pcie16": 1, "eps8": 1},
+    }
+    changes = dq.check(Kind.PSU, d, dq.Tables())
+    assert "pcie16" not in d["connectors"] and any("before the first 12/16-pin" in c.reason for c in changes)
+    d = {"id": "y", "name": "Acme Power 850 (2023)", "wattage": 850, "connectors": {"pcie8": 2, "pcie16": 1}}
+    dq.check(Kind.PSU, d, dq.Tables())
+    assert d["connectors"]["pcie16"] == 1

@@ -56,6 +56,7 @@ class Tables:
         psus = yaml.safe_load((tools / "psu_families.yaml").read_text("utf-8"))
         self.psu_families = [dict(f, rx=re.compile(f["match"], re.I)) for f in psus["families"]]
         self.before_atx3: dict[str, Any] = psus["before_atx3"]
+        self.no_16pin_before: dict[str, Any] = psus["no_16pin_before"]
         cases = yaml.safe_load((tools / "case_lines.yaml").read_text("utf-8"))
         self.case_lines = [dict(f, rx=re.compile(f["match"], re.I)) for f in cases["lines"]]
 
@@ -466,7 +467,32 @@ def check_psu(r: Recorder, t: Tables) -> None:
                 f"a {w} W {d['form_factor']} unit has an EPS 8-pin (4+4) output: count unknown",
                 "bound",
             )
+    no_16pin_before_2020(r, t)
     psu_atx3(r, t)
+
+
+def no_16pin_before_2020(r: Recorder, t: Tables) -> None:
+    """A unit whose line (tools/psu_families.yaml `launched`) or name dates it before the first 12-pin GPU output
+    (2020) has none: a 16-pin count listed for it (OpenDB's EVGA SuperNOVA G2 650W: two) is unknown, not a cable."""
+    d = r.d
+    c = d.get("connectors") or {}
+    if not c.get("pcie16"):
+        return
+    fam = next((f for f in t.psu_families if f["rx"].search(d["name"])), None)
+    year = YEAR.search(d["name"])
+    launched = (fam or {}).get("launched") or (int(year.group(1)) if year else None)
+    limit = t.no_16pin_before["year"]
+    if launched and launched < limit:
+        c = dict(c)
+        n = c.pop("pcie16")
+        src = t.no_16pin_before["source"].split("(")[0].strip()
+        r.set(
+            "connectors",
+            c,
+            f"{n} 16-pin output(s) listed on a unit launched in {launched}, before the first 12/16-pin GPU power"
+            f" connector ({limit}; {src}): 16-pin count unknown",
+            "bound",
+        )
 
 
 YEAR = re.compile(r"\((20\d\d)\)")
