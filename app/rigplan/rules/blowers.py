@@ -60,6 +60,16 @@ BLOWER_LINES: tuple[BlowerLine, ...] = (
         " GTX Titan's 'centrifugal fan that blew heated air out the dual-slot bracket')",
     ),
     _line(
+        "amd-reference-polaris-vega-rdna1",
+        r"^AMD\b.*\b(RX 480|RX Vega (56|64)|Vega Frontier Edition|RX 5700( XT)?)\b",
+        "AMD-made reference cards up to RDNA 1: PCWorld 2019-10 p. 83 ('AMD's Radeon reference designs stick to this"
+        " legacy' of single-fan blowers; 'AMD's Radeon RX 5700 reference card uses a blower-style design');"
+        " thegamingpcguide.com (RX 5700 XT: a single-fan blower 'similar to the cooler found on the reference"
+        " Polaris RX 480 / Vega 64'); ocaholic.ch (Vega Frontier Edition: a radial fan). From RDNA 2 AMD's"
+        " reference cards have axial fans (PCWorld, 'AMD's next-gen Radeon graphics cards will ditch blower-style"
+        " coolers', 2020)",
+    ),
+    _line(
         "workstation",
         r"\b(RTX A\d{4}|RTX \d{4} Ada|RTX PRO \d{4}|Quadro|Radeon Pro)\b",
         "Workstation cards: geektopia.es 2020-10-05 (NVIDIA RTX A6000 'un diseno de turbina', a blower, where the A40"
@@ -70,10 +80,19 @@ BLOWER_LINES: tuple[BlowerLine, ...] = (
 )
 
 
+LIQUID_NAME = re.compile(r"\b(Liquid|Hybrid|Waterforce|Water ?Cooled|AIO)\b", re.I)
+
+
+def liquid_by_name(name: str) -> bool:
+    """The name says the card is liquid-cooled (an AIO or hybrid edition: Vega Frontier Edition Liquid, EVGA HYBRID,
+    Gigabyte AORUS WATERFORCE). Such a card blows its heat through a radiator, not into the next card."""
+    return LIQUID_NAME.search(name) is not None
+
+
 def blower_line(manufacturer: str | None, chipset: str | None, name: str) -> BlowerLine | None:
     """The blower line a card's name belongs to, or None."""
     text = f"{manufacturer or ''} {chipset or ''} {name}".strip()
-    if re.search(r"\b(Liquid|Hybrid|Water)\b", text, re.I):  # a liquid edition of a blower line is not a blower
+    if liquid_by_name(text):  # a liquid edition of a blower line is not a blower
         return None
     return next((line for line in BLOWER_LINES if line.pattern.search(text)), None)
 

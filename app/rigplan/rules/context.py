@@ -10,7 +10,7 @@ from typing import TypeVar
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, PcieSlot, Psu, Storage
-from rigplan.rules.blowers import blower_line, single_or_unknown_fan
+from rigplan.rules.blowers import blower_line, liquid_by_name, single_or_unknown_fan
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
 from rigplan.rules.platforms import key, platforms
 from rigplan.rules.power import PowerEstimate, estimate_power
@@ -87,7 +87,9 @@ def open_air(gpu: Gpu) -> bool | None:
     """True: an axial-fan card that blows into the case; False: blower, liquid or passive; None: unknown.
     A listing of one fan or none is read by its product line first (rules/blowers.py): OpenDB records most blower
     cards (Gigabyte and ASUS TURBO, GTX 10 Founders Edition, workstation cards) as "1 Fan"."""
-    if single_or_unknown_fan(gpu.cooling) and blower_line(gpu.manufacturer, gpu.chipset, gpu.name) is not None:
+    if single_or_unknown_fan(gpu.cooling) and (
+        liquid_by_name(gpu.name) or blower_line(gpu.manufacturer, gpu.chipset, gpu.name) is not None
+    ):
         return False
     if gpu.cooling is None:
         return None
