@@ -380,3 +380,96 @@ def test_sibling_check_keeps_the_majority_and_drops_the_outlier() -> None:
         {"id": f"e{i}", "name": "x", "length_mm": v, "_part_numbers": ["0840006687541"]} for i, v in enumerate((1, 300))
     ]
     assert dq.sibling_check(Kind.GPU, eans) == []
+
+
+def test_e_chipsets_and_x870_list_a_pcie5_graphics_slot(catalog: Catalog) -> None:
+    """Issue 25: AMD defines X670E/B650E (and X870E/X870) by PCIe 5.0 on the CPU graphics slot; 39 boards listed it
+    as PCIe 4.0. B850/B650/X670 boards keep what they list (PCIe 5.0 graphics optional there)."""
+    seen: dict[str, int] = {}
+    for b in catalog.of_kind(Kind.MOTHERBOARD):
+        chip = (b.chipset or "").removeprefix("AMD ")
+        if not isinstance(b, Motherboard) or chip not in ("X670E", "B650E", "X870E", "X870", "B650", "B850"):
+            continue
+        cpu_slot = next((s for s in b.pcie_slots or () if s.wired_to == "cpu"), None)
+        if cpu_slot is None:
+            continue
+        seen[chip] = seen.get(chip, 0) + 1
+        if chip in ("X670E", "B650E", "X870E", "X870"):
+            assert cpu_slot.gen == "5.0", (b.name, cpu_slot)
+    assert seen["X670E"] >= 20 and seen["B650E"] >= 20 and seen["X870"] >= 30
+    b650 = [b for b in catalog.of_kind(Kind.MOTHERBOARD) if b.chipset == "AMD B650" and isinstance(b, Motherboard)]
+    gens = {next((s.gen for s in b.pcie_slots or () if s.wired_to == "cpu"), None) for b in b650}
+    assert {"4.0", "5.0"} <= gens  # a floor only where the chipset defines it
+
+
+def test_graphics_floor_names_its_source_and_leaves_a_b650_alone() -> None:
+    t = dq.Tables()
+    slots = [{"gen": "4.0", "lanes": 16, "count": 1}, {"gen": "4.0", "lanes": 1, "count": 1}]
+    for chipset, gen in (("AMD X670E", "5.0"), ("B650E", "5.0"), ("AMD X870", "5.0"), ("AMD B650", "4.0")):
+        d = {"id": "x", "name": "Board", "socket": "AM5", "form_factor": "ATX", "chipset": chipset, "pcie_slots": slots}
+        changes = dq.check(Kind.MOTHERBOARD, d, t)
+        assert d["pcie_slots"][0]["gen"] == gen, chipset
+        if gen == "5.0":
+            assert any("requires PCIe 5.0 on the CPU graphics slot" in c.reason for c in changes)
+
+
+def test_lga1700_ddr5_boards_at_48_gb_per_slot_where_the_maker_lists_it(catalog: Catalog) -> None:
+    """Issue 25: Z790/B760/Z690 DDR5 boards run 4x 48 GB; a maker whose own listings keep the launch figure (EVGA)
+    is left as listed, and DDR4 boards stay at 32 GB per slot."""
+    boards = [
+        b
+        for b in catalog.of_kind(Kind.MOTHERBOARD)
+        if isinstance(b, Motherboard) and b.socket == "LGA 1700" and b.memory_slots and b.max_memory_gb
+    ]
+    ddr5 = {m: [b for b in boards if b.ram_type == "DDR5" and b.manufacturer == m] for m in ("ASUS", "MSI", "EVGA")}
+    for maker in ("ASUS", "MSI"):
+        low = [
+            b.name
+            for b in ddr5[maker]
+            if b.chipset in ("Intel Z790", "Intel B760") and b.max_memory_gb < 48 * b.memory_slots
+        ]
+        assert low == [], maker
+    assert all(b.max_memory_gb <= 32 * b.memory_slots for b in ddr5["EVGA"])
+    assert all(b.max_memory_gb <= 128 for b in boards if b.ram_type == "DDR4" and b.manufacturer == "EVGA")
+
+
+def test_lga1700_rule_needs_the_makers_pattern() -> None:
+    import board_memory  # noqa: PLC0415
+
+    def board(i: int, maker: str, top: int) -> dict[str, object]:
+        return {
+            "id": f"{maker}{i}",
+            "name": f"{maker} Z790 {i}",
+            "manufacturer": maker,
+            "socket": "LGA 1700",
+            "ram_type": "DDR5",
+            "chipset": "Intel Z790",
+            "memory_slots": 4,
+            "max_memory_gb": top,
+        }
+
+    recs = [board(0, "Acme", 192), board(1, "Acme", 192), board(2, "Acme", 128)]
+    recs += [board(0, "Other", 128), board(1, "Other", 128), board(2, "Other", 192)]
+    changes = board_memory.lga1700_ddr5_check(recs)
+    assert [(c.part_id, c.new) for c in changes] == [("Acme2", 192)]
+    assert recs[5]["max_memory_gb"] == 192 and recs[3]["max_memory_gb"] == 128
+
+
+def test_a_unit_launched_before_2020_has_no_16_pin_output(catalog: Catalog) -> None:
+    """Issue 25 scan: OpenDB lists the EVGA SuperNOVA G2 650W (a 2013-2015 line) with two 16-pin outputs; the first
+    12-pin GPU connector came in 2020, so the count is unknown, and the G2 line is read as not ATX 3.x."""
+    g2 = [p for p in catalog.of_kind(Kind.PSU) if p.name == "EVGA SuperNOVA G2 650W"]
+    assert len(g2) == 1 and isinstance(g2[0], Psu) and g2[0].connectors is not None
+    assert g2[0].connectors.pcie16 is None and g2[0].connectors.pcie8 == 2 and g2[0].atx3 is False
+    d = {
+        "id": "x",
+        "name": "Acme Power 750 (2019)",
+        "wattage": 750,
+        "form_factor": "ATX",
+        "connectors": {"pcie8": 4, "pcie16": 1, "eps8": 1},
+    }
+    changes = dq.check(Kind.PSU, d, dq.Tables())
+    assert "pcie16" not in d["connectors"] and any("before the first 12/16-pin" in c.reason for c in changes)
+    d = {"id": "y", "name": "Acme Power 850 (2023)", "wattage": 850, "connectors": {"pcie8": 2, "pcie16": 1}}
+    dq.check(Kind.PSU, d, dq.Tables())
+    assert d["connectors"]["pcie16"] == 1

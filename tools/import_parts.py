@@ -29,6 +29,7 @@ from rigplan.catalog.yamlio import dump_parts_yaml  # noqa: E402
 from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
+import board_memory  # noqa: E402
 import corrections as corr  # noqa: E402
 import data_quality as dq  # noqa: E402
 from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
@@ -604,6 +605,8 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         quality += dq.sibling_check(kind, mapped)
         if kind is Kind.GPU:
             quality += dq.gpu_input_check(mapped)
+        if kind is Kind.MOTHERBOARD:
+            quality += board_memory.lga1700_ddr5_check(mapped)
         for d in mapped:
             d.pop("_part_numbers", None)
             d.pop("_ref_pin16", None)

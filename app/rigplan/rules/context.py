@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -11,6 +10,7 @@ from typing import TypeVar
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, PcieSlot, Psu, Storage
+from rigplan.rules.blowers import blower_line, liquid_by_name, single_or_unknown_fan
 from rigplan.rules.findings import Finding, NotChecked, Report, Severity
 from rigplan.rules.platforms import key, platforms
 from rigplan.rules.power import PowerEstimate, estimate_power
@@ -81,17 +81,20 @@ def x16_size_slots(board: Motherboard) -> list[PcieSlot] | None:
 
 
 OPEN_AIR_EXCLUDED = ("blower", "water", "hybrid", "passive")
-# Workstation cards (RTX A-series, RTX Ada/PRO, Quadro, Radeon Pro) use blower coolers that exhaust out of the
-# case; OpenDB often records them as "1 Fan", which would otherwise read as open-air.
-WORKSTATION = re.compile(r"\b(RTX A\d{4}|RTX \d{4} Ada|RTX PRO|Quadro|Radeon Pro|Tesla)\b", re.I)
 
 
 def open_air(gpu: Gpu) -> bool | None:
+    """True: an axial-fan card that blows into the case; False: blower, liquid or passive; None: unknown.
+    A listing of one fan or none is read by its product line first (rules/blowers.py): OpenDB records most blower
+    cards (Gigabyte and ASUS TURBO, GTX 10 Founders Edition, workstation cards) as "1 Fan"."""
+    if single_or_unknown_fan(gpu.cooling) and (
+        liquid_by_name(gpu.name) or blower_line(gpu.manufacturer, gpu.chipset, gpu.name) is not None
+    ):
+        return False
     if gpu.cooling is None:
         return None
     cooling = gpu.cooling.lower()
-    blower_pro = cooling.startswith("1 fan") and WORKSTATION.search(f"{gpu.chipset or ''} {gpu.name}") is not None
-    return not (blower_pro or any(w in cooling for w in OPEN_AIR_EXCLUDED))
+    return not any(w in cooling for w in OPEN_AIR_EXCLUDED)
 
 
 @dataclass

@@ -29,7 +29,7 @@ from rigplan.model.common import Price
 from rigplan.model.parts import Cpu, Gpu, Kind, Part
 from rigplan.rules import check
 from rigplan.rules.compat import SINGLE, compatible_mask
-from rigplan.rules.context import WORKSTATION
+from rigplan.rules.context import open_air
 from rigplan.rules.engine import RULES
 from rigplan.rules.power import cpu_boost_w
 from rigplan.rules.rule import rule_mask
@@ -114,8 +114,8 @@ class Search(Pricing, PowerPruning, EarliestBreakeven):
             if speed is None:
                 self.stats.unknown_speed += 1
                 continue
-            # The name is left out of the key but one rule reads it: open_air() looks for workstation names.
-            ws = WORKSTATION.search(f"{gpu.chipset or ''} {gpu.name}") is not None
+            # The name is left out of the key but one rule reads it: open_air() looks up the product line by name.
+            ws = open_air(gpu)
             sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
                 if self.q.fit is not None:  # must fit the workload: memory per GPU on n GPUs (unknown: no)
