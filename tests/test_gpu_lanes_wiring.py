@@ -1,0 +1,63 @@
+"""gpu-lanes is three-valued on "x8 or better per GPU": a board whose slot wiring the data does not give (a chipset
+with no row in tools/chipsets.yaml, a board typed in by hand) cannot show that two GPUs on a 16-lane CPU each get x8,
+so the check says "not checked" instead of passing on the even-split best case. The suggester's expert minimums read
+that "not checked" as a failure (it once offered 2x RTX 3090 Ti on a Q670 micro-ATX board, whose second x16-size
+slot Gigabyte wires to the chipset)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rigplan.catalog import load_catalog
+from rigplan.files import load
+from rigplan.model import Build, BuildItem, Kind
+from rigplan.model.parts import Motherboard, PcieSlot
+from rigplan.rules import check
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+Q670M_D3H = "3ac979c3-900d-4cbe-80b6-d7f8e924119b"  # chipset Intel Q670: no row in tools/chipsets.yaml
+
+
+def _gpu_lanes_unknown(build: Build) -> list[str]:
+    return [n.reason for n in check(build).not_checked if n.rule == "gpu-lanes"]
+
+
+def _with_board(build: Build, board: Motherboard) -> Build:
+    items = tuple(i for i in build.items if i.part.kind is not Kind.MOTHERBOARD) + (BuildItem(part=board),)
+    return build.model_copy(update={"items": items})
+
+
+def test_unknown_wiring_leaves_x8_per_gpu_open_on_a_16_lane_cpu() -> None:
+    build = load(EXAMPLES / "2x-rtx-4090.rigplan")  # Ryzen 9 7950X (24 lanes: 16 for graphics), two RTX 4090s
+    assert _gpu_lanes_unknown(build) == []  # its X670E board's slots are wired by the chipset table
+    board = next(i.part for i in build.items if i.part.kind is Kind.MOTHERBOARD)
+    typed = board.model_copy(
+        update={"id": "custom-board", "custom": True, "pcie_slots": (PcieSlot(gen="4.0", lanes=16, count=2),)}
+    )
+    (reason,) = _gpu_lanes_unknown(_with_board(build, typed))
+    assert "whether each of the 2 GPUs gets x8 or better" in reason and "x16/x16" in reason and "16 graphics" in reason
+    # one GPU: nothing to split
+    one = build.model_copy(
+        update={
+            "items": tuple(i.model_copy(update={"quantity": 1}) if i.part.kind is Kind.GPU else i for i in build.items)
+        }
+    )
+    assert _gpu_lanes_unknown(_with_board(one, typed)) == []
+
+
+def test_a_catalog_board_without_a_chipset_row_is_not_checked_and_known_wiring_passes() -> None:
+    q670 = load_catalog().get(Q670M_D3H)
+    assert isinstance(q670, Motherboard) and q670.chipset == "Intel Q670"
+    assert all(s.wired_to is None for s in q670.pcie_slots or ())
+    build = load(EXAMPLES / "2x-rtx-4090.rigplan")
+    cpu = next(
+        p for p in load_catalog().of_kind(Kind.CPU) if p.name == "Intel Core i5 12400F"
+    )  # LGA 1700, 16 + 4 lanes
+    items = tuple(i for i in build.items if i.part.kind not in (Kind.MOTHERBOARD, Kind.CPU))
+    on_q670 = build.model_copy(update={"items": (*items, BuildItem(part=q670), BuildItem(part=cpu))})
+    assert len(_gpu_lanes_unknown(on_q670)) == 1
+    # the same slots wired as the chipset table wires a splitting chipset's CPU x16: known, so no "not checked"
+    wired = q670.model_copy(
+        update={"pcie_slots": (PcieSlot(gen="4.0", lanes=8, count=2, physical=16, wired_to="cpu"),)}
+    )
+    assert _gpu_lanes_unknown(_with_board(on_q670, wired)) == []
