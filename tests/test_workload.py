@@ -189,7 +189,7 @@ def test_the_markdown_export_includes_a_saved_workload(tmp_path: Path, capsys: p
     assert "- Llama 3.1 8B, lora, sequence 2,048, micro-batch 1, 2x GeForce RTX 4090 (replicate): fits: 17.4 GB" in out
     hours = estimate(spec, build_hardware(load(path))).hours
     assert f"one job of 100,000,000 tokens takes {hours:,.2f} h" in out
-    assert "Lambda gpu_1x_a100 us-east-1 (on-demand): " in out and "owning wins after" in out
+    assert "- Lambda 1x A100 (on-demand): " in out and "owning wins after" in out  # named as the table names it
 
 
 def test_config_json_of_other_architectures() -> None:

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from rigplan.exports.plan import ExportError, Plan
+from rigplan.exports.plan import ExportError, Plan, unpriced_other
 from rigplan.exports.wording import at_least, least
 from rigplan.model.other import OtherCategory, OtherItem
 from rigplan.model.parts import Kind
@@ -89,7 +89,8 @@ def build_figures(plan: Plan) -> dict[str, Any]:
     return {
         "name": plan.build.name,
         "parts_cost": cost.own_breakdown["parts"],
-        "unpriced_parts": list(own.unpriced),
+        "unpriced_parts": list(own.unpriced),  # every unpriced line, Other items too; "unpriced_other" of them
+        "unpriced_other": unpriced_other(plan.build, own.unpriced),
         "upfront": cost.upfront,
         "own_cost_at_horizon": cost.own_breakdown["total"],
         "load_w": power.load_w if power else None,
@@ -142,7 +143,7 @@ def lower_bound(cells: list[str], figures: list[dict[str, Any]], full: bool = Fa
         if text == "unknown":
             out.append(text)
         else:
-            out.append(at_least(text, n) if full else least(n) + text)
+            out.append(at_least(text, n, x.get("unpriced_other", 0)) if full else least(n) + text)
     return out
 
 

@@ -60,7 +60,7 @@ def to_markdown(plan: Plan) -> str:
         out.append(f"| {cell(label)} | {cell(name)} | {quantity} | {price} | {when} |")
     n = len(plan.costing.own.unpriced)
     conv = " " + total_note(plan) if total_note(plan) else ""
-    out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), n)}** | |")
+    out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), *plan.unpriced)}** | |")
     out += ["", f"Prices: {'; '.join(source(s) for s in sources) or 'none'}."]
     out += ["", f"**Power:** {power_line(plan)}."]
     r = plan.report

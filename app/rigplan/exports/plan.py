@@ -67,6 +67,12 @@ class Plan:
     def currency(self) -> str:
         return self.cost.currency
 
+    @property
+    def unpriced(self) -> tuple[int, int]:
+        """(unpriced lines, of which Other items): the counts the exports' "without a price" wording takes."""
+        names = self.costing.own.unpriced
+        return len(names), unpriced_other(self.build, names)
+
     def offer_names(self) -> dict[tuple[str, Pricing], str]:
         """Each charted offer's name as every export writes it (chart labels, legend, bars, tables, job lines): the
         same curve_labels the Costs tab uses, so a reader meets one name per offer (issue 29)."""
@@ -265,6 +271,20 @@ def name_lines(name: str, pricing: str) -> list[str]:
     gpus = next((i for i, w in enumerate(words) if i > 0 and re.match(r"\d[\d.]*x?$", w)), len(words))
     lines = [" ".join(words[:1]), " ".join(words[1:gpus]), " ".join(words[gpus:]), pricing]
     return [line for line in lines if line]
+
+
+def unpriced_other(build: Build, unpriced: Sequence[str]) -> int:
+    """How many of the cost model's unpriced lines (names, in Build.priced_lines order: parts, then Other items) are
+    Other items, for "2 parts and 1 other item without a price" (issue 29)."""
+    lines = build.priced_lines()
+    parts = len(build.items)
+    left = list(unpriced)
+    other = 0
+    for n, (_, name, _, price) in enumerate(lines):  # the names are a subsequence of the lines, in order
+        if left and name == left[0] and (price is None or price.currency != "USD" or n >= parts):
+            left.pop(0)
+            other += n >= parts
+    return other
 
 
 def instance_text(o: Offer) -> str:

@@ -83,7 +83,7 @@ def summary_html(plan: Plan) -> str:
     n = len(plan.costing.own.unpriced)
     conv = total_note(plan)
     # Issue 19's wording, split over the row so the narrow price column keeps its width: the count goes under Item.
-    missing = f"({unpriced_text(n)})" if n else ""
+    missing = f"({unpriced_text(*plan.unpriced)})" if n else ""
     total = [
         "Total",
         "; ".join(x for x in (missing, conv) if x),

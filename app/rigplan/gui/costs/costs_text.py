@@ -42,13 +42,19 @@ def curve_tips(offers: OfferCatalog, drawn: list[ChartOffer], names: dict[str, s
 
 
 def summary_html(
-    r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: Sequence[str] = ()
+    r: CostReport,
+    names: list[str],
+    money: Callable[[float], str],
+    horizon_years: float,
+    more: Sequence[str] = (),
+    other_unpriced: int = 0,
 ) -> str:
     """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes.
     Rich text for its layout: every piece of data in it is escaped (a name `<img src=...>` shows as typed)."""
     n = len(r.unpriced)  # issue 19: with unpriced parts the owning figures are lower bounds and say so
     bits = [
-        f"Owning: <b>{at_least(money(r.upfront), n)}</b> up front, {money(r.own_slope_per_day)} a day to run; "
+        f"Owning: <b>{at_least(money(r.upfront), n, other_unpriced)}</b> up front, "
+        f"{money(r.own_slope_per_day)} a day to run; "
         f"{least(n)}{money(r.own_breakdown['total'])} after {horizon_years:g} years and resale."
     ]
     best = [(o.breakeven_days, n) for n, o in zip(names, r.offers, strict=True) if o.breakeven_days]

@@ -21,6 +21,7 @@ from rigplan.costs.analysis import cost_build, sensitivity
 from rigplan.costs.fx import NoRate, rate_for
 from rigplan.costs.model import CostReport, compute
 from rigplan.costs.perf import PerfTable
+from rigplan.exports.plan import unpriced_other
 from rigplan.gui.costs.assumptions_form import AssumptionsForm
 from rigplan.gui.costs.chart_style import OWN_COLOR, repaint_axes
 from rigplan.gui.costs.compare_table import CompareTable
@@ -253,7 +254,8 @@ class CostsView(QWidget):
             self._rows_key = key
             self._refresh_rows()
         lines, more = model_lines(self.report, costing, inputs, a, self.money, self._names)
-        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines))
+        other = unpriced_other(self.build, self.report.unpriced)  # "... and 1 other item without a price"
+        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines, other))
         self.summary.setToolTip(summary_tip(lines, more, self.report.notes))
         follow(self.chart_tabs, self.workload, self.build, self.offers, self.comparison)
         self._update_table()

@@ -141,9 +141,8 @@ class BuildPanel(QWidget):
         self.table.cellClicked.connect(self._on_clicked)
         # Activation is a double-click or Enter (the style decides): on an Other item's name it opens its editor.
         self.table.cellActivated.connect(self._on_activated)
-        add_other = QShortcut(QKeySequence("Ctrl+Shift+O"), self)
-        add_other.setContext(Qt.ShortcutContext.WindowShortcut)
-        add_other.activated.connect(self.other_add_requested)
+        # Ctrl+Shift+O belongs to Edit > Add other item... (gui/menus.py): a second shortcut on the same keys here
+        # would make Qt call both ambiguous and run neither.
         delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
         delete.activated.connect(self._remove_current)
@@ -238,7 +237,7 @@ class BuildPanel(QWidget):
         return self._other_start + index
 
     def _update_values(self, build: Build | None) -> None:
-        unpriced = 0
+        unpriced = other_unpriced = 0  # every unpriced line; of them, Other items (issue 29: not "parts")
         total = 0.0
         rate = None
         if build is not None:  # painted before the cost model loads: no build yet
@@ -293,9 +292,10 @@ class BuildPanel(QWidget):
                 total += converted * o.quantity
             else:
                 unpriced += 1
+                other_unpriced += 1
         # Issue 19: with parts that have no price the total is a lower bound, and says so as everywhere else.
         least = "at least " if unpriced else ""
-        missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced)})</span>" if unpriced else ""
+        missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced, other_unpriced)})</span>" if unpriced else ""
         basis = f" <span style='color:gray'>({esc(rate.basis)})</span>" if rate and rate.currency != "USD" else ""
         self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
