@@ -155,3 +155,21 @@ def test_the_documented_snippet_loads() -> None:
     (block,) = re.findall(r"```yml\n(other:.*?)```", (ROOT / "docs" / "build-file.md").read_text("utf-8"), re.S)
     build = loads(f"format: rigplan-build\nformat_version: 4\nname: doc\n{block}", "build-file.md")
     assert [(o.category.value, o.quantity, o.watts) for o in build.other] == [("fan", 3, 1.5), ("os", 1, None)]
+
+
+def test_unpriced_other_items_are_not_called_parts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29: "1 part and 2 other items without a price" in the Markdown, the PDF's total row and the cost CLI."""
+    from rigplan.exports.plan import unpriced_other
+    from rigplan.render.pdf import summary_html
+
+    build = load(EXAMPLE)
+    items = list(build.items)
+    items[0] = items[0].model_copy(update={"part": items[0].part.model_copy(update={"price": None})})
+    bare = [OS.model_copy(update={"price": None}), UPS.model_copy(update={"price": None, "name": items[1].part.name})]
+    build = build.model_copy(update={"items": tuple(items), "other": (FANS, *bare)})
+    plan = make_plan(build, today=DAY)
+    assert plan.unpriced == (3, 2) and unpriced_other(build, plan.costing.own.unpriced) == 2
+    assert "(1 part and 2 other items without a price)" in to_markdown(plan)
+    assert "(1 part and 2 other items without a price)" in summary_html(plan)
+    only_other = build.model_copy(update={"items": tuple(load(EXAMPLE).items)})
+    assert "(2 other items without a price)" in to_markdown(make_plan(only_other, today=DAY))
