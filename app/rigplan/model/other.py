@@ -64,6 +64,10 @@ OTHER_LABELS: dict[OtherCategory, str] = {
 # Categories whose items plug in and draw power: with no watts given, the costs say "not counted" for these. An OS
 # licence, shipping or assembly draws nothing, and saying so would be noise.
 POWERED = frozenset({OtherCategory.FAN, OtherCategory.UPS, OtherCategory.MONITOR})
+# Categories fed by the build's PSU (case fans hang off the board's headers or the PSU's cables): their watts count in
+# the PSU's load (rules/power.py) and reach the wall through its efficiency. The rest (a UPS, a monitor) plug into the
+# wall: their watts are added at the wall by the cost model (costs/analysis.py), never both.
+PSU_FED = frozenset({OtherCategory.FAN})
 
 
 class OtherItem(Frozen):
