@@ -158,7 +158,8 @@ def test_long_names_wrap_whole_at_1280x720(qtbot) -> None:  # noqa: ANN001
     flags = int(Qt.TextFlag.TextWordWrap.value)
     for table in (dlg.view.parts, dlg.view.figures):
         fm = table.fontMetrics()
-        qtbot.waitUntil(lambda t=table: t.horizontalHeader().height() > fm.height() + 8 or t is dlg.view.parts)
+        line = fm.height()
+        qtbot.waitUntil(lambda t=table, h=line: t.horizontalHeader().height() > h + 8 or t is dlg.view.parts)
         for r in range(table.rowCount()):
             for c in range(1, table.columnCount()):
                 item = table.item(r, c)
