@@ -64,7 +64,7 @@ def test_add_edit_undo_an_other_item(qtbot, window: MainWindow, monkeypatch) -> 
     )
     assert _row(window, 0) == ["Case fans", "Arctic P14 case fan", "3", window.money(9.99)]
     assert f"Total: {window.money(cpu.price.amount + 3 * 9.99)}" in window.build_panel.total.text()
-    assert "Other items: +4.5 W at the wall." in window.build_panel.power_note.text()
+    assert "Case fans listed: 4.5 W, in the PSU load." in window.build_panel.power_note.text()  # fed by the PSU
     assert window.isWindowModified()
     # The quantity typed in the table: one more undoable command.
     table, r = window.build_panel.table, window.build_panel.other_row(0)
