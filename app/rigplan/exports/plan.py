@@ -254,9 +254,14 @@ def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[st
     (issue 29). The Costs tab and the exported charts both name their curves with it."""
     base, full = [], []
     for o, offer_id, _ in offers:
-        provider = PROVIDER_NAMES.get(o.provider, o.provider.upper()) if o else ""
-        base.append(f"{provider} {o.gpus_text}" if o else offer_id)
-        full.append(f"{provider} {o.instance_type} {o.gpus_text}" if o else offer_id)
+        if o is None:
+            base.append(offer_id)
+            full.append(offer_id)
+            continue
+        provider = PROVIDER_NAMES.get(o.provider, o.provider.upper())
+        # An offer whose GPU is unknown is named by its instance: "AWS GPU unknown" would say nothing of which one
+        base.append(f"{provider} {o.gpus_text}" if o.gpu_model else f"{provider} {o.instance_type}")
+        full.append(f"{provider} {o.instance_type} {o.gpus_text}" if o.gpu_model else base[-1])
     out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
     return [f"{n} {p.value}" if out.count(n) > 1 else n for n, (_, _, p) in zip(out, offers, strict=True)]
 
