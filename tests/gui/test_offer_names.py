@@ -62,3 +62,18 @@ def test_exports_use_the_same_names(examples_dir: Path) -> None:
     )
     assert sorted(twice.offer_names().values()) == ["AWS g5.xlarge 1x A10G on-demand", "AWS g5.xlarge 1x A10G spot"]
     assert name_lines("AWS g5.xlarge 1x A10G spot", "spot") == ["AWS", "g5.xlarge", "1x A10G", "spot"]
+
+
+def test_workload_lines_name_offers_as_the_export(examples_dir: Path) -> None:
+    """The export's workload section (a language model and a measured one) names the offers as its tables do."""
+    from rigplan.model.workload import Task, WorkloadSpec
+    from rigplan.workload.describe import plan_lines
+
+    build = load(examples_dir / "2x-rtx-4090.rigplan")
+    for spec in (WorkloadSpec(model="resnet50", v100_hours=10), WorkloadSpec(model="mistral-7b", task=Task.QLORA)):
+        b = build.model_copy(update={"workload": spec})
+        plan = make_plan(b)
+        names = list(plan.offer_names().values())
+        lines = plan_lines(b, [(c.offer, c.pricing) for c in plan.offers], names)
+        for name, c in zip(names, plan.offers, strict=True):
+            assert any(line.startswith(f"{name} ({c.pricing.value}): ") for line in lines), (name, lines)

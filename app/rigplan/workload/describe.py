@@ -19,7 +19,9 @@ def plan_lines(build: Build, offers: list[tuple[Offer, Pricing]], names: list[st
     offer's name as the rest of the export writes it (Plan.offer_names, issue 29), else its instance."""
     if build.workload is None:
         return []
-    known: Names = {(o.label, p): n for (o, p), n in zip(offers, names, strict=True)} if names else {}
+    known: Names = {}
+    for (o, p), n in zip(offers, names or [], strict=False):  # a measured model's side is "<label> (<pricing>)"
+        known[(o.label, p)] = known[(f"{o.label} ({p.value})", p)] = n
     try:
         if is_measured(build.workload.model):
             c = compare_measured(build, build.workload.model, build.workload.v100_hours, offers)
