@@ -356,6 +356,8 @@ def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, f
             rows.append((name, j.cloud_cost, f"{cur} {j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
         else:
             why = o.problem or (e.summary if e else "no estimate")
+            if e is not None and e.speed.tokens_per_s is None and not o.problem:  # it fits; its hours are unknown
+                why = e.speed.basis  # "no tensor-core figure for the ...": why, not "unknown: fits"
             rows.append((name, None, f"unknown: {why}"))
     return rows
 
