@@ -81,7 +81,8 @@ def test_work_axis_curves_use_the_models_figures() -> None:
     rent = [c for c in cmp.curves if not c.own]
     assert len(rent) == 3  # each offer once, whatever the number of builds
     first = plans[0].cost.offers[0]
-    line = next(c for c in rent if c.label.startswith(first.label))
+    name = plans[0].offer_name(first.id, first.pricing)  # named as the Costs tab and the exports name it (issue 29)
+    line = next(c for c in rent if c.label == f"{name}, {first.pricing.value}")
     assert line.cost[-1] / line.work[-1] == pytest.approx(1 / first.work_per_money)
 
 

@@ -82,9 +82,11 @@ def test_markdown_breakeven_and_power_equal_the_cost_model() -> None:
     # The same offers through the cost model's own entry point, one pricing at a time.
     for offer_id, pricing in DEFAULT_CHART_OFFERS:
         result = analyse(build, [catalog.get(offer_id)], pricing=pricing).offers[0]
-        row = next(r for r in table_rows(md) if r[0] == catalog.get(offer_id).label and r[1] == pricing.value)
-        assert row[3] == f"{result.speedup:.2f}"
-        assert f"after {result.breakeven_days:,.0f} days" in row[4]
+        name = plan.offer_names()[(offer_id, pricing)]  # the charts' name, the instance in the next column
+        row = next(r for r in table_rows(md) if r[0] == name and r[2] == pricing.value)
+        assert row[1].startswith(catalog.get(offer_id).instance_type + ", ")
+        assert row[4] == f"{result.speedup:.2f}"
+        assert f"after {result.breakeven_days:,.0f} days" in row[5]
     power = check(build).power
     assert f"{power.load_w:.0f} W at full load" in md
     assert f"{power.psu_w} W PSU at {power.sizing_w / power.psu_w:.0%} load" in md

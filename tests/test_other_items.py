@@ -63,9 +63,13 @@ def test_costs_count_other_items_never_resold(with_other: Path) -> None:
     extras = 3 * 9.99 + 199.0 + 382.96
     assert after.own.parts_usd == pytest.approx(before.own.parts_usd + extras)
     assert after.own.not_resold_usd == pytest.approx(extras)
-    # The fans' 3 x 1.5 W count at the wall, at work and idle; the UPS's power is not given: not counted, said so.
-    assert after.own.load_wall_w == pytest.approx(before.own.load_wall_w + 4.5)
-    assert after.own.idle_wall_w == pytest.approx(before.own.idle_wall_w + 4.5)
+    # The fans' 3 x 1.5 W are fed by the PSU: they reach the wall through the power estimate (its training and idle
+    # shares, its efficiency), not as wall watts; the UPS's power is not given: not counted, said so.
+    from rigplan.rules.power import estimate_power
+
+    power = estimate_power(build)
+    assert after.own.load_wall_w == pytest.approx(power.wall_load_w) and after.own.idle_wall_w == power.wall_idle_w
+    assert 0 < after.own.load_wall_w - before.own.load_wall_w < 4.5
     assert any("no power given for APC SMT1500C: not counted" in n for n in after.notes)
     assert not any("Windows 11 Pro" in n and "power" in n for n in after.notes)  # an OS draws nothing: no note
     a = build.assumptions
@@ -87,7 +91,8 @@ def test_cli_check_and_cost_list_them(with_other: Path, capsys: pytest.CaptureFi
     assert doc["other_items"][2]["watts"] is None and doc["other_items"][0]["watts"] == 1.5  # unknown is null
     run_cli(["check", str(with_other)])
     text = capsys.readouterr().out
-    assert "Arctic P14 case fan (Case fans) x3: 9.99 USD (Amazon, 2025-07-23) each; 1.5 W each at the wall" in text
+    fans = "Arctic P14 case fan (Case fans) x3: 9.99 USD (Amazon, 2025-07-23) each; 1.5 W each, fed by the PSU"
+    assert fans in text
     assert "APC SMT1500C (UPS) x1: 382.96 USD (B&H, 2025-07-23) each; power not given" in text
     assert run_cli(["cost", str(with_other), "--instance", "aws:p3.2xlarge:us-east-1", "--json"]) == 0
     cost = json.loads(capsys.readouterr().out)
@@ -155,3 +160,46 @@ def test_the_documented_snippet_loads() -> None:
     (block,) = re.findall(r"```yml\n(other:.*?)```", (ROOT / "docs" / "build-file.md").read_text("utf-8"), re.S)
     build = loads(f"format: rigplan-build\nformat_version: 4\nname: doc\n{block}", "build-file.md")
     assert [(o.category.value, o.quantity, o.watts) for o in build.other] == [("fan", 3, 1.5), ("os", 1, None)]
+
+
+def test_unpriced_other_items_are_not_called_parts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29: "1 part and 2 other items without a price" in the Markdown, the PDF's total row and the cost CLI."""
+    from rigplan.exports.plan import unpriced_other
+    from rigplan.render.pdf import summary_html
+
+    build = load(EXAMPLE)
+    items = list(build.items)
+    items[0] = items[0].model_copy(update={"part": items[0].part.model_copy(update={"price": None})})
+    bare = [OS.model_copy(update={"price": None}), UPS.model_copy(update={"price": None, "name": items[1].part.name})]
+    build = build.model_copy(update={"items": tuple(items), "other": (FANS, *bare)})
+    plan = make_plan(build, today=DAY)
+    assert plan.unpriced == (3, 2) and unpriced_other(build, plan.costing.own.unpriced) == 2
+    assert "(1 part and 2 other items without a price)" in to_markdown(plan)
+    assert "(1 part and 2 other items without a price)" in summary_html(plan)
+    only_other = build.model_copy(update={"items": tuple(load(EXAMPLE).items)})
+    assert "(2 other items without a price)" in to_markdown(make_plan(only_other, today=DAY))
+
+
+def test_case_fans_count_in_the_psu_load_once() -> None:
+    """Issue 29: fans are fed by the PSU, so a fan's watts size it and reach the wall through its efficiency (not
+    added at the wall again); a UPS's or monitor's watts are on the wall, not the PSU; unknown fan watts are said."""
+    from rigplan.costs.analysis import other_items_watts
+    from rigplan.rules.power import estimate_power
+
+    base = load(EXAMPLE)
+    before = estimate_power(base)
+    ups = UPS.model_copy(update={"watts": 20.0})
+    with_fans = base.model_copy(update={"other": (FANS, ups)})
+    after = estimate_power(with_fans)
+    assert after.load_w == pytest.approx(before.load_w + 3 * 1.5)  # the fans, not the UPS
+    assert any(line.label == "3x Arctic P14 case fan (Other item)" for line in after.lines)
+    assert after.wall_load_w > before.wall_load_w  # through the PSU's efficiency
+    assert other_items_watts(with_fans)[0] == 20.0  # only the UPS is added at the wall
+    own_before, own_after = cost_build(base).own, cost_build(with_fans).own
+    assert own_after.load_wall_w == pytest.approx(after.wall_load_w + 20.0)
+    assert own_after.load_wall_w - own_before.load_wall_w < 20.0 + 3 * 1.5  # each watt counted once
+    unknown = base.model_copy(update={"other": (FANS.model_copy(update={"watts": None}),)})
+    est = estimate_power(unknown)
+    assert est.load_w == before.load_w
+    assert any("no watts given for Arctic P14 case fan" in n for n in est.notes)
+    assert any("Arctic P14 case fan" in n for n in cost_build(unknown).notes)

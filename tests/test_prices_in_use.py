@@ -42,7 +42,7 @@ def rigplan(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
 
 
 def p3_row(markdown: str) -> str:
-    rows = [line for line in markdown.splitlines() if line.startswith("| AWS p3.2xlarge us-east-1")]
+    rows = [line for line in markdown.splitlines() if "| p3.2xlarge, us-east-1 |" in line]
     assert len(rows) == 1, markdown
     return rows[0]
 

@@ -158,6 +158,29 @@ def test_every_cloud_gpu_with_a_speed_table_entry_resolves() -> None:
     assert {"A100 40GB SXM4", "H100 SXM5", "L4", "T4", "V100 SXM2 16GB"} <= seen
 
 
+def test_training_speed_of_the_offered_gpus_and_the_a10g_estimate() -> None:
+    """Issue 29: AWS g5's A10G has a training speed, labelled an estimate with its sources (not an NVIDIA datasheet
+    figure); the offered GPUs that still have none are the ones without a published dense tensor figure."""
+    from rigplan.cloud.offers import load_offers
+
+    spec = WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=1e8)
+    catalog = load_offers()
+    g5 = estimate(spec, offer_hardware(catalog.get("aws:g5.xlarge:us-east-1")))
+    assert g5.speed.tokens_per_s and g5.hours and g5.speed.kind == "estimate"
+    assert "70 TFLOPS (estimate, not an NVIDIA datasheet figure" in g5.speed.basis and "Baseten" in g5.speed.basis
+    a10 = estimate(spec, Hardware("a10", table_gpu("A10"), 1, "pcie"))  # type: ignore[arg-type]
+    assert g5.speed.tokens_per_s == pytest.approx(a10.speed.tokens_per_s * 70 / 125)
+    unknown = set()
+    for offer in catalog.offers:
+        if not offer.gpu_model or offer.gpu_fraction or offer.gpu_model.lower().startswith(("gaudi", "radeon")):
+            continue
+        e = estimate(spec, offer_hardware(offer))
+        if e.speed.tokens_per_s is None:
+            unknown.add(e.hardware.gpu.name)
+    # No tensor cores (K80, M60, P4, P100); NVIDIA states no dense BF16 rate for the RTX PRO 6000 Server.
+    assert unknown == {"K80", "M60", "P4", "P100 PCIe 16GB", "RTX PRO 6000 Server"}
+
+
 def test_mixture_of_experts_reads_only_active_experts_when_decoding() -> None:
     hw = Hardware("h100", table_gpu("H100"), 1, "pcie")  # type: ignore[arg-type]
     moe = estimate(WorkloadSpec(model="mixtral-8x7b", task=Task.INFERENCE, weights="int4"), hw)
@@ -189,7 +212,7 @@ def test_the_markdown_export_includes_a_saved_workload(tmp_path: Path, capsys: p
     assert "- Llama 3.1 8B, lora, sequence 2,048, micro-batch 1, 2x GeForce RTX 4090 (replicate): fits: 17.4 GB" in out
     hours = estimate(spec, build_hardware(load(path))).hours
     assert f"one job of 100,000,000 tokens takes {hours:,.2f} h" in out
-    assert "Lambda gpu_1x_a100 us-east-1 (on-demand): " in out and "owning wins after" in out
+    assert "- Lambda 1x A100 (on-demand): " in out and "owning wins after" in out  # named as the table names it
 
 
 def test_config_json_of_other_architectures() -> None:

@@ -141,3 +141,37 @@ def test_comparison_exports_to_markdown_and_pdf(qtbot, tmp_path: Path, monkeypat
         for r in view.comparison.parts:
             for c in r.cells:
                 assert not c or c.split()[0] in flat
+
+
+def test_long_names_wrap_whole_at_1280x720(qtbot) -> None:  # noqa: ANN001
+    """Issue 29: at 1280x720 the part names and build names are readable in the table (wrapped, never elided to a
+    tooltip): each cell's text, wrapped at its column's width, fits its row; the header fits the build names."""
+    from PySide6.QtCore import Qt
+
+    dlg = comparison_dialog(None, make_plan(load(FILES[0])))
+    qtbot.addWidget(dlg)
+    for f in FILES[1:]:
+        dlg.view.add_file(f)
+    dlg.resize(1280, 720)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    flags = int(Qt.TextFlag.TextWordWrap.value)
+    for table in (dlg.view.parts, dlg.view.figures):
+        fm = table.fontMetrics()
+        line = fm.height()
+        qtbot.waitUntil(lambda t=table, h=line: t.horizontalHeader().height() > h + 8 or t is dlg.view.parts)
+        for r in range(table.rowCount()):
+            for c in range(1, table.columnCount()):
+                item = table.item(r, c)
+                width = table.columnWidth(c) - 8
+                need = fm.boundingRect(0, 0, width, 10_000, flags, item.text()).height()
+                assert need <= table.rowHeight(r), (item.text(), need, table.rowHeight(r))
+                assert fm.horizontalAdvance(max(item.text().split(), key=len)) <= width + 8  # no word cut
+        head = table.horizontalHeader()
+        for c in range(1, table.columnCount()):
+            text = table.horizontalHeaderItem(c).text()
+            need = head.fontMetrics().boundingRect(0, 0, head.sectionSize(c) - 12, 10_000, flags, text).height()
+            assert need <= head.height()
+    # The break-even rows name the offers as the Costs tab does ("AWS 1x V100, on-demand"), not by instance id
+    labels = [dlg.view.figures.item(r, 0).text() for r in range(dlg.view.figures.rowCount())]
+    assert "Break-even vs AWS 1x V100, on-demand" in labels

@@ -93,7 +93,7 @@ def test_the_breakdown_names_every_bar_whole(small: MainWindow, qtbot) -> None: 
     assert len(ticks) == len(axis.bars) >= 4
     for (_, text), lines in zip(ticks, axis.bars, strict=True):
         assert "…" not in text
-        assert text.replace("\n", "") == "".join(lines).replace(" ", "")
+        assert text.replace("\n", "").replace(" ", "") == "".join(lines).replace(" ", "")  # wrapped, not cut
 
 
 def test_the_search_box_stays_readable_at_860_px(small: MainWindow, qtbot) -> None:  # noqa: ANN001

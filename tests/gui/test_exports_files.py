@@ -58,6 +58,11 @@ def test_pdf_text_carries_the_models_figures(qapp, tmp_path: Path, path: Path) -
         assert breakeven_text(plan, c.offer.id, c.pricing) in first
     charts = pages[1]
     assert "Cumulative cost: owning vs renting the same work" in charts and "Cost at the horizon" in charts
+    # Both charts label their zero: at page size the break-even chart dropped its "$0" tick label (issue 29).
+    breakeven, breakdown = charts.split("Cost at the horizon")
+    assert "$0 0 " in breakeven and "$0 Own" in breakdown
+    for name in plan.offer_names().values():  # the chart labels name the offers as the offer table does (issue 29)
+        assert name in breakeven
     last = "\n".join(pages[2:])  # the sources and assumptions pages (two when many findings push them on)
     assert "Data sources" in last and "Assumptions" in last
     for item in plan.build.items:
@@ -83,7 +88,7 @@ def test_svg_has_every_curve_in_its_colour_and_legend(qapp, tmp_path: Path) -> N
     assert len(plan.cost.offers) == 3
     for n, o in enumerate(plan.cost.offers):
         assert OFFER_COLORS[n] in strokes
-        assert o.label.split(": ")[0] in text
+        assert plan.offer_name(o.id, o.pricing) in text  # the one name the Costs tab gives it (issue 29)
     root = ET.parse(out).getroot()
     assert (root.get("width"), root.get("height")) == ("317mm", "176mm") or root.get("viewBox") == "0 0 900 500"
 
@@ -122,7 +127,7 @@ def test_sensitivity_svg_names_every_assumption_of_the_model(qapp, tmp_path: Pat
     _, text = _svg_strokes(out)
     assert {"#4c72b0", "#dd8452"} <= fills
     assert len(bars) == 6 and all(b.name in text for b in bars)
-    assert "AWS p3.2xlarge us-east-1" in text
+    assert plan.offer_name(plan.inputs[0].id, plan.inputs[0].pricing) in text
 
 
 @needs_poppler

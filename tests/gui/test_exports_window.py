@@ -46,7 +46,7 @@ def test_export_menu_writes_the_windows_build_and_chart_offers(
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), a[-1]))
     window.exporter.menu.actions()[0].trigger()
     assert out.read_text("utf-8") == expected
-    assert "AWS p3.2xlarge" in expected and "g5.xlarge" not in expected  # the chart's offers, not the defaults
+    assert "p3.2xlarge, us-east-1" in expected and "g5.xlarge" not in expected  # the chart's offers, not the defaults
     window.exporter.copy_action.trigger()
     assert QGuiApplication.clipboard().text() == expected
 
@@ -84,7 +84,7 @@ def test_the_exports_include_the_workload_chosen_in_the_window(
     text = out.read_text("utf-8")
     assert "**Workload (estimates, docs/workload.md):**" in text
     assert "- Mistral 7B, qlora, sequence 2,048" in text and "2x GeForce RTX 4090" in text
-    assert "AWS p3.2xlarge" in text.split("**Workload")[1]  # the chart's offers, one line each
+    assert "AWS 1x V100 (on-demand)" in text.split("**Workload")[1]  # the chart's offers by their chart names
     plan = make_plan(window.doc.build, window.exporter.chosen())
     lines = plan_lines(window.doc.build, [(c.offer, c.pricing) for c in plan.offers])
     assert len(lines) == 4 and text.count("\n- ", text.index("**Workload")) == 4  # verdict, speed, two offers

@@ -64,7 +64,7 @@ def test_add_edit_undo_an_other_item(qtbot, window: MainWindow, monkeypatch) -> 
     )
     assert _row(window, 0) == ["Case fans", "Arctic P14 case fan", "3", window.money(9.99)]
     assert f"Total: {window.money(cpu.price.amount + 3 * 9.99)}" in window.build_panel.total.text()
-    assert "Other items: +4.5 W at the wall." in window.build_panel.power_note.text()
+    assert "Case fans listed: 4.5 W, in the PSU load." in window.build_panel.power_note.text()  # fed by the PSU
     assert window.isWindowModified()
     # The quantity typed in the table: one more undoable command.
     table, r = window.build_panel.table, window.build_panel.other_row(0)
@@ -167,3 +167,21 @@ def test_keyboard_delete_and_shortcut(qtbot, window: MainWindow) -> None:  # noq
     assert window.doc.build.other == ()
     window.doc.undo_stack.undo()
     assert window.doc.build.other[0].category is OtherCategory.CABLE
+
+
+def test_edit_menu_entry_hint_and_unpriced_wording(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """Edit > Add other item... with the button's shortcut; a build of Other items only is not "empty" (no start
+    hint); unpriced Other items are counted as other items, not as parts (issue 29)."""
+    edit = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
+    entry = next(a for a in edit.actions() if a.text() == "Add &other item...")
+    assert entry.shortcut().toString() == "Ctrl+Shift+O"
+    assert window.build_header.start.isVisibleTo(window)  # a new, empty build shows how to start
+    _fill(qtbot, name="Windows 11 Pro", category="os")  # no price
+    entry.trigger()
+    qtbot.waitUntil(lambda: len(window.doc.build.other) == 1)
+    assert not window.build_header.start.isVisibleTo(window)
+    assert "(1 other item without a price)" in window.build_panel.total.text()
+    window.doc.add_part(window.catalog.get(I5_13400F).model_copy(update={"price": None}))
+    assert "(1 part and 1 other item without a price)" in window.build_panel.total.text()
+    window.tabs.setCurrentIndex(1)
+    assert "1 part and 1 other item without a price" in window.costs.summary.text()

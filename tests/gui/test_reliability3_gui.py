@@ -107,7 +107,7 @@ def test_costs_summary_and_its_tooltip_show_offer_names_as_typed(qtbot, hostile_
     w.tabs.setCurrentIndex(1)
     qtbot.waitUntil(lambda: w.costs.report is not None)
     html = w.costs.summary.text()  # rich text, for its layout: every piece of data in it escaped
-    assert literal(html, "AWS " + BOLD + '<img src="file (on-demand)')  # the label up to its first colon
+    assert literal(html, "AWS " + BOLD + IMG + " (on-demand)")  # named by its instance (its GPU is unknown), whole
     assert "<img" not in html and "<b>x</b>" not in html
     assert literal(w.costs.summary.toolTip(), "AWS " + BOLD + '<img src="file')
 

@@ -47,7 +47,7 @@ def test_the_default_workload_fits_two_4090s_and_fills_the_bar(panel: WorkloadPa
     assert model.rowCount() == 3
     assert model.index(0, MACHINE).data().startswith("This build")
     a100 = model.index(1, MACHINE).data()
-    assert a100.startswith("Lambda gpu_1x_a100") and model.index(1, FITS).data() == "fits"
+    assert a100 == "Lambda 1x A100 (on-demand)" and model.index(1, FITS).data() == "fits"
     assert model.index(1, COST).data().startswith("USD ") and model.index(1, HOURS).data(Qt.ItemDataRole.UserRole) > 0
 
 
@@ -158,7 +158,7 @@ def test_a_measured_model_shows_its_measured_speed_and_no_memory_fit(panel: Work
     assert f"one job of 10 h on a V100: {expected.own.hours:,.2f} h" in panel.speed.text()
     model = panel.table.model()
     assert model.rowCount() == 3 and model.index(0, 0).data() == "This build"
-    assert model.index(1, 0).data().startswith("Lambda gpu_1x_a100") and model.index(1, 2).data() == "measured"
+    assert model.index(1, 0).data() == "Lambda 1x A100 (on-demand)" and model.index(1, 2).data() == "measured"
     a100 = expected.offers[0]
     assert a100.job is not None and model.index(1, 4).data() == f"USD {a100.job.cloud_cost:,.2f}"
     assert model.index(1, 3).data() == f"{a100.hours:,.2f}"

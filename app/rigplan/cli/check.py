@@ -50,7 +50,7 @@ def print_report(name: str, report: Report, notes: list[str], other: tuple[Other
     for line in p.notes:
         print(f"  ({line})")
     if other:
-        print("Other items (no rule checks them; counted in the costs, their watts at the wall, not on the PSU):")
+        print("Other items (no rule checks them; counted in the costs; case fans' watts in the PSU load):")
         for o in other:
             print(f"  - {o.describe()}")
 

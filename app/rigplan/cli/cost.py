@@ -11,6 +11,7 @@ from typing import Any
 from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import json_text, table
+from rigplan.exports.plan import unpriced_other
 from rigplan.exports.wording import at_least, least
 from rigplan.model.assumptions import Pricing
 from rigplan.model.common import MAX_AMOUNT
@@ -170,7 +171,8 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     if ns.json:
         sys.stdout.write(json_text(out) + "\n")
         return 0
-    _print_text(build.name, a, own, report, results, notes, job_defined(a))
+    other = unpriced_other(build, report.unpriced)  # "2 parts and 1 other item without a price" (issue 29)
+    _print_text(build.name, a, own, report, results, notes, job_defined(a), other)
     speeds = ", ".join(
         f"{g}: {'unknown' if sp is None else f'{sp.value:.2f} ({sp.kind})'}" for g, sp in costing.gpu_speeds
     )
@@ -242,13 +244,15 @@ def _estimate_mark(r: dict[str, Any]) -> str:
     return " (estimate)" if r.get("speedup_kind") == "estimate" else ""
 
 
-def _print_text(name: str, a: Any, own: Any, report: Any, results: list, notes: list, job_mode: bool) -> None:
+def _print_text(
+    name: str, a: Any, own: Any, report: Any, results: list, notes: list, job_mode: bool, other: int = 0
+) -> None:
     from rigplan.costs.fx import electricity_price
 
     cur = a.currency
     n = len(report.unpriced)  # issue 19: parts without a price make the owning figures lower bounds
     print(
-        f"{name}: {at_least(f'{cur} {report.upfront:,.2f}', n)} up front, {cur} {report.own_slope_per_day:,.2f} "
+        f"{name}: {at_least(f'{cur} {report.upfront:,.2f}', n, other)} up front, {cur} {report.own_slope_per_day:,.2f} "
         "per day to run "
         f"({a.hours_per_day:g} h/day at {own.load_wall_w:.0f} W, {a.idle_hours_per_day:g} h idle at "
         f"{own.idle_wall_w:.0f} W, {cur} {electricity_price(a)[0]:g}/kWh); horizon {a.horizon_years:g} years; "

@@ -46,7 +46,8 @@ def load_plan(path: str, ns: argparse.Namespace, catalog: Any = None) -> Any:
         plan = make_plan(build, chosen_offers(ns, build.assumptions.pricing, catalog), catalog=catalog)
     except ExportError as exc:
         raise UsageError(str(exc)) from None
-    plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])  # issue 28
+    offers = [(c.offer, c.pricing) for c in plan.offers]  # named as the rest of the export names them (issue 29)
+    plan.workload_lines = plan_lines(build, offers, list(plan.offer_names().values()))  # issue 28
     return plan
 
 

@@ -20,7 +20,7 @@ from rigplan.model.assumptions import Assumptions, Pricing
 from rigplan.model.build import Build
 from rigplan.model.common import Price
 from rigplan.model.offers import Offer
-from rigplan.model.other import POWERED
+from rigplan.model.other import POWERED, PSU_FED
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.power import estimate_power
 
@@ -77,9 +77,11 @@ def other_items_usd(build: Build, a: Assumptions) -> float:
 
 def other_items_watts(build: Build) -> tuple[float, list[str]]:
     """The wall watts the Other items add while the machine is on (at work and idle), and a note for each whose
-    power is not given: not counted, never taken as 0 W silently."""
-    watts = sum(o.watts * o.quantity for o in build.other if o.watts is not None)
-    unknown = [o.name for o in build.other if o.watts is None and o.category in POWERED]
+    power is not given: not counted, never taken as 0 W silently. Case fans are fed by the PSU: the power estimate
+    counts them (rules/power.py other_fan_lines, through the PSU's efficiency), so they are not added here again."""
+    wall = [o for o in build.other if o.category not in PSU_FED]
+    watts = sum(o.watts * o.quantity for o in wall if o.watts is not None)
+    unknown = [o.name for o in wall if o.watts is None and o.category in POWERED]
     notes = [f"no power given for {', '.join(unknown)}: not counted in the electricity cost"] if unknown else []
     return watts, notes
 

@@ -10,11 +10,14 @@ instance throughput over its hourly price, spot overhead included). Storage and 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rigplan.exports.plan import ExportError, Plan
+from rigplan.exports.plan import ExportError, Plan, curve_labels, unpriced_other
 from rigplan.exports.wording import at_least, least
+from rigplan.model.assumptions import Pricing
+from rigplan.model.offers import Offer
 from rigplan.model.other import OtherCategory, OtherItem
 from rigplan.model.parts import Kind
 from rigplan.rules import Severity
@@ -89,7 +92,8 @@ def build_figures(plan: Plan) -> dict[str, Any]:
     return {
         "name": plan.build.name,
         "parts_cost": cost.own_breakdown["parts"],
-        "unpriced_parts": list(own.unpriced),
+        "unpriced_parts": list(own.unpriced),  # every unpriced line, Other items too; "unpriced_other" of them
+        "unpriced_other": unpriced_other(plan.build, own.unpriced),
         "upfront": cost.upfront,
         "own_cost_at_horizon": cost.own_breakdown["total"],
         "load_w": power.load_w if power else None,
@@ -105,6 +109,20 @@ def build_figures(plan: Plan) -> dict[str, Any]:
         "not_checked": len(plan.report.not_checked),
         "breakeven": {f"{o.id} {o.pricing.value}": {"days": o.breakeven_days, "status": o.status} for o in cost.offers},
     }
+
+
+def offer_names(plans: Sequence[Plan]) -> dict[tuple[str, Pricing], str]:
+    """Every charted offer of the compared builds, named as the Costs tab and the exports name it (curve_labels over
+    all of them, so two that would read the same show their instance: issue 29), with its pricing once."""
+    seen: dict[tuple[str, Pricing], Offer] = {}
+    for p in plans:
+        for c in p.offers:
+            seen.setdefault((c.offer.id, c.pricing), c.offer)
+    names = curve_labels([(o, key[0], key[1]) for key, o in seen.items()])
+    out = {}
+    for (key, _), name in zip(seen.items(), names, strict=True):
+        out[key] = name if name.endswith(key[1].value) else f"{name}, {key[1].value}"
+    return out
 
 
 def compare(plans: list[Plan]) -> Comparison:
@@ -123,6 +141,7 @@ def compare(plans: list[Plan]) -> Comparison:
         work = p.cost.hours * thr
         curves.append(Curve(p.build.name, tuple(map(float, work)), tuple(map(float, p.cost.own_curve)), True))
     top = max((c.work[-1] for c in curves), default=0.0)
+    names = offer_names(plans)
     seen: set[str] = set()
     for p in plans:  # each offer once: its cost per unit of work does not depend on the build
         for o in p.cost.offers:
@@ -130,7 +149,8 @@ def compare(plans: list[Plan]) -> Comparison:
             if key in seen or not o.work_per_money:
                 continue
             seen.add(key)
-            curves.append(Curve(f"{o.label} ({o.pricing.value})", (0.0, top), (0.0, top / o.work_per_money), False))
+            name = names.get((o.id, o.pricing)) or f"{o.label}, {o.pricing.value}"
+            curves.append(Curve(name, (0.0, top), (0.0, top / o.work_per_money), False))
     return Comparison(plans, part_rows(plans), [build_figures(p) for p in plans], curves, currencies[0], notes)
 
 
@@ -142,7 +162,7 @@ def lower_bound(cells: list[str], figures: list[dict[str, Any]], full: bool = Fa
         if text == "unknown":
             out.append(text)
         else:
-            out.append(at_least(text, n) if full else least(n) + text)
+            out.append(at_least(text, n, x.get("unpriced_other", 0)) if full else least(n) + text)
     return out
 
 
@@ -177,9 +197,8 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         row("Not checked", "not_checked", str),
     ]
     keys = list(dict.fromkeys(k for x in f for k in x["breakeven"]))
-    # The offer in words ("AWS p3.2xlarge us-east-1, spot"), not its id: the row label was cut at "aws:p3.2xlarge:..."
-    names = {f"{o.id} {o.pricing.value}": f"{o.label.split(': ')[0]}, {o.pricing.value}" for p in cmp.plans
-             for o in p.cost.offers}  # fmt: skip
+    # The offer in words, as the Costs tab names it ("AWS 1x V100, spot"), not its id (issue 29)
+    names = {f"{i} {p.value}": n for (i, p), n in offer_names(cmp.plans).items()}
     for k in keys:
         cells = []
         for x in f:

@@ -7,7 +7,7 @@ from urllib.parse import quote, urlsplit
 
 from rigplan import __version__
 from rigplan.costs.fx import electricity_price
-from rigplan.exports.plan import Plan, breakeven_text, job_lines, money, power_line, total_note
+from rigplan.exports.plan import Plan, breakeven_text, instance_text, job_lines, money, power_line, total_note
 from rigplan.exports.wording import at_least, least
 from rigplan.rules import Severity
 
@@ -60,7 +60,7 @@ def to_markdown(plan: Plan) -> str:
         out.append(f"| {cell(label)} | {cell(name)} | {quantity} | {price} | {when} |")
     n = len(plan.costing.own.unpriced)
     conv = " " + total_note(plan) if total_note(plan) else ""
-    out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), n)}** | |")
+    out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), *plan.unpriced)}** | |")
     out += ["", f"Prices: {'; '.join(source(s) for s in sources) or 'none'}."]
     out += ["", f"**Power:** {power_line(plan)}."]
     r = plan.report
@@ -78,16 +78,18 @@ def to_markdown(plan: Plan) -> str:
     ]
     if plan.offers:
         out += [
-            "| Cloud offer | Pricing | Per hour | Speed ratio | Owning wins | Price date |",
-            "|---|---|--:|--:|---|---|",
+            "| Cloud offer | Instance | Pricing | Per hour | Speed ratio | Owning wins | Price date |",
+            "|---|---|---|--:|--:|---|---|",
         ]
+        names = plan.offer_names()  # the charts' names; the instance and region in a column of their own
         speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
         est = {(o.id, o.pricing) for o in cost.offers if o.speedup_kind == "estimate"}
         for c in plan.offers:
             s = speed.get((c.offer.id, c.pricing))
             hourly = c.offer.hourly(c.pricing) or 0.0
             out.append(
-                f"| {cell(c.offer.label)} | {c.pricing.value} | USD {hourly:,.3f} | "
+                f"| {cell(names[(c.offer.id, c.pricing)])} | {cell(instance_text(c.offer))} | {c.pricing.value} | "
+                f"USD {hourly:,.3f} | "
                 f"{'unknown' if s is None else f'{s:.2f}'}{' (estimate)' if (c.offer.id, c.pricing) in est else ''} | "
                 f"{breakeven_text(plan, c.offer.id, c.pricing)} | "
                 f"{cell(c.offer.date_text)} |"

@@ -8,6 +8,7 @@ break-even chart.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -65,6 +66,23 @@ class Plan:
     @property
     def currency(self) -> str:
         return self.cost.currency
+
+    @property
+    def unpriced(self) -> tuple[int, int]:
+        """(unpriced lines, of which Other items): the counts the exports' "without a price" wording takes."""
+        names = self.costing.own.unpriced
+        return len(names), unpriced_other(self.build, names)
+
+    def offer_names(self) -> dict[tuple[str, Pricing], str]:
+        """Each charted offer's name as every export writes it (chart labels, legend, bars, tables, job lines): the
+        same curve_labels the Costs tab uses, so a reader meets one name per offer (issue 29)."""
+        keys = [(c.offer.id, c.pricing) for c in self.offers]
+        names = curve_labels([(c.offer, c.offer.id, c.pricing) for c in self.offers])
+        return dict(zip(keys, names, strict=True))
+
+    def offer_name(self, offer_id: str, pricing: Pricing, label: str = "") -> str:
+        """One offer's name (offer_names); an offer not on the chart keeps its instance label's head."""
+        return self.offer_names().get((offer_id, pricing)) or label.split(": ")[0] or offer_id
 
 
 def chart_offers(
@@ -224,7 +242,9 @@ def job_lines(plan: Plan) -> list[str]:
                 win += f" ({j.years_to_win:.1f} years at {plan.build.assumptions.jobs_per_year:g} jobs a year)"
         else:
             win = "owning never wins" if j.status == "never" else "speed unknown"
-        out.append(f"{j.label.split(': ')[0]} ({j.pricing.value}): {cost}; {win}")
+        name = plan.offer_name(j.id, j.pricing, j.label)
+        pricing = "" if name.endswith(j.pricing.value) else f" ({j.pricing.value})"  # named with it when there twice
+        out.append(f"{name}{pricing}: {cost}; {win}")
     return out
 
 
@@ -234,11 +254,48 @@ def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[st
     (issue 29). The Costs tab and the exported charts both name their curves with it."""
     base, full = [], []
     for o, offer_id, _ in offers:
-        provider = PROVIDER_NAMES.get(o.provider, o.provider.upper()) if o else ""
-        base.append(f"{provider} {o.gpus_text}" if o else offer_id)
-        full.append(f"{provider} {o.instance_type} {o.gpus_text}" if o else offer_id)
+        if o is None:
+            base.append(offer_id)
+            full.append(offer_id)
+            continue
+        provider = PROVIDER_NAMES.get(o.provider, o.provider.upper())
+        # An offer whose GPU is unknown is named by its instance: "AWS GPU unknown" would say nothing of which one
+        base.append(f"{provider} {o.gpus_text}" if o.gpu_model else f"{provider} {o.instance_type}")
+        full.append(f"{provider} {o.instance_type} {o.gpus_text}" if o.gpu_model else base[-1])
     out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
     return [f"{n} {p.value}" if out.count(n) > 1 else n for n, (_, _, p) in zip(out, offers, strict=True)]
+
+
+def name_lines(name: str, pricing: str) -> list[str]:
+    """An offer's name (curve_labels) on short lines under its bar in the breakdown charts: the provider, the instance
+    when the name has one, the GPUs, the pricing (once)."""
+    words = name.split()
+    if len(words) > 1 and words[-1] == pricing:
+        words = words[:-1]
+    # The GPUs start at their count ("2x RTXPRO6000", "0.5 of 1 A10G"); instance types start with a letter.
+    gpus = next((i for i, w in enumerate(words) if i > 0 and re.match(r"\d[\d.]*x?$", w)), len(words))
+    lines = [" ".join(words[:1]), " ".join(words[1:gpus]), " ".join(words[gpus:]), pricing]
+    return [line for line in lines if line]
+
+
+def unpriced_other(build: Build, unpriced: Sequence[str]) -> int:
+    """How many of the cost model's unpriced lines (names, in Build.priced_lines order: parts, then Other items) are
+    Other items, for "2 parts and 1 other item without a price" (issue 29)."""
+    lines = build.priced_lines()
+    parts = len(build.items)
+    left = list(unpriced)
+    other = 0
+    for n, (_, name, _, price) in enumerate(lines):  # the names are a subsequence of the lines, in order
+        if left and name == left[0] and (price is None or price.currency != "USD" or n >= parts):
+            left.pop(0)
+            other += n >= parts
+    return other
+
+
+def instance_text(o: Offer) -> str:
+    """The instance behind an offer's name, for the tables beside it: "g5.xlarge, us-east-1" (and its snapshot)."""
+    when = "" if o.snapshot == "current" else f" ({o.snapshot})"
+    return f"{o.instance_type}, {o.region}{when}"
 
 
 def total_note(plan: Plan) -> str:

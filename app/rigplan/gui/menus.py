@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+OTHER_KEY = "Ctrl+Shift+O"  # Edit > Add other item...; the build panel's button names it in its tooltip
+
 if TYPE_CHECKING:
     from rigplan.gui.mainwindow import MainWindow
     from rigplan.gui.prices.prices_update import PricesController
@@ -47,6 +49,8 @@ class WindowMenus:
         self.redo = w.undo_stack.createRedoAction(w, "&Redo")
         self.redo.setShortcut(QKeySequence(sk.Redo))
         self.custom = _action(w, "Add &custom part...", w.add_custom_part, "Ctrl+Shift+N")
+        # The build panel's "Add other item..." button, in the menu with its shortcut (issue 29): fans, OS, cables.
+        self.add_other = _action(w, "Add &other item...", lambda: w.build_panel.other_add_requested.emit(), OTHER_KEY)
         self.rename = _action(w, "&Rename build...", w.rename_build, "F2")
         self.find = _action(w, "&Find part", w.focus_search, sk.Find)
         self.parts = _action(w, "&Parts", lambda: w.tabs.setCurrentIndex(0), "Ctrl+1")
@@ -76,7 +80,7 @@ class WindowMenus:
         m.addSeparator()
         m.addAction(self.quit)  # File > Export and its neighbours go above it (install_export_menu)
         e = bar.addMenu("&Edit")
-        for a in (self.undo, self.redo, self.custom, self.rename, self.find):
+        for a in (self.undo, self.redo, self.custom, self.add_other, self.rename, self.find):
             e.addAction(a)
         self.view_menu = v = bar.addMenu("&View")
         for a in (self.parts, self.costs, self.findings):

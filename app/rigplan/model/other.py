@@ -64,6 +64,10 @@ OTHER_LABELS: dict[OtherCategory, str] = {
 # Categories whose items plug in and draw power: with no watts given, the costs say "not counted" for these. An OS
 # licence, shipping or assembly draws nothing, and saying so would be noise.
 POWERED = frozenset({OtherCategory.FAN, OtherCategory.UPS, OtherCategory.MONITOR})
+# Categories fed by the build's PSU (case fans hang off the board's headers or the PSU's cables): their watts count in
+# the PSU's load (rules/power.py) and reach the wall through its efficiency. The rest (a UPS, a monitor) plug into the
+# wall: their watts are added at the wall by the cost model (costs/analysis.py), never both.
+PSU_FED = frozenset({OtherCategory.FAN})
 
 
 class OtherItem(Frozen):
@@ -98,8 +102,15 @@ class OtherItem(Frozen):
     def describe(self) -> str:
         """One line for text reports: name, category, quantity, price with its source and date, power."""
         price = f"{self.price.describe()} each" if self.price else "no price"
-        power = f"{self.watts:g} W each at the wall" if self.watts is not None else "power not given"
-        return f"{self.name} ({self.label}) x{self.quantity}: {price}; {power}"
+        return f"{self.name} ({self.label}) x{self.quantity}: {price}; {self.power_text()}"
+
+    def power_text(self) -> str:
+        """Where its watts count: a case fan in the PSU's load (PSU_FED), the rest at the wall; none given: said."""
+        if self.watts is None:
+            return "power not given: not counted"
+        return f"{self.watts:g} W each, " + (
+            "fed by the PSU (in its load)" if self.category in PSU_FED else "at the wall"
+        )
 
     def to_json(self) -> dict[str, object]:
         """The item as the file holds it, plus its label (the CLI's --json)."""

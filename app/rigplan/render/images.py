@@ -19,7 +19,7 @@ from PySide6.QtSvg import QSvgGenerator
 
 from rigplan.costs.model import DAYS_PER_MONTH
 from rigplan.exports.compare import Comparison
-from rigplan.exports.plan import Plan, curve_labels
+from rigplan.exports.plan import Plan, name_lines
 from rigplan.exports.wording import symbol
 from rigplan.render.axes import BarAxis, MoneyAxis, NumberAxis
 from rigplan.render.svgfix import fix_strokes
@@ -97,12 +97,11 @@ def breakeven_plot(plan: Plan) -> pg.PlotWidget:
     idx = [0, last - 1, last] if last > 1 else list(range(last + 1))
     months = cost.days / DAYS_PER_MONTH
     w.plot(months[idx], cost.own_curve[idx], pen=pg.mkPen(OWN_COLOR, width=3), name="Own this build", antialias=True)
-    by_key = {(c.offer.id, c.pricing): c.offer for c in plan.offers}
-    labels = curve_labels([(by_key.get((o.id, o.pricing)), o.id, o.pricing) for o in cost.offers])
+    labels = [plan.offer_name(o.id, o.pricing, o.label) for o in cost.offers]  # one name per offer (issue 29)
     marks: list[tuple[float, Any]] = []
     for n, o in enumerate(cost.offers):
         color = OFFER_COLORS[n % len(OFFER_COLORS)]
-        w.plot(months[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(o), antialias=True)
+        w.plot(months[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(plan, o), antialias=True)
         if o.status == "breaks-even" and o.breakeven_days is not None:
             x = o.breakeven_days / DAYS_PER_MONTH
             y = cost.upfront + cost.own_slope_per_day * o.breakeven_days
@@ -147,22 +146,29 @@ def place_labels(w: pg.PlotWidget, marks: list[tuple[float, Any]], top: float) -
         text.setAnchor(((at - left) / wide, 0))
         placed.append((x, text, row))
     band = len(rows) * row_h + 6  # pixels the labels take under the top edge
-    span_y = top / max(1.0 - band / height, 0.3)  # the curves (all below `top`) end under the band
-    w.setYRange(-0.01 * span_y, span_y, padding=0)  # a hair under 0: pyqtgraph labels no tick on the very edge
+    # 0 sits half a tick label above the plot's bottom edge: pyqtgraph drops a tick label that would cross the axis's
+    # bounding box (with the grid on, the plot's own), and at the PDF's page size "$0" a hair above the edge did
+    # (issue 29). In pixels, so it holds at every size: lo = -m * hi / (height - m) puts 0 m px above the bottom.
+    axis = w.getAxis("left")
+    m = QFontMetrics(axis.style.get("tickFont") or axis.font()).height() / 2 + 3
+    free = max(height - m, 1.0)
+    span_y = top / max(1.0 - band / free, 0.3)  # the curves (all below `top`) end under the band
+    w.setYRange(-m * span_y / free, span_y, padding=0)
     vb.prepareForPaint()
     per_px = span_y / height
     for x, text, row in placed:
         text.setPos(x, span_y - (3 + row * row_h) * per_px)
 
 
-def _name(o: Any) -> str:
-    label = o.label.split(": ")[0]
-    return html.escape(f"{label} {o.pricing.value}")  # pyqtgraph's legend draws HTML: data shows as typed
+def _name(plan: Plan, o: Any) -> str:
+    """The legend's entry: the offer's one name (Plan.offer_name) and its pricing, unless the name has it already."""
+    name = plan.offer_name(o.id, o.pricing, o.label)
+    text = name if name.endswith(o.pricing.value) else f"{name} {o.pricing.value}"
+    return html.escape(text)  # pyqtgraph's legend draws HTML: data shows as typed
 
 
-def _tick(o: Any) -> list[str]:
-    provider, instance = o.label.split(": ")[0].split()[:2]
-    return [provider, instance, o.pricing.value]
+def _tick(plan: Plan, o: Any) -> list[str]:
+    return name_lines(plan.offer_name(o.id, o.pricing, o.label), o.pricing.value)
 
 
 def breakdown_plot(plan: Plan) -> pg.PlotWidget:
@@ -171,7 +177,7 @@ def breakdown_plot(plan: Plan) -> pg.PlotWidget:
     w = _plot(CHART_TITLES["breakdown"], "", f"Cost ({cur})", left=MoneyAxis("left", cur))
     w.showGrid(x=False, y=True, alpha=0.25)
     legend_below(w, columns=4)
-    columns = [("Own", cost.own_breakdown, PARTS)] + [(_name(o), o.cost_at_horizon, RENT) for o in cost.offers]
+    columns = [("Own", cost.own_breakdown, PARTS)] + [(_name(plan, o), o.cost_at_horizon, RENT) for o in cost.offers]
     named: set[str] = set()
     for x, (_, figures, parts) in enumerate(columns):
         base = 0.0
@@ -198,7 +204,7 @@ def breakdown_plot(plan: Plan) -> pg.PlotWidget:
     axis.setPen("#000000")
     axis.setTextPen("#000000")
     w.setXRange(-0.6, len(columns) - 0.4, padding=0)
-    axis.set_bars([["Own"]] + [_tick(o) for o in cost.offers])
+    axis.set_bars([["Own"]] + [_tick(plan, o) for o in cost.offers])
     return w
 
 
@@ -260,7 +266,7 @@ def sensitivity_plot(plan: Plan) -> pg.PlotWidget:
             w.addItem(pg.BarGraphItem(x0=[min(base, v)], x1=[max(base, v)], y=[y], height=0.6, brush=color))
     w.addItem(pg.InfiniteLine(pos=base, angle=90, pen=pg.mkPen("#808080")))
     w.getAxis("left").setTicks([[(y, b.name) for y, b in zip(ys, bars, strict=True)]])
-    title = f"{CHART_TITLES['sensitivity']} ({html.escape(first.label.split(': ')[0])})"
+    title = f"{CHART_TITLES['sensitivity']} ({html.escape(plan.offer_name(first.id, first.pricing, first.label))})"
     w.setTitle(title, color="#000000", size="12pt")
     return w
 

@@ -21,6 +21,7 @@ from rigplan.exports.plan import (
     Plan,
     breakeven_text,
     data_sources,
+    instance_text,
     job_lines,
     money,
     power_line,
@@ -82,7 +83,7 @@ def summary_html(plan: Plan) -> str:
     n = len(plan.costing.own.unpriced)
     conv = total_note(plan)
     # Issue 19's wording, split over the row so the narrow price column keeps its width: the count goes under Item.
-    missing = f"({unpriced_text(n)})" if n else ""
+    missing = f"({unpriced_text(*plan.unpriced)})" if n else ""
     total = [
         "Total",
         "; ".join(x for x in (missing, conv) if x),
@@ -120,11 +121,13 @@ def summary_html(plan: Plan) -> str:
     speed = {(o.id, o.pricing): o.speedup for o in cost.offers}
     est = {(o.id, o.pricing) for o in cost.offers if o.speedup_kind == "estimate"}
     orows = []
+    names = plan.offer_names()  # the charts' names; the instance and region in a column of their own
     for c in plan.offers:
         s = speed.get((c.offer.id, c.pricing))
         orows.append(
             [
-                c.offer.label,
+                names[(c.offer.id, c.pricing)],
+                instance_text(c.offer),
                 c.pricing.value,
                 f"USD {c.offer.hourly(c.pricing) or 0:,.3f}",
                 "unknown" if s is None else f"{s:.2f}" + (" (estimate)" if (c.offer.id, c.pricing) in est else ""),
@@ -132,7 +135,9 @@ def summary_html(plan: Plan) -> str:
             ]
         )
     if orows:
-        out.append(_table(["Cloud offer", "Pricing", "Per hour", "Speed ratio", "Owning wins"], orows, {2, 3}))
+        out.append(
+            _table(["Cloud offer", "Instance", "Pricing", "Per hour", "Speed ratio", "Owning wins"], orows, {3, 4})
+        )
     jobs = job_lines(plan)
     if jobs:
         out += ["<h2>By the job</h2>", "<ul>" + "".join(f"<li>{escape(j)}</li>" for j in jobs) + "</ul>"]

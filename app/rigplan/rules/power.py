@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from rigplan.model.build import Build
+from rigplan.model.other import PSU_FED
 from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, Psu, Storage
 from rigplan.rules.part_power import (
     CASE_FANS,
@@ -271,6 +272,30 @@ def fixed_lines(board: Part | None, cpu: Part | None, has_cooler: bool, has_item
     return lines
 
 
+def other_fan_lines(build: Build) -> tuple[list[PowerLine], list[str]]:
+    """Case fans listed as Other items (issue 29) with their watts: the PSU feeds them, so they size it, beside the
+    case's own three fans assumed in fixed_lines. The watts given are taken as the fan's full speed (sizing), with the
+    same shares while training and idle as the assumed case fans (CASE_FANS). A fan without watts is named in a note:
+    not counted, never 0 W."""
+    lines, unknown = [], []
+    share_train, share_idle = CASE_FANS[2] / CASE_FANS[0], CASE_FANS[1] / CASE_FANS[0]
+    for o in build.other:
+        if o.category not in PSU_FED:
+            continue
+        if o.watts is None:
+            unknown.append(o.name)
+            continue
+        w = o.watts * o.quantity
+        label = f"{o.quantity}x {o.name} (Other item)" if o.quantity > 1 else f"{o.name} (Other item)"
+        lines.append(PowerLine(label, Kind.CASE, w, w * share_idle, w * share_train))
+    notes = (
+        [f"no watts given for {', '.join(unknown)}: not counted in the PSU load or the electricity cost"]
+        if unknown
+        else []
+    )
+    return lines, notes
+
+
 def estimate_power(build: Build) -> PowerEstimate:
     lines: list[PowerLine] = []
     cpu = build.first(Kind.CPU)
@@ -282,6 +307,9 @@ def estimate_power(build: Build) -> PowerEstimate:
     notes: list[str] = []
     has_cooler = build.first(Kind.COOLER) is not None
     lines += fixed_lines(build.first(Kind.MOTHERBOARD), cpu, has_cooler, bool(build.items))
+    fans, fan_notes = other_fan_lines(build)
+    lines += fans
+    notes += fan_notes
     unknown = list(dict.fromkeys(unknown))
     if unknown:
         notes.append(f"no power figure for {', '.join(unknown)}: every figure is a lower bound (at least)")

@@ -11,20 +11,32 @@ from rigplan.workload.jobs import JobComparison, compare
 from rigplan.workload.measured import MeasuredComparison, compare_measured, is_measured
 from rigplan.workload.models import WorkloadError
 
+Names = dict[tuple[str, Pricing | None], str]  # an offer's name by (its label, pricing), as the export names it
 
-def plan_lines(build: Build, offers: list[tuple[Offer, Pricing]]) -> list[str]:
-    """The lines of the build's saved workload against `offers`; none when no workload is saved."""
+
+def plan_lines(build: Build, offers: list[tuple[Offer, Pricing]], names: list[str] | None = None) -> list[str]:
+    """The lines of the build's saved workload against `offers`; none when no workload is saved. `names`: each
+    offer's name as the rest of the export writes it (Plan.offer_names, issue 29), else its instance."""
     if build.workload is None:
         return []
+    known: Names = {}
+    for (o, p), n in zip(offers, names or [], strict=False):  # a measured model's side is "<label> (<pricing>)"
+        known[(o.label, p)] = known[(f"{o.label} ({p.value})", p)] = n
     try:
         if is_measured(build.workload.model):
-            return measured_lines(compare_measured(build, build.workload.model, build.workload.v100_hours, offers))
-        return workload_lines(compare(build, build.workload, offers))
+            c = compare_measured(build, build.workload.model, build.workload.v100_hours, offers)
+            return measured_lines(c, known)
+        return workload_lines(compare(build, build.workload, offers), known)
     except WorkloadError as exc:
         return [f"Workload {build.workload.model}, {build.workload.task.value}: not estimated ({exc})."]
 
 
-def workload_lines(c: JobComparison | None) -> list[str]:
+def _name(label: str, pricing: Pricing | None, names: Names | None) -> str:
+    name = (names or {}).get((label, pricing)) or label.split(": ")[0]
+    return name if pricing is None or name.endswith(pricing.value) else f"{name} ({pricing.value})"
+
+
+def workload_lines(c: JobComparison | None, names: Names | None = None) -> list[str]:
     if c is None:
         return []
     e, s = c.own, c.own.setup
@@ -43,7 +55,7 @@ def workload_lines(c: JobComparison | None) -> list[str]:
     else:
         out.append(f"Speed: unknown ({sp.basis}).")
     for o in c.offers:
-        name = o.offer.label.split(": ")[0] + f" ({o.pricing.value})"
+        name = _name(o.offer.label, o.pricing, names)
         oe, j = o.estimate, o.job
         if oe is None or j is None or j.cloud_cost is None or oe.hours is None:
             why = o.problem or ("no estimate" if oe is None else oe.summary)
@@ -57,7 +69,7 @@ def workload_lines(c: JobComparison | None) -> list[str]:
     return out
 
 
-def measured_lines(c: MeasuredComparison) -> list[str]:
+def measured_lines(c: MeasuredComparison, names: Names | None = None) -> list[str]:
     """A measured model (ResNet-50, BERT...): its measured speed, memory not modelled, one job here and per offer."""
     own = c.own
     speed = "unknown" if own.speed is None else f"{own.speed:,.2f}x one V100's {c.workload.unit}"
@@ -67,7 +79,7 @@ def measured_lines(c: MeasuredComparison) -> list[str]:
         elec = "" if c.own_electricity is None else f", {c.currency} {c.own_electricity:,.2f} of electricity"
         out.append(f"One job of {c.v100_hours:,g} h on a V100 takes {own.hours:,.2f} h here{elec}.")
     for o in c.offers:
-        name = o.label.split(": ")[0] + (f" ({o.pricing.value})" if o.pricing else "")
+        name = _name(o.label, o.pricing, names)
         j = o.job
         if o.speed is None:
             out.append(f"{name}: {o.problem or 'speed unknown'}.")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -85,10 +85,22 @@ class CompareView(QWidget):
         t = QTableWidget()
         t.setAccessibleName(name)
         t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        t.setWordWrap(False)
+        # Issue 29: long part and build names wrap onto more lines instead of being elided (at 1280x720 the text was
+        # only in the tooltip): rows grow to their text, the builds' columns share the width, the table scrolls.
+        t.setWordWrap(True)
+        t.setTextElideMode(Qt.TextElideMode.ElideNone)
         t.verticalHeader().setVisible(False)
-        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        t.horizontalHeader().setStretchLastSection(True)
+        head = t.horizontalHeader()
+        head.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter | Qt.AlignmentFlag(Qt.TextFlag.TextWordWrap.value))
+        head.setTextElideMode(Qt.TextElideMode.ElideNone)
+        t.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)  # tall wrapped rows scroll smoothly
+        # A column's new width changes how many lines its cells and header take: fit the heights once the resizes
+        # of one layout pass are done (the timer coalesces them).
+        fit = QTimer(t)
+        fit.setSingleShot(True)
+        fit.setInterval(0)
+        fit.timeout.connect(lambda: fit_heights(t))
+        head.sectionResized.connect(lambda *_: fit.start())
         return t
 
     def add_plan(self, plan: Plan) -> bool:
@@ -235,9 +247,12 @@ class CompareView(QWidget):
                         item.setFont(bold)
                         item.setToolTip("The builds differ here")
                 t.setItem(i, j, item)
-        t.resizeColumnsToContents()
-        for j in range(len(head)):  # long names are elided; the tooltip has them whole
-            t.setColumnWidth(j, min(t.columnWidth(j), 190 if j else 210))
+        h = t.horizontalHeader()
+        if head:  # the labels at their width, the builds sharing the rest (their text wraps to it)
+            h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+            for j in range(1, len(head)):
+                h.setSectionResizeMode(j, QHeaderView.ResizeMode.Stretch)
+        fit_heights(t)
 
 
 class CompareDialog(QDialog):
@@ -260,3 +275,21 @@ def comparison_dialog(parent: QWidget | None, current: Plan | None, settings: Se
     view = CompareView(settings, lambda build: make_plan(build, chosen))
     view.add_plan(current)
     return CompareDialog(parent, view)
+
+
+def fit_heights(t: QTableWidget) -> None:
+    """Rows and the header as tall as their wrapped text at the columns' present widths: Qt sizes a header for one
+    line, and rows sized before the layout gave the columns their widths keep a stale height."""
+    t.resizeRowsToContents()
+    head = t.horizontalHeader()
+    fm = head.fontMetrics()
+    need = fm.height()
+    for j in range(t.columnCount()):
+        item = t.horizontalHeaderItem(j)
+        width = head.sectionSize(j) - 12  # the section's margins
+        if item is not None and width > 0:
+            flags = int(Qt.TextFlag.TextWordWrap.value) | int(Qt.AlignmentFlag.AlignCenter.value)
+            need = max(need, fm.boundingRect(0, 0, width, 10_000, flags, item.text()).height())
+    height = need + 10
+    if head.height() != height:
+        head.setFixedHeight(height)

@@ -58,7 +58,7 @@ class CompareTable(QTableWidget):
 
     def set_rows(self, own_color: str, rows: list[tuple[ChartOffer, str, str, str, list[Pricing]]]) -> None:
         """rows: (chart offer, name, colour or "" when not drawn, tooltip, pricings it has)."""
-        keys = [f"{c.offer}|{c.pricing.value}|{color}" for c, _, color, _, _ in rows]
+        keys = [f"{c.offer}|{c.pricing.value}|{color}|{name}" for c, name, color, _, _ in rows]  # a new name too
         if keys == self._keys:
             return
         self._keys = keys

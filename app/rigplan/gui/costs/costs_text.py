@@ -21,39 +21,40 @@ from rigplan.model import Assumptions, Build, Pricing
 from rigplan.model.build import ChartOffer
 
 
-def curve_tips(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
-    """Each drawn offer's source and price date, for its curve's tooltip (issue 17: every price shows its date)."""
+def offer_names(offers: OfferCatalog, comparison: list[ChartOffer]) -> dict[str, str]:
+    """Each compared offer's one name, by offer id: provider and GPUs ("Lambda 8x H100"), with the instance when two
+    compared offers would read the same (exports.plan.curve_labels, which the exports use too). Named over the whole
+    comparison, so the summary, the chart's labels, the side table, the bars and the tooltips say the same (issue
+    29: the summary said "AWS g7e.12xlarge" where the chart said "AWS 2x RTXPRO6000")."""
+    labels = curve_labels([(offers.get(c.offer), c.offer, c.pricing) for c in comparison])
+    return dict(zip([c.offer for c in comparison], labels, strict=True))
+
+
+def curve_tips(offers: OfferCatalog, drawn: list[ChartOffer], names: dict[str, str]) -> list[str]:
+    """Each drawn offer's name, then its instance, source and price date, for its curve's tooltip (issue 17: every
+    price shows its date)."""
     tips = []
     for c in drawn:
         o = offers.get(c.offer)
-        tips.append(f"{o.label}, {c.pricing.value}\n{o.source}\nPrices as of {o.date_text}" if o else c.offer)
+        head = names.get(c.offer, c.offer)
+        tips.append(f"{head}\n{o.label}, {c.pricing.value}\n{o.source}\nPrices as of {o.date_text}" if o else head)
     return tips
 
 
-def short_names(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
-    """ "AWS g5.xlarge" per drawn offer, with the pricing added when an instance is there twice."""
-    out = []
-    for c in drawn:
-        o = offers.get(c.offer)
-        out.append(f"{provider_name(o.provider)} {o.instance_type}" if o else c.offer)
-    return [f"{n} {c.pricing.value}" if out.count(n) > 1 else n for n, c in zip(out, drawn, strict=True)]
-
-
-def chart_labels(offers: OfferCatalog, drawn: list[ChartOffer]) -> list[str]:
-    """The break-even chart's label per drawn offer: provider and GPUs ("Lambda 8x H100"), with the instance when two
-    drawn offers would read the same, and the pricing when the instance is there twice (issue 29); the exported
-    charts name theirs the same way (exports.plan.curve_labels)."""
-    return curve_labels([(offers.get(c.offer), c.offer, c.pricing) for c in drawn])
-
-
 def summary_html(
-    r: CostReport, names: list[str], money: Callable[[float], str], horizon_years: float, more: Sequence[str] = ()
+    r: CostReport,
+    names: list[str],
+    money: Callable[[float], str],
+    horizon_years: float,
+    more: Sequence[str] = (),
+    other_unpriced: int = 0,
 ) -> str:
     """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes.
     Rich text for its layout: every piece of data in it is escaped (a name `<img src=...>` shows as typed)."""
     n = len(r.unpriced)  # issue 19: with unpriced parts the owning figures are lower bounds and say so
     bits = [
-        f"Owning: <b>{at_least(money(r.upfront), n)}</b> up front, {money(r.own_slope_per_day)} a day to run; "
+        f"Owning: <b>{at_least(money(r.upfront), n, other_unpriced)}</b> up front, "
+        f"{money(r.own_slope_per_day)} a day to run; "
         f"{least(n)}{money(r.own_breakdown['total'])} after {horizon_years:g} years and resale."
     ]
     best = [(o.breakeven_days, n) for n, o in zip(names, r.offers, strict=True) if o.breakeven_days]
@@ -90,7 +91,8 @@ def compare_rows(
             continue
         n = drawn.index(c) if c in drawn else -1
         color = COLORS[n % len(COLORS)] if n >= 0 else ""
-        tip = f"{o.label}\n{o.source}; prices as of {o.date_text}"
+        name = names.get(c.offer, f"{provider_name(o.provider)} {o.instance_type}")
+        tip = f"{name}\n{o.label}\n{o.source}; prices as of {o.date_text}"
         if c.offer in unknown:
             u = unknown[c.offer]
             tip += (
@@ -99,7 +101,6 @@ def compare_rows(
             )
         elif n < 0:
             tip += f"\nNo {c.pricing.value} price: not drawn"
-        name = names.get(c.offer, f"{provider_name(o.provider)} {o.instance_type}")
         rows.append((c, name, color, tip, [p for p in Pricing if o.hourly(p)] or [c.pricing]))
     return rows
 
@@ -135,21 +136,28 @@ def no_rate_html(currency: str) -> str:
     )
 
 
-def _short(label: str) -> str:
-    return label.split(":")[0]
-
-
 def model_lines(
-    r: CostReport, costing: BuildCosting, inputs: list[OfferInput], a: Assumptions, money: Callable[[float], str]
+    r: CostReport,
+    costing: BuildCosting,
+    inputs: list[OfferInput],
+    a: Assumptions,
+    money: Callable[[float], str],
+    names: dict[str, str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """(lines for the summary, lines for its tooltip): offers of unknown speed (break-even in instance hours only),
-    the job result where owning wins soonest (every offer's in the tooltip), the resale and the exchange rate."""
+    the job result where owning wins soonest (every offer's in the tooltip), the resale and the exchange rate. Offers
+    are named by `names` (offer_names, by offer id), else by their instance."""
+    known = names or {}
+
+    def _short(offer_id: str, label: str) -> str:
+        return known.get(offer_id) or label.split(":")[0]
+
     rents = [
-        f"{esc(_short(u.label))} ({u.pricing.value}): speed ratio <b>unknown</b>; "
+        f"{esc(_short(u.id, u.label))} ({u.pricing.value}): speed ratio <b>unknown</b>; "
         f"{money(r.upfront)} rents {u.breakeven_instance_hours:,.0f} instance hours."
         for u in r.speed_unknown
     ]
-    more = [f"{esc(_short(u.label))}: {esc(u.speedup_basis)}." for u in r.speed_unknown]
+    more = [f"{esc(_short(u.id, u.label))}: {esc(u.speedup_basis)}." for u in r.speed_unknown]
     if len(rents) > 1:
         # One sentence for all of them (a build with no GPU has no ratio to any offer): one per offer ran past the
         # summary's three lines at 1280x720 (issue 29). Each offer's hours are in the side table and the tooltip.
@@ -162,21 +170,23 @@ def model_lines(
         shown = rents
     estimated = [o for o in r.offers if o.speedup_kind == "estimate"]  # an estimated GPU speed on either side
     if estimated:
-        names = ", ".join(f"{esc(_short(o.label))} {o.speedup:.2f}x" for o in estimated)
-        shown.append(f"Speed ratio <b>estimated</b> (not measured on both sides): {names}.")
-        more += [f"{esc(_short(o.label))}: {esc(o.speedup_basis)}." for o in estimated]
+        listed = ", ".join(f"{esc(_short(o.id, o.label))} {o.speedup:.2f}x" for o in estimated)
+        shown.append(f"Speed ratio <b>estimated</b> (not measured on both sides): {listed}.")
+        more += [f"{esc(_short(o.id, o.label))}: {esc(o.speedup_basis)}." for o in estimated]
     results = sorted(jobs(costing.own, inputs, a), key=lambda j: (j.jobs_to_win is None, j.jobs_to_win or 0))
     for n, j in enumerate(results):
         if j.status == "owning-wins-after":
             when = f" ({j.years_to_win:.1f} years)" if j.years_to_win is not None else ""
             line = (
-                f"Job on {esc(_short(j.label))}: {money(j.cloud_cost or 0)} rented vs {money(j.own_cost or 0)} "
+                f"Job on {esc(_short(j.id, j.label))}: {money(j.cloud_cost or 0)} rented vs {money(j.own_cost or 0)} "
                 "of power; "
                 f"owning wins after <b>{j.jobs_to_win} jobs</b>{when}, {j.jobs_to_win_with_resale} with the resale."
             )
         else:
             never = j.status == "never"
-            line = f"Job on {esc(_short(j.label))}: " + ("renting costs less than the power." if never else "unknown.")
+            line = f"Job on {esc(_short(j.id, j.label))}: " + (
+                "renting costs less than the power." if never else "unknown."
+            )
         (shown if n == 0 else more).append(line)
     if len(results) > 1:
         shown[-1] += f" ({len(results) - 1} more offers in the tooltip.)"

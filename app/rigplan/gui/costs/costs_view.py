@@ -21,20 +21,20 @@ from rigplan.costs.analysis import cost_build, sensitivity
 from rigplan.costs.fx import NoRate, rate_for
 from rigplan.costs.model import CostReport, compute
 from rigplan.costs.perf import PerfTable
+from rigplan.exports.plan import unpriced_other
 from rigplan.gui.costs.assumptions_form import AssumptionsForm
 from rigplan.gui.costs.chart_style import OWN_COLOR, repaint_axes
 from rigplan.gui.costs.compare_table import CompareTable
 from rigplan.gui.costs.costs_text import (
     axis_x,
     breakeven_cells,
-    chart_labels,
     compare_rows,
     curve_tips,
     form_hints,
     model_lines,
     no_rate_html,
     offer_inputs,
-    short_names,
+    offer_names,
     summary_html,
     summary_tip,
     totals_at,
@@ -71,6 +71,7 @@ class CostsView(QWidget):
         self.by_months = True
         self._defaults: dict[tuple[Any, ...], list[ChartOffer]] = {}
         self._drawn: list[ChartOffer] = []  # the comparison's offers drawn: a price and a known speed (report.offers)
+        self._names: dict[str, str] = {}  # each compared offer's one name, by id (costs_text.offer_names)
         self._unknown: list[ChartOffer] = []  # priced, speed unknown (report.speed_unknown): hours only, no curve
         self._rows_key: tuple[Any, ...] = ()
         self._hover_x: float | None = None
@@ -182,7 +183,8 @@ class CostsView(QWidget):
         self.notice.setVisible(bool(text))
 
     def names(self) -> list[str]:
-        return short_names(self.offers, self._drawn)
+        """The drawn offers' names, as the summary, the chart's labels, the side table and the bars say them."""
+        return [self._names.get(c.offer, c.offer) for c in self._drawn]
 
     def _refresh_comparison(self) -> None:
         self.offers_panel.model.set_comparison(self.comparison)
@@ -193,9 +195,8 @@ class CostsView(QWidget):
         # Named as the chart's break-even labels name them (provider and GPUs, the instance only when two would read
         # the same): "Lambda 2x B200" fits the side table where "Lambda gpu_2x_b200_sxm6" was elided; the tooltip
         # keeps the full label, region and price date.
-        names = dict(zip([c.offer for c in self.comparison], chart_labels(self.offers, self.comparison), strict=True))
         unknown = self.report.speed_unknown if self.report else []
-        rows = compare_rows(self.offers, self.comparison, drawn, names, unknown)
+        rows = compare_rows(self.offers, self.comparison, drawn, self._names, unknown)
         self.compare.set_rows(OWN_COLOR, rows)
         self.sens_box.blockSignals(True)
         self.sens_box.clear()
@@ -244,6 +245,7 @@ class CostsView(QWidget):
         self.report = compute(costing.own, inputs, a)
         self.report.notes[:0] = list(costing.notes) + skipped
         self._drawn, self._unknown = drawn, unknown
+        self._names = offer_names(self.offers, self.comparison)  # one name per offer on every surface (issue 29)
         self._inputs = [i for i in inputs if i.speedup is not None]  # in the order of _drawn (sensitivity)
         self._costing = costing
         self.form.set_hints(form_hints(self.build, costing, self.perf, self.report))
@@ -251,8 +253,9 @@ class CostsView(QWidget):
         if key != self._rows_key:
             self._rows_key = key
             self._refresh_rows()
-        lines, more = model_lines(self.report, costing, inputs, a, self.money)
-        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines))
+        lines, more = model_lines(self.report, costing, inputs, a, self.money, self._names)
+        other = unpriced_other(self.build, self.report.unpriced)  # "... and 1 other item without a price"
+        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines, other))
         self.summary.setToolTip(summary_tip(lines, more, self.report.notes))
         follow(self.chart_tabs, self.workload, self.build, self.offers, self.comparison)
         self._update_table()
@@ -366,7 +369,7 @@ class CostsView(QWidget):
         if tab == 0:
             shown = self.compare.shown()
             flags = [shown.get(c.offer, True) for c in self._drawn]
-            tips, labels = curve_tips(self.offers, self._drawn), chart_labels(self.offers, self._drawn)
+            tips, labels = curve_tips(self.offers, self._drawn, self._names), names
             self._charts["breakeven"].update(self.report, self.by_months, flags, labels, tips)
         elif tab == 1:  # the breakdown and sensitivity charts are only drawn while on screen
             self._charts["breakdown"].update(self.report, names)

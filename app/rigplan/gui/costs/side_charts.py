@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from rigplan.costs.analysis import SensitivityBar
 from rigplan.costs.model import CostReport
+from rigplan.exports.plan import name_lines
 from rigplan.gui.costs.chart_style import DAYS_PER_MONTH
 from rigplan.gui.costs.charts import FormatAxis, number, plot_widget, theme
 from rigplan.gui.widgets.plain import esc
@@ -79,7 +80,7 @@ class BreakdownChart:
         cats = [("Own", {k: v for k, v in report.own_breakdown.items() if k != "total"})]
         cats += [
             (
-                "\n".join([*name.split(" ", 1), o.pricing.value]),
+                "\n".join(name_lines(name, o.pricing.value)),  # the exported chart's lines (issue 29: one name)
                 {k: v for k, v in o.cost_at_horizon.items() if k != "total"},
             )
             for name, o in zip(names, report.offers, strict=False)

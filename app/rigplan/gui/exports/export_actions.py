@@ -131,7 +131,8 @@ class Exporter:
 
         build = self.build()
         plan = make_plan(build, self.chosen())
-        plan.workload_lines = plan_lines(build, [(c.offer, c.pricing) for c in plan.offers])  # as `rigplan export`
+        offers = [(c.offer, c.pricing) for c in plan.offers]  # named as the rest of the export names them (issue 29)
+        plan.workload_lines = plan_lines(build, offers, list(plan.offer_names().values()))  # as `rigplan export`
         return plan
 
     def start_folder(self) -> str:

@@ -86,6 +86,7 @@ class BuildHeader(QWidget):
         if self.name.text() != name:
             self.name.setText(name)
             self.name.setToolTip(tip(name))
-        empty = build is None or not build.items
+        # Empty is nothing in it at all: a build of Other items only (a monitor, an OS licence) is started (issue 29).
+        empty = build is None or not (build.items or build.other)
         if self.start.isHidden() == empty:
             self.start.setVisible(empty)

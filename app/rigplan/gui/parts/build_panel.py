@@ -26,6 +26,7 @@ from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.plain import esc
 from rigplan.gui.widgets.plain import tip as plain_tip
 from rigplan.kinds import KIND_LABELS, Kind
+from rigplan.model.other import PSU_FED
 
 if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
     from rigplan.model import Build
@@ -141,9 +142,8 @@ class BuildPanel(QWidget):
         self.table.cellClicked.connect(self._on_clicked)
         # Activation is a double-click or Enter (the style decides): on an Other item's name it opens its editor.
         self.table.cellActivated.connect(self._on_activated)
-        add_other = QShortcut(QKeySequence("Ctrl+Shift+O"), self)
-        add_other.setContext(Qt.ShortcutContext.WindowShortcut)
-        add_other.activated.connect(self.other_add_requested)
+        # Ctrl+Shift+O belongs to Edit > Add other item... (gui/menus.py): a second shortcut on the same keys here
+        # would make Qt call both ambiguous and run neither.
         delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
         delete.activated.connect(self._remove_current)
@@ -238,7 +238,7 @@ class BuildPanel(QWidget):
         return self._other_start + index
 
     def _update_values(self, build: Build | None) -> None:
-        unpriced = 0
+        unpriced = other_unpriced = 0  # every unpriced line; of them, Other items (issue 29: not "parts")
         total = 0.0
         rate = None
         if build is not None:  # painted before the cost model loads: no build yet
@@ -285,7 +285,7 @@ class BuildPanel(QWidget):
                 qty.setData(Qt.ItemDataRole.EditRole, o.quantity)
             price = o.price
             cell.setText(self.money(price.amount, price.currency) if price else "no price")
-            power = f"{o.watts:g} W each at the wall" if o.watts is not None else "power not given: not counted"
+            power = o.power_text()
             quote = price.describe() if price else "No price known: type one"
             cell.setToolTip(plain_tip(f"{quote}\n{power}\nEdit to change the price; clear it for 'no price'."))
             converted = fx_convert(price.amount, price.currency, rate) if price and rate else None
@@ -293,9 +293,10 @@ class BuildPanel(QWidget):
                 total += converted * o.quantity
             else:
                 unpriced += 1
+                other_unpriced += 1
         # Issue 19: with parts that have no price the total is a lower bound, and says so as everywhere else.
         least = "at least " if unpriced else ""
-        missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced)})</span>" if unpriced else ""
+        missing = f" <span style='color:#b8860b'>({unpriced_text(unpriced, other_unpriced)})</span>" if unpriced else ""
         basis = f" <span style='color:gray'>({esc(rate.basis)})</span>" if rate and rate.currency != "USD" else ""
         self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
@@ -315,11 +316,16 @@ class BuildPanel(QWidget):
             f"Full load {p.load_w:,.0f} W (GPUs at board power, CPU at sustained boost) plus GPU spikes unless the "
             "PSU is an ATX 3.x unit: what the PSU must carry (docs/checks.md gives each part's basis)"
         )
-        # The Other items' own watts (fans, a UPS, a monitor) are on the wall, not on the PSU: said apart, as the cost
-        # model adds them (docs/cost-model.md, "Other items").
-        other = [o for o in build.other if o.watts is not None] if build is not None else []
-        extra = sum(o.watts * o.quantity for o in other if o.watts is not None)
-        plus = f" Other items: +{extra:,.1f} W at the wall." if other else ""
+        # A UPS's or a monitor's watts are on the wall, not on the PSU: said apart, as the cost model adds them
+        # (docs/cost-model.md, "Other items"). Case fans are fed by the PSU: already in the figures above (issue 29).
+        listed = [o for o in build.other if o.watts is not None] if build is not None else []
+        wall = [o for o in listed if o.category not in PSU_FED]
+        fans = [o for o in listed if o.category in PSU_FED]
+        plus = (
+            f" Other items: +{sum(o.watts * o.quantity for o in wall if o.watts):,.1f} W at the wall." if wall else ""
+        )
+        if fans:
+            plus += f" Case fans listed: {sum(o.watts * o.quantity for o in fans if o.watts):,.1f} W, in the PSU load."
         self.power_note.setText(
             f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {least}{p.wall_load_w:,.0f} W while training, "
             f"{p.wall_idle_w:,.0f} W idle.{plus}"

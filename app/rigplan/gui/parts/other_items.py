@@ -87,11 +87,11 @@ class OtherItemDialog(QDialog):
         self.watts.setSuffix(" W")
         self.watts.setSpecialValueText("not given (not counted)")
         self.watts.setValue(item.watts if item and item.watts is not None else NOT_GIVEN)
-        self.watts.setAccessibleName("Wall power")
+        self.watts.setAccessibleName("Power")
         self.watts.setToolTip(
-            "Watts one draws at the wall while the machine runs, from its maker's datasheet (a fan: its rated current "
-            "x 12 V; a monitor: its typical power; a UPS: its own loss). Not given: left out of the electricity cost, "
-            "and the Costs notes say so."
+            "Watts one draws while the machine runs, from its maker's datasheet (a fan: its rated current x 12 V; a "
+            "monitor: its typical power; a UPS: its own loss). A case fan is fed by the PSU, so its watts count in "
+            "the PSU's load; the others are added at the wall. Not given: not counted, and the notes say so."
         )
         form.addRow("&Name", self.name)
         form.addRow("&Category", self.category)
@@ -100,7 +100,7 @@ class OtherItemDialog(QDialog):
         form.addRow("C&urrency", self.currency)
         form.addRow("Price &date", self.date)
         form.addRow("Price &source", self.source)
-        form.addRow("&Wall power (each)", self.watts)
+        form.addRow("&Power (each)", self.watts)
         hint = QLabel(
             "Other items count in the build's total and cost of ownership, and are not resold at the horizon "
             "(docs/cost-model.md). No compatibility check reads them."

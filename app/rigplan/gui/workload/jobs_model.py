@@ -6,7 +6,31 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from rigplan.exports.plan import curve_labels
+from rigplan.model.assumptions import Pricing
+from rigplan.model.offers import Offer
 from rigplan.workload.jobs import JobComparison
+
+# An offer's name by (its label, pricing), as the Costs tab names it (issue 29: one name per offer everywhere)
+Names = dict[tuple[str, Pricing | None], str]
+
+
+def chart_names(chart: list[tuple[Offer, Pricing]]) -> Names:
+    """The names of the chart's offers: curve_labels, as the Costs summary, chart and side table use them."""
+    labels = curve_labels([(o, o.id, p) for o, p in chart])
+    out: Names = {}
+    for (o, p), n in zip(chart, labels, strict=True):  # a measured model's side is labelled "<label> (<pricing>)"
+        out[(o.label, p)] = out[(f"{o.label} ({p.value})", p)] = n
+    return out
+
+
+def offer_name(names: Names | None, label: str, pricing: Pricing | None, with_pricing: bool = True) -> str:
+    """The offer's name (its instance label's head when not on the chart), with its pricing once if asked."""
+    name = (names or {}).get((label, pricing)) or label.split(": ")[0]
+    if not with_pricing or pricing is None or name.endswith(pricing.value):
+        return name
+    return f"{name} ({pricing.value})"
+
 
 Index = QModelIndex | QPersistentModelIndex
 MACHINE, GPUS, FITS, SPEED, HOURS, COST, WIN = range(7)
@@ -45,7 +69,7 @@ class JobsModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def set_comparison(self, c: JobComparison | None) -> None:
+    def set_comparison(self, c: JobComparison | None, names: Names | None = None) -> None:
         self.beginResetModel()
         self.rows, self.tips = [], []
         if c is not None:
@@ -57,7 +81,7 @@ class JobsModel(QAbstractTableModel):
             self.tips.append(f"{own.summary}\n{own.speed.basis}")
             for o in c.offers:
                 e, j = o.estimate, o.job
-                name = o.offer.label.split(": ")[0] + f" ({o.pricing.value})"
+                name = offer_name(names, o.offer.label, o.pricing)
                 win = None if j is None else ("never" if j.status == "never" else j.jobs_to_win)
                 fit = e.verdict if e else None  # the change itself: tooltip and cost bars
                 self.rows.append([
@@ -66,7 +90,7 @@ class JobsModel(QAbstractTableModel):
                     _money(c.currency, j.cloud_cost if j else None, "rent"), win,
                 ])  # fmt: skip
                 tip = o.problem or (f"{e.summary}\n{e.speed.basis}" if e else "")
-                self.tips.append(f"{o.offer.label}\n{tip}")
+                self.tips.append(f"{name}\n{o.offer.label}\n{tip}")
         self.endResetModel()
 
 

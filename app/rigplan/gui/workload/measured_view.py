@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox
 
+from rigplan.gui.workload.jobs_model import Names, offer_name
 from rigplan.workload.measured import MeasuredComparison, Side, measured_models
 
 GROUP = "Measured (Lambda)"
@@ -40,21 +41,21 @@ def verdict_text(c: MeasuredComparison) -> str:
             f"{c.workload.label}, measured model")  # fmt: skip
 
 
-def _cells(s: Side, currency: str) -> list[str]:
+def _cells(s: Side, currency: str, names: Names | None = None) -> list[str]:
     j = s.job
     speed = "unknown" if s.speed is None else f"{s.speed:,.2f}x"
     hours = "-" if s.hours is None else f"{s.hours:,.2f}"
     cost = "-" if j is None or j.cloud_cost is None else f"{currency} {j.cloud_cost:,.2f}"
     win = "-" if j is None else ("never" if j.status == "never" else str(j.jobs_to_win or "-"))
-    name = s.label if s.pricing is None else s.label.split(": ")[0] + f" ({s.pricing.value})"
+    name = s.label if s.pricing is None else offer_name(names, s.label, s.pricing)
     return [name, speed, s.kind, hours, cost if s.pricing else "-", win if s.pricing else "-"]
 
 
-def table_model(c: MeasuredComparison) -> QStandardItemModel:
+def table_model(c: MeasuredComparison, names: Names | None = None) -> QStandardItemModel:
     m = QStandardItemModel(0, len(HEADERS))
     m.setHorizontalHeaderLabels(HEADERS)
     for s in [c.own, *c.offers]:
-        row = [QStandardItem(t) for t in _cells(s, c.currency)]
+        row = [QStandardItem(t) for t in _cells(s, c.currency, names)]
         for item in row:
             item.setEditable(False)
             item.setToolTip(s.problem or s.basis)
@@ -62,7 +63,7 @@ def table_model(c: MeasuredComparison) -> QStandardItemModel:
     return m
 
 
-def cost_rows(c: MeasuredComparison) -> list[tuple[str, float | None, str]]:
+def cost_rows(c: MeasuredComparison, names: Names | None = None) -> list[tuple[str, float | None, str]]:
     cur = c.currency
     own = c.own
     if own.hours is not None:
@@ -71,7 +72,7 @@ def cost_rows(c: MeasuredComparison) -> list[tuple[str, float | None, str]]:
     else:
         rows = [("This build", None, "unknown: " + ("no speed" if own.speed is None else "give the hours per job"))]
     for s in c.offers:
-        name = s.label.split(": ")[0]
+        name = offer_name(names, s.label, s.pricing, with_pricing=False)
         j = s.job
         if j is not None and j.cloud_cost is not None and s.hours is not None:
             rows.append((name, j.cloud_cost, f"{cur} {j.cloud_cost:,.2f}, {s.hours:,.1f} h"))

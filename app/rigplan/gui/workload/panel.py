@@ -38,7 +38,7 @@ from rigplan.workload.measured import MeasuredComparison, compare_measured, is_m
 from rigplan.workload.plan import FITS, FITS_WITH
 
 from .costbars import CostBars
-from .jobs_model import JobsModel
+from .jobs_model import JobsModel, Names, chart_names, offer_name
 from .measured_view import add_group, speed_text, table_model, verdict_text
 from .measured_view import cost_rows as measured_cost_rows
 from .membar import COLOURS, MemoryBar, label
@@ -304,9 +304,10 @@ class WorkloadPanel(QWidget):
                 text += f"; one job: {e.hours:,.2f} h"
         self.speed.setText(text)
         self.speed.setToolTip(sp.basis)
-        self.jobs.set_comparison(self.comparison)
+        names = chart_names(self.chart)  # as the Costs tab names the offers (issue 29)
+        self.jobs.set_comparison(self.comparison, names)
         self._fit_table()
-        self.costs.set_rows(cost_rows(self.comparison))
+        self.costs.set_rows(cost_rows(self.comparison, names))
         return None
 
     def _show_measured(self, c: MeasuredComparison) -> None:
@@ -317,9 +318,10 @@ class WorkloadPanel(QWidget):
         self.legend.setText("")
         self.speed.setText(speed_text(c))
         self.speed.setToolTip(c.own.basis)
-        self.table.setModel(table_model(c))
+        names = chart_names(self.chart)  # as the Costs tab names the offers (issue 29)
+        self.table.setModel(table_model(c, names))
         self._fit_table()
-        self.costs.set_rows(measured_cost_rows(c))
+        self.costs.set_rows(measured_cost_rows(c, names))
 
     def _fit_table(self) -> None:
         """As tall as its rows: the cost bars sit right under it, with no empty grid between."""
@@ -338,7 +340,7 @@ class WorkloadPanel(QWidget):
         self.costs.set_rows([])
 
 
-def cost_rows(c: JobComparison) -> list[tuple[str, float | None, str]]:
+def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, float | None, str]]:
     """The bars: the build's electricity, then each offer's bill; each with its hours per job."""
     cur = c.currency
     own = f"This build ({c.own.setup.gpus}x {c.own.hardware.gpu.name})"
@@ -347,13 +349,15 @@ def cost_rows(c: JobComparison) -> list[tuple[str, float | None, str]]:
     else:
         rows = [(own, None, "unknown: " + (c.own.summary if c.own.tokens else "give the tokens per job"))]
     for o in c.offers:
-        name = o.offer.label.split(": ")[0]
+        name = offer_name(names, o.offer.label, o.pricing, with_pricing=False)
         e, j = o.estimate, o.job
         if j is not None and j.cloud_cost is not None and e is not None and e.hours is not None:
             change = f" (with {e.change})" if e.change else ""
             rows.append((name, j.cloud_cost, f"{cur} {j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
         else:
             why = o.problem or (e.summary if e else "no estimate")
+            if e is not None and e.speed.tokens_per_s is None and not o.problem:  # it fits; its hours are unknown
+                why = e.speed.basis  # "no tensor-core figure for the ...": why, not "unknown: fits"
             rows.append((name, None, f"unknown: {why}"))
     return rows
 
