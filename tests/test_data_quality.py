@@ -257,6 +257,11 @@ def test_m2_slots_listed_twice_count_once(catalog: Catalog) -> None:
     d = {"id": "x", "name": "ASUS PRIME Z690-P", "m2_slots": pairs}
     dq.check(Kind.MOTHERBOARD, d, dq.Tables())
     assert len(d["m2_slots"]) == 4  # three M-key slots and the Wi-Fi E-key slot (ASUS: three M.2 slots)
+    # each merged slot still takes a 2280 drive: a pair is one slot for 2242, 2260 and 2280 (the merge once kept only
+    # the range, and the 2x RTX 4090 example's 2280 SSD became an error)
+    assert [s["size"] for s in d["m2_slots"] if s["key"] == "M"] == ["2242-2260/2280"] * 3
+    strix = catalog.get("7288ca72-4ed1-4b34-8859-92f5b6803766")  # ASUS ROG STRIX X670E-A: four M.2 2280 slots
+    assert strix and len(strix.m2_slots or ()) == 4 and all("2280" in (s.size or "") for s in strix.m2_slots or ())
     z790p = catalog.search(Kind.MOTHERBOARD, "MSI PRO Z790-P WIFI DDR4")
     assert z790p and all(sum(s.key == "M" for s in b.m2_slots or ()) == 4 for b in z790p)  # MSI: four M.2
 

@@ -262,7 +262,8 @@ M2_RANGE = re.compile(r"2\d{3}-2\d{3,4}")
 def merge_m2_pairs(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """OpenDB lists many boards' M.2 slots twice, as a length range and then '2280' ('2242-2260', '2280',
     '2260-2280', '2280' for a two-slot board: the MSI PRO Z790-P WIFI DDR4, four slots, is listed with eight):
-    a range followed by '2280' of the same key and interface is one slot."""
+    a range followed by '2280' of the same key and interface is one slot, which takes the range's lengths and 2280
+    ('2242-2260/2280': the storage-m2 rule looks a drive's length up in the slot's size text)."""
     out: list[dict[str, Any]] = []
     i = 0
     while i < len(slots):
@@ -270,7 +271,8 @@ def merge_m2_pairs(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
         b = slots[i + 1] if i + 1 < len(slots) else None
         same = b is not None and (a.get("key"), a.get("interface")) == (b.get("key"), b.get("interface"))
         if same and b is not None and M2_RANGE.fullmatch(a.get("size") or "") and b.get("size") == "2280":
-            out.append(a)
+            size = a["size"] if "2280" in a["size"] else f"{a['size']}/2280"
+            out.append({**a, "size": size})
             i += 2
         else:
             out.append(a)

@@ -59,6 +59,10 @@ def _clean(value: Any) -> Any:
 
 def build_to_dict(build: Build) -> dict[str, Any]:
     body = _clean(build.model_dump(mode="json", exclude_none=True))
+    if not body.get("other"):
+        # No Other items: no `other` key, so the file stays the version an older RigPlan reads (their models forbid
+        # unknown keys; format_version says 4 only when there are items)
+        body.pop("other", None)
     return {"format": MAGIC, "format_version": build.format_version, **body}
 
 
