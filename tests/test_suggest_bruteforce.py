@@ -80,7 +80,7 @@ def rows_for(seed: int) -> tuple[list[Part], list[Row]]:
 # Issue 19 priced 1,266 more parts, which changed the random reduced catalogs: seeds 11 and 23 then drew catalogs
 # with no valid build at all, so 71 and 83 replaced them (each answers 14 and 32 of its 45 questions). Issue 25's
 # price-join checks and data-quality pass changed them again: seed 53 drew no valid build, 67 (18 answered) replaced it.
-# Its third round (LGA 1700 memory, PCIe floors, blower table) left 67 with no valid build: 101 (324 builds) replaced it.
+# The third round (LGA 1700 memory, PCIe floors, blowers) left 67 with no valid build: 101 (324 builds) replaced it.
 SEEDS = [71, 83, 37, 101, 61]
 CASES_PER_CATALOG = 45  # 5 x 45 = 225 questions
 

@@ -57,12 +57,27 @@ def _doc(html: str, width: float, points: float = 9) -> QTextDocument:
     return doc
 
 
-def _table(head: list[str], rows: list[list[str]], numeric: set[int], total: list[str] | None = None) -> str:
+def _cell(text: str, whole: bool) -> str:
+    """A cell's HTML; `whole`: each comma-separated piece stays on one line ("us-east-1" never breaks at a hyphen)."""
+    if not whole:
+        return escape(text)
+    return ", ".join(f'<span style="white-space: nowrap">{escape(p)}</span>' for p in text.split(", "))
+
+
+def _table(
+    head: list[str],
+    rows: list[list[str]],
+    numeric: set[int],
+    total: list[str] | None = None,
+    whole: frozenset = frozenset(),
+) -> str:
     th = "".join(f"<th>{escape(h)}</th>" for h in head)
     body = []
     for row in rows + ([total] if total else []):
         cls = ' class="total"' if total is not None and row is total else ""
-        cells = "".join(f"<td{' class=n' if i in numeric else ''}>{escape(c)}</td>" for i, c in enumerate(row))
+        cells = "".join(
+            f"<td{' class=n' if i in numeric else ''}>{_cell(c, i in whole)}</td>" for i, c in enumerate(row)
+        )
         body.append(f"<tr{cls}>{cells}</tr>")
     return f'<table width="100%" cellspacing="0">{"<tr>" + th + "</tr>"}{"".join(body)}</table>'
 
@@ -136,7 +151,12 @@ def summary_html(plan: Plan) -> str:
         )
     if orows:
         out.append(
-            _table(["Cloud offer", "Instance", "Pricing", "Per hour", "Speed ratio", "Owning wins"], orows, {3, 4})
+            _table(
+                ["Cloud offer", "Instance", "Pricing", "Per hour", "Speed ratio", "Owning wins"],
+                orows,
+                {3, 4},
+                whole=frozenset({1}),
+            )
         )
     jobs = job_lines(plan)
     if jobs:

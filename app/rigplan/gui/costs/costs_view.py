@@ -192,9 +192,8 @@ class CostsView(QWidget):
     def _refresh_rows(self) -> None:
         """The side table and the sensitivity chart's offers: called when the drawn offers change."""
         drawn = self._drawn
-        # Named as the chart's break-even labels name them (provider and GPUs, the instance only when two would read
-        # the same): "Lambda 2x B200" fits the side table where "Lambda gpu_2x_b200_sxm6" was elided; the tooltip
-        # keeps the full label, region and price date.
+        # Named as the chart's labels name them ("Lambda 2x B200", the instance only when two would read the same);
+        # the tooltip keeps the full label, region and price date.
         unknown = self.report.speed_unknown if self.report else []
         rows = compare_rows(self.offers, self.comparison, drawn, self._names, unknown)
         self.compare.set_rows(OWN_COLOR, rows)

@@ -26,7 +26,6 @@ from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.plain import esc
 from rigplan.gui.widgets.plain import tip as plain_tip
 from rigplan.kinds import KIND_LABELS, Kind
-from rigplan.model.other import PSU_FED
 
 if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
     from rigplan.model import Build
@@ -318,6 +317,8 @@ class BuildPanel(QWidget):
         )
         # A UPS's or a monitor's watts are on the wall, not on the PSU: said apart, as the cost model adds them
         # (docs/cost-model.md, "Other items"). Case fans are fed by the PSU: already in the figures above (issue 29).
+        from rigplan.model.other import PSU_FED  # here, not at the top: it loads pydantic, after the first paint
+
         listed = [o for o in build.other if o.watts is not None] if build is not None else []
         wall = [o for o in listed if o.category not in PSU_FED]
         fans = [o for o in listed if o.category in PSU_FED]
