@@ -139,16 +139,6 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
             f"run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot wired to "
             f"the chipset instead runs at x4 or less (the board's manual says which)"
         )
-        if all(s.wired_to is None for s in board_slots if s.lanes >= 8):
-            # No slot's wiring is known (a chipset with no row in tools/chipsets.yaml, a board typed in by hand): the
-            # even split above is a best case, not a fact. "x8 or better" stays open rather than passing.
-            c.unchecked(
-                "gpu-lanes",
-                f"whether each of the {n} GPUs gets x8 or better: the board lists {_widths(wired)} slots for the "
-                f"CPU's {budget} graphics lanes and the data does not say which slots the CPU feeds (x8/x8 if the "
-                "board splits the CPU's x16, x4 or less for a slot on the chipset)",
-                (K.GPU, K.MOTHERBOARD, K.CPU),  # the CPU's lanes decide it too: a CPU with more would settle it
-            )
     else:
         per = lane_split(c.cpu.pcie_lanes, n)
         per_slot = [per] * n

@@ -105,6 +105,17 @@ def gpu_slot_lanes(c: Ctx) -> None:
         # the chipset. Which one only the board's manual says: not checked, rather than taken as x8.
         cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in slots)
         open_ = [n for n, s in used if s.wired_to is None and s.lanes == 8 and cpu16]
+        if len(used) >= 2 and all(s.wired_to is None for s in slots):
+            # No slot's wiring is known (a chipset with no row in tools/chipsets.yaml, a board typed in by hand): on
+            # a 16-lane desktop CPU the second card may sit on the chipset at x4, so x8 is not shown, only hoped for.
+            c.unchecked(
+                "gpu-slot-lanes",
+                f"{'GPU 2' if len(used) == 2 else f'GPUs 2-{len(used)}'}: the data does not say which of the board's "
+                f"{len(slots)} x16-size slots the CPU feeds (no chipset facts for it): x8 or more from the CPU, or x4 "
+                "or less from the chipset",
+                (K.GPU, K.MOTHERBOARD),
+            )
+            return
         if open_:
             c.unchecked(
                 "gpu-slot-lanes",
