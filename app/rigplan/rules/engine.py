@@ -166,6 +166,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(("gpu-slot-lanes",), ws.gpu_slot_lanes),  # a warning at most
     Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), gpu.gpu_multi),
+    Rule(("gpu-radiator",), gpu.gpu_radiator),  # "not checked" only: hybrid and custom-loop cards
     Rule(("balance-ram", "balance-cores", "balance-am5-dimms"), balance),  # notes only: no facts (rules/balance.py)
     Rule(("psu-wattage", "wall-circuit"), power_rules, POWER_FACTS, assumptions=True, vector=power_errors),
     Rule(

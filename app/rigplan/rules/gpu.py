@@ -161,3 +161,29 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
             [*parts, c.cpu],
             (K.GPU, K.CPU),
         )
+
+
+def gpu_radiator(c: Ctx) -> None:
+    """A hybrid card (an all-in-one liquid cooler on the GPU, e.g. ASUS STRIX LC, MSI SUPRIM LIQUID) needs a free
+    radiator mount in the case for each card, besides a CPU radiator's; a "Water Cooled" card carries only a block for
+    a custom loop whose pump, radiator and fittings are not parts of the build. The catalog gives neither the cards'
+    radiator sizes nor the case's count of mounts, so both are "not checked", naming the cards: never a silent pass."""
+    hybrid = [n for n, g in enumerate(c.gpus, 1) if (g.cooling or "").lower() == "hybrid"]
+    loop = [n for n, g in enumerate(c.gpus, 1) if (g.cooling or "").lower() == "water cooled"]
+
+    def which(ns: list[int]) -> str:
+        return f"GPU {ns[0]}" if len(ns) == 1 else "GPUs " + ", ".join(map(str, ns))
+
+    if hybrid:
+        c.unchecked(
+            "gpu-radiator",
+            f"{which(hybrid)}: a liquid cooler with a radiator of its own, which needs a free mount in the case "
+            "(besides a CPU radiator's); the card's radiator size and the case's mounts are not in the data",
+            (K.GPU,),  # the card's fact: any case leaves it open, so no case is to blame
+        )
+    if loop:
+        c.unchecked(
+            "gpu-radiator",
+            f"{which(loop)}: a water block for a custom loop; its pump, radiator and fittings are not in the build",
+            (K.GPU,),
+        )

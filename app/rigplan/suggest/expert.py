@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from rigplan.catalog.loader import KindTable
-from rigplan.model.build import Build
+from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Case, Cooler, Cpu, Kind, Memory, Part, Storage
 from rigplan.rules.context import Ctx, open_air
 from rigplan.rules.engine import RULES
@@ -61,6 +61,7 @@ UNKNOWN = frozenset(
         "gpu-eps-power",
         "psu-quantity",
         "case-radiator-gpu",
+        "gpu-radiator",
     }
 )
 # Rules whose warning fails a part when the expert's minimums are on: the PSU below RigPlan's own recommendation
@@ -158,6 +159,7 @@ def _slots(board: Any) -> Hashable:
 # lanes, and of the GPUs their count and whether each is an open-air card (rules/gpu.py).
 _EXTRA_READS: dict[str, dict[Kind, Callable[[Any], Hashable]]] = {
     "gpu-slot-lanes": {Kind.GPU: count_only, Kind.MOTHERBOARD: _slots},
+    "gpu-radiator": {Kind.GPU: lambda g: (g.cooling,)},
     "gpu-slot-spacing": {
         Kind.GPU: lambda g: (open_air(g),),
         Kind.MOTHERBOARD: _slots,
@@ -347,3 +349,18 @@ def strict_for(q: Any) -> Strict:
     if key not in _SHARED:
         _SHARED[key] = Strict(*key)
     return _SHARED[key]
+
+
+# Rules that read the GPU alone: their "not checked" is the card's own (a hybrid cooler's radiator), so the search
+# drops such a card from its options at once instead of finding the hole only when a whole build is judged.
+GPU_ONLY = tuple(r for r in RULES if r.id in {"gpu-radiator"})
+
+
+def gpu_unknowns(gpu: Part, unknown: frozenset[str]) -> set[str]:
+    """The rules in `unknown` that leave this GPU "not checked" whatever else the build holds."""
+    if not unknown:
+        return set()
+    c = Ctx(Build(name="one GPU", items=(BuildItem(part=gpu),)))
+    for rule in GPU_ONLY:
+        rule.run(c)
+    return {n.rule for n in c.report.not_checked if n.rule in unknown}

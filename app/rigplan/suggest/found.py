@@ -74,4 +74,5 @@ class Stats:
     unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
     unknown_vram: int = 0
     too_small_for_fit: int = 0  # GPU options whose memory per GPU is below the workload's need (or unknown)
+    missing_data_gpus: int = 0  # GPUs left out because a rule that reads the card alone is not checked (gpu-radiator)
     depth: dict[int, int] = field(default_factory=dict)

@@ -36,7 +36,7 @@ from rigplan.rules.rule import rule_mask
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
 from rigplan.suggest.candidates import candidates, psu_recommended
-from rigplan.suggest.expert import Minimums, strict_for
+from rigplan.suggest.expert import Minimums, gpu_unknowns, strict_for
 from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, vendor_of
 from rigplan.suggest.pricing import Pricing
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
@@ -113,6 +113,9 @@ class Search(Pricing, PowerPruning, EarliestBreakeven):
             speed = gpu_speed(self.perf, gpu)
             if speed is None:
                 self.stats.unknown_speed += 1
+                continue
+            if gpu_unknowns(gpu, self.strict.unknown):  # e.g. a hybrid card's radiator mount: not checked
+                self.stats.missing_data_gpus += 1
                 continue
             # The name is left out of the key but one rule reads it: open_air() looks up the product line by name.
             ws = open_air(gpu)
