@@ -305,3 +305,18 @@ def total_note(plan: Plan) -> str:
     if currencies <= {plan.currency}:
         return ""
     return f"converted at {plan.cost.fx_basis.split(' (')[0]}"
+
+
+def stack_label(rows: list[list[tuple[float, float]]], at: float, width: float, plot_width: float) -> tuple[int, float]:
+    """Place one break-even label, in pixels, as the Costs tab and the exported charts both do: centred on its line
+    (at `at` px) but kept inside a plot `plot_width` px wide; on the first row whose labels it does not overlap (6 px
+    apart), else a new row. `rows` holds the spans taken so far and gains this one. Returns (row, horizontal anchor
+    of the label's box, 0..1, which puts the line where it belongs)."""
+    left = min(max(at - width / 2, 0.0), max(plot_width - width, 0.0))
+    span = (left - 6, left + width + 6)
+    row = next((r for r, taken in enumerate(rows) if all(span[1] < a or span[0] > b for a, b in taken)), None)
+    if row is None:
+        rows.append([])
+        row = len(rows) - 1
+    rows[row].append(span)
+    return row, ((at - left) / width if width else 0.5)

@@ -19,7 +19,7 @@ from PySide6.QtSvg import QSvgGenerator
 
 from rigplan.costs.model import DAYS_PER_MONTH
 from rigplan.exports.compare import Comparison
-from rigplan.exports.plan import Plan, name_lines
+from rigplan.exports.plan import Plan, name_lines, stack_label
 from rigplan.exports.wording import symbol
 from rigplan.render.axes import BarAxis, MoneyAxis, NumberAxis
 from rigplan.render.svgfix import fix_strokes
@@ -135,15 +135,8 @@ def place_labels(w: pg.PlotWidget, marks: list[tuple[float, Any]], top: float) -
     placed = []
     for x, text in sorted(marks, key=lambda m: m[0]):
         wide = fm.horizontalAdvance(text.textItem.toPlainText()) + 12
-        at = (x - x0) / (x1 - x0) * width
-        left = min(max(at - wide / 2, 0.0), max(width - wide, 0.0))
-        span = (left - 6, left + wide + 6)
-        row = next((r for r, taken in enumerate(rows) if all(span[1] < a or span[0] > b for a, b in taken)), None)
-        if row is None:
-            rows.append([])
-            row = len(rows) - 1
-        rows[row].append(span)
-        text.setAnchor(((at - left) / wide, 0))
+        row, anchor = stack_label(rows, (x - x0) / (x1 - x0) * width, wide, width)
+        text.setAnchor((anchor, 0))
         placed.append((x, text, row))
     band = len(rows) * row_h + 6  # pixels the labels take under the top edge
     # 0 sits half a tick label above the plot's bottom edge: pyqtgraph drops a tick label that would cross the axis's

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from rigplan.costs.model import CostReport
+from rigplan.exports.plan import stack_label
 from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH, OWN_COLOR, OWN_COLOR_DARK
 from rigplan.gui.widgets.plain import tip as plain_tip
 
@@ -197,14 +198,7 @@ class BreakEvenChart:
             label = f"{names[n]} {f'{pos:,.1f}' if months else number(pos)} {unit}"
             width = fm.horizontalAdvance(label) + 12  # the text item's margins and border
             at = (pos - x0) / per_px if per_px else 0.0  # the line's pixel position in the plot
-            left = min(max(at - width / 2, 0.0), max(vb_width - width, 0.0))
-            anchor = (at - left) / width if width else 0.5
-            span = (left - 6, left + width + 6)
-            row = next((r for r, taken in enumerate(rows) if all(span[1] < a or span[0] > b for a, b in taken)), None)
-            if row is None:
-                rows.append([])
-                row = len(rows) - 1
-            rows[row].append(span)
+            row, anchor = stack_label(rows, at, width, vb_width)
             if text.textItem.toPlainText() != label:  # re-laying out HTML text costs more than comparing it
                 text.setText(label)
             if abs(text.anchor.x() - anchor) > 1e-3:

@@ -196,14 +196,7 @@ class BuildPanel(QWidget):
                 item = items[n]
                 cells[1].setText(item.part.name + ("  (custom)" if item.part.custom else ""))
                 cells[1].setToolTip(plain_tip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}"))
-                if kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE):
-                    cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
-                    cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
-                cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
-                cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
-                cells[4].setToolTip(plain_tip(f"Remove {item.part.name}"))
-                cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self._edit_cells(cells, ro, item.part.name, kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE))
                 for index_cell in cells[2:]:
                     index_cell.setData(Qt.ItemDataRole.UserRole, n)
             for c, cell in enumerate(cells):
@@ -223,14 +216,20 @@ class BuildPanel(QWidget):
             cell.setData(OTHER_ROLE, j)
         cells[0].setToolTip(plain_tip(f"Other item ({label}): counted in the total, read by no check"))
         cells[1].setToolTip(plain_tip(f"{name}\nDouble-click to edit its name, category, price or power"))
-        cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
-        cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
+        self._edit_cells(cells, ro, name, True)
+        for c, cell in enumerate(cells):
+            self.table.setItem(r, c, cell)
+
+    def _edit_cells(self, cells: list[QTableWidgetItem], ro: Qt.ItemFlag, name: str, quantity: bool) -> None:
+        """A line's quantity (when it can have more than one), price and remove cells, for parts and Other items."""
+        if quantity:
+            cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
+            cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
         cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
         cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
         cells[4].setToolTip(plain_tip(f"Remove {name}"))
-        for c, cell in enumerate(cells):
-            self.table.setItem(r, c, cell)
+        cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
 
     def other_row(self, index: int) -> int:
         """The table row of the build's Other item `index` (tests and the controller select it)."""
