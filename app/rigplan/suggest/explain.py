@@ -229,7 +229,14 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
     better = [o for o in s.options if s.value(o) > s.value(found.option)]
     if not better:
         return "catalog", "nothing in the catalog's priced parts does better under these constraints"
-    cheapest = s._cheapest(better, float("inf"), s.floor_usd())
+    # The cheapest better build within the budget's largest next step first: found there, it is the cheapest at any
+    # price, and the completions under a cap end far sooner than the uncapped ones (and the next steps reuse them).
+    caps = [s.to_usd(q.budget + NEXT_STEPS[-1])] if q.budget is not None else []
+    cheapest = None
+    for cap in (*caps, float("inf")):
+        cheapest = s._cheapest(better, cap, s.floor_usd())
+        if cheapest is not None:
+            break
     if cheapest is not None:
         return "budget", f"the next step up costs {describe(cheapest, s)}"
     if q.gpus is not None:

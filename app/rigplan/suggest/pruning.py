@@ -103,6 +103,8 @@ class EarliestBreakeven:
 
     if TYPE_CHECKING:
 
+        def rest_floor(self, count: int, cap_usd: float) -> float: ...
+
         def _branch_and_bound(
             self, option: GpuOption, rest_cap: float, incumbent: Score | None = None
         ) -> Found | None: ...
@@ -141,7 +143,7 @@ class EarliestBreakeven:
         for n, (lb, _, _, o) in enumerate(ranked):
             if self.progress is not None and n % 50 == 0:
                 self.progress(n, len(ranked))
-            if o.cost_usd + floor > cap + 1e-9:
+            if o.cost_usd + max(floor, self.rest_floor(o.count, cap)) > cap + 1e-9:
                 continue
             beaten = best is not None and best.score is not None
             if beaten and not self.better(Score(lb, "bound", o.cost_usd + floor), best.score):  # type: ignore[union-attr]

@@ -16,6 +16,7 @@ Why it is exact (docs/suggest.md):
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -41,12 +42,13 @@ from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, ven
 from rigplan.suggest.pricing import Pricing
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
 from rigplan.suggest.question import Goal, Question, SuggestError
+from rigplan.suggest.relaxed import RestFloor
 
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
 _NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
 
 
-class Search(Pricing, PowerPruning, EarliestBreakeven):
+class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
     order = ORDER
 
     def __init__(
@@ -67,6 +69,7 @@ class Search(Pricing, PowerPruning, EarliestBreakeven):
         self.progress, self.cancelled = progress, cancelled
         self.stats = Stats()
         self.memo: dict[tuple[str, int], tuple[float, Found | None]] = {}
+        self.failed_s: dict[int, float] = {}
         self.rate = self._budget_rate()
         self.only = only
         self.own: dict[str, Price] = dict(question.own_prices)
@@ -147,7 +150,10 @@ class Search(Pricing, PowerPruning, EarliestBreakeven):
                 return None
         if rest_cap < 0:
             return None
+        started = time.thread_time()
         found = self._branch_and_bound(option, rest_cap)
+        if found is None:
+            self.failed_s[option.count] = self.failed_s.get(option.count, 0.0) + time.thread_time() - started
         self.memo[key] = (rest_cap, found)
         return self._rebase(found, option) if found else None
 
@@ -373,7 +379,7 @@ class Search(Pricing, PowerPruning, EarliestBreakeven):
             if best is not None and self.value(o) < self.value(best.option):
                 break
             limit = cap if best is None else min(cap, best.total_usd)
-            if o.cost_usd + floor > limit + 1e-9:
+            if o.cost_usd + max(floor, self.rest_floor(o.count, limit)) > limit + 1e-9:
                 continue
             found = self.complete(o, limit)
             if found is not None and (best is None or found.total_usd < best.total_usd - 1e-9):
@@ -386,6 +392,8 @@ class Search(Pricing, PowerPruning, EarliestBreakeven):
             limit = cap if best is None else min(cap, best.total_usd)
             if o.cost_usd + floor > limit + 1e-9:
                 break  # sorted by GPU cost: no later option can be cheaper in all
+            if o.cost_usd + self.rest_floor(o.count, limit) > limit + 1e-9:
+                continue
             found = self.complete(o, limit)
             if found is not None and (best is None or found.total_usd < best.total_usd - 1e-9):
                 best = found

@@ -1,0 +1,103 @@
+"""A lower bound on the parts around n GPUs, whichever GPUs: the cheapest completion of the loosest card.
+
+Why it is needed: the options are tried best first, and an option is skipped only when its GPUs plus a lower bound on
+the other parts exceed the budget. Each kind's cheapest part is a weak bound for 2+ GPUs: the expert's minimums and
+the slot rules ask far more of the board, CPU, memory and PSU than one GPU does (x8 per GPU from the CPU, 2 TB NVMe,
+RAM >= 32 GB in a kit that fills the channels, a PSU of RigPlan's recommended size). "$1,500, most throughput" tried
+143 two-GPU options, each proving by branch and bound that nothing fits (2.4 s).
+
+The loosest card of a count asks the least any option of that count asks of every rule that reads a GPU
+(rigplan.rules.engine.RULES and the strict extras in suggest.expert): the shortest length (gpu-length,
+case-radiator-gpu), the narrowest slot width (gpu-expansion-slots, board-slot-positions, gpu-slot-lanes), the lowest
+board power (psu-wattage, wall-circuit, psu-quantity and the recommended PSU size all grow with it), no power
+connector (psu-pcie-connectors, gpu-eps-power: nothing to feed), an air cooler of its own (gpu-radiator) and the
+least memory (the RAM minimum). Every rule only gets harder as a GPU fact grows from those values, so any build that
+passes around a real option also passes around the loosest card: its cheapest completion costs no more than the real
+option's (tests/test_suggest_relaxed.py checks this against every option's own completion on several questions).
+
+Sound only while a GPU of unknown length, width, power or connectors fails its rules (those rules' "not checked"
+counts as failing, suggest.expert.UNKNOWN): with parts of missing data allowed, an unknown length passes a case a
+known short one would not, so no bound is used then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rigplan.model.parts import GpuPower
+from rigplan.suggest.bounds import INF
+from rigplan.suggest.found import Found, GpuOption
+
+if TYPE_CHECKING:
+    from rigplan.suggest.breakeven import Breakeven
+    from rigplan.suggest.expert import Strict
+
+# The rules whose "not checked" must fail an option for the loosest card to bound it (module docstring).
+NEEDS_UNKNOWN = frozenset(
+    {"gpu-length", "gpu-expansion-slots", "board-slot-positions", "psu-wattage", "psu-pcie-connectors"}
+)
+LOOSEST = "loosest card"
+
+
+def loosest(options: Iterable[GpuOption], count: int) -> GpuOption | None:
+    """The loosest card of the options with `count` GPUs, as an option of cost 0; None when no option of that count
+    has all four facts known (every one of them then fails a strict rule, so none can complete)."""
+    mine = [o.part for o in options if o.count == count]
+    known = [g for g in mine if g.length_mm and g.slot_width and g.tdp_w and g.power_connectors is not None]
+    if not known:
+        return None
+    card = known[0].model_copy(
+        update={
+            "id": "suggest-loosest",
+            "name": LOOSEST,
+            "manufacturer": None,
+            "chipset": LOOSEST,
+            "length_mm": min(g.length_mm or 0.0 for g in known),
+            "slot_width": min(g.slot_width or 0.0 for g in known),
+            "tdp_w": min(g.tdp_w or 0 for g in known),
+            "power_connectors": GpuPower(),
+            "cooling": "Blower",
+            "vram_gb": min(g.vram_gb or 0.0 for g in known),
+        }
+    )
+    return GpuOption(-1, card, count, 0.0, 0.0, 0.0, f"{LOOSEST} x{count}")
+
+
+class RestFloor:
+    """Mixin of suggest.search.Search: the bound per GPU count, searched once per count and cap (the memo of
+    Search.complete keeps what each cap proved)."""
+
+    options: list[GpuOption]
+    failed_s: dict[int, float]  # per GPU count: thread CPU seconds spent in completions that found nothing
+    patience_s = 0.15  # of those, before the count's bound is searched (the tests set 0: always)
+    if TYPE_CHECKING:
+        strict: Strict
+        objective: Breakeven | None
+
+        def complete(self, option: GpuOption, cap_usd: float) -> Found | None: ...
+
+    def rest_floor(self, count: int, cap_usd: float) -> float:
+        """A lower bound on what the parts other than the GPUs cost in any build of `count` GPUs within cap_usd
+        (INF: no such build exists); 0 when no bound is sound (parts with missing data allowed)."""
+        if not self.strict.unknown >= NEEDS_UNKNOWN:
+            return 0.0
+        cache: dict[int, tuple[GpuOption | None, float]] = self.__dict__.setdefault("_loosest", {})
+        if count not in cache:
+            # Searched only once this count's options have cost patience_s in completions that found nothing (ski
+            # rental): the loosest card's own completion takes 0.1-0.5 s, more than most questions spend on a count.
+            if self.failed_s.get(count, 0.0) < self.patience_s:
+                return 0.0
+            gpus = [o.cost_usd for o in self.options if o.count == count]
+            cache[count] = (loosest(self.options, count), min(gpus, default=INF))
+        card, cheapest_gpus = cache[count]
+        if card is None or cheapest_gpus == INF:
+            return INF
+        # The cheapest completion, whatever the goal: a break-even search's own completions rank by day instead.
+        objective, self.objective = self.objective, None
+        try:
+            found = self.complete(card, cap_usd - cheapest_gpus)
+        finally:
+            self.objective = objective
+        # None: even the loosest card has no completion within what the cheapest GPUs of this count leave.
+        return INF if found is None else found.total_usd
