@@ -220,7 +220,7 @@ def test_a_closed_gate_means_no_error(rule: Rule, catalog: Catalog, varied: Cata
             for kind in rule.reads:
                 base = base_build(build, kind)
                 present = {i.part.kind for i in base.items} | {kind}
-                if rule.needs <= present and (rule.applies is None or rule.applies(base)):
+                if rule.needs <= present and (rule.applies is None or rule.applies(base, kind)):
                     continue
                 closed += 1
                 table = cat.table(kind)

@@ -61,6 +61,12 @@ def gpu_cables(gpu: Gpu) -> tuple[int, int] | None:
     return pc.pin16, pc.pin8 + pc.pin6
 
 
+def eps_fed(gpu: Part) -> bool:
+    """A card with an 8-pin EPS power socket (RTX A6000, A40, A100 PCIe): gpu-eps-power concerns only those."""
+    pc = getattr(gpu, "power_connectors", None)
+    return bool(pc and pc.eps8)
+
+
 def gpu_slots(gpu: Gpu) -> int | None:
     import math
 

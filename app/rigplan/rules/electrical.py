@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rigplan.model.parts import Gpu, Kind
-from rigplan.rules.context import Ctx, gpu_cables
+from rigplan.rules.context import Ctx, eps_fed, gpu_cables
 from rigplan.rules.power import PSU_SIZES, PowerEstimate, circuit_limit_w, is_atx3, round_up_psu
 from rigplan.rules.units import gpu_eps_power, psu_count, shares, split_gpus, unit_loads
 
@@ -200,7 +200,7 @@ def psu_pcie(c: Ctx) -> None:
 
 def gpu_eps(c: Ctx) -> None:
     """GPU EPS sockets, fed from what each unit has left after the PCIe-fed cards (units.gpu_eps_power)."""
-    if not (c.psu and c.gpus) or not any(g.power_connectors and g.power_connectors.eps8 for g in c.gpus):
+    if not (c.psu and c.gpus) or not any(eps_fed(g) for g in c.gpus):
         return
     conn = c.psu.connectors
     spare: dict[int, int] = {}

@@ -9,7 +9,7 @@ from rigplan.rules import electrical as el
 from rigplan.rules import fit, gpu, memory, units
 from rigplan.rules import workstation as ws
 from rigplan.rules.balance import balance
-from rigplan.rules.context import Ctx
+from rigplan.rules.context import Ctx, eps_fed
 from rigplan.rules.findings import Report
 from rigplan.rules.power import is_atx3, psu_units
 from rigplan.rules.power_mask import power_errors
@@ -174,7 +174,7 @@ RULES: tuple[Rule, ...] = (
         units.psu_quantity,
         POWER_FACTS,
         needs=frozenset({K.PSU}),
-        applies=lambda b: psu_units(b) > 1,
+        applies=lambda b, _kind: psu_units(b) > 1,
     ),
     Rule(("psu-atx3",), ws.psu_atx3),  # a note at most
     Rule(
@@ -192,6 +192,7 @@ RULES: tuple[Rule, ...] = (
             K.MOTHERBOARD: facts("eps_connectors"),
         },
         needs=both(K.GPU, K.PSU),
+        applies=lambda b, kind: kind is K.GPU or any(eps_fed(i.part) for i in b.items if i.part.kind is K.GPU),
     ),
     Rule(
         ("psu-eps",),

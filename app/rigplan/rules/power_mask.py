@@ -9,8 +9,6 @@ then spread over the rows.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from rigplan.catalog.loader import KindTable
@@ -38,6 +36,61 @@ def _psu_facts(psu: Psu | None) -> tuple[float, str, bool]:
     return (float(psu.wattage) if psu.wattage else np.nan), psu.efficiency or "?", spike_rated(psu)
 
 
+class _Reps:
+    """A table's representatives (one per distinct power facts) with what each adds by itself: its own lines' load
+    and GPU load, whether its power is unknown, and (PSUs) its rating facts. Cached on the table per `first` list
+    (rule.keys_of keeps one per rule), since none of it depends on the build."""
+
+    def __init__(self, table: KindTable, first: list[int]) -> None:
+        self.first = first  # kept: the cache is keyed by its id
+        self.parts = [table.part(i) for i in first]
+        own = [part_lines(p, 1) for p in self.parts]
+        self.load = np.array([sum(line.load_w for line in lines) for lines in own], dtype=float)
+        self.gpu = np.array([sum(ln.load_w for ln in lines if ln.kind is Kind.GPU) for lines in own], dtype=float)
+        self.unknown = np.array([power_unknown(p) for p in self.parts], dtype=bool)
+        self.fixed: dict[tuple[object, ...], np.ndarray] = {}
+        if table.kind is Kind.PSU:
+            facts = [_psu_facts(p) for p in self.parts]  # type: ignore[arg-type]
+            self.psu_w = np.array([f[0] for f in facts], dtype=float)
+            self.rating = np.array([f[1] for f in facts], dtype=object)
+            self.atx3 = np.array([f[2] for f in facts], dtype=bool)
+
+
+def _reps(table: KindTable, first: list[int]) -> _Reps:
+    cache: dict[int, _Reps] = table.__dict__.setdefault("_rigplan_power_reps", {})
+    hit = cache.get(id(first))
+    if hit is None or hit.first is not first:
+        hit = cache[id(first)] = _Reps(table, first)
+    return hit
+
+
+def _fixed(reps: _Reps, kind: Kind, c: Ctx) -> np.ndarray:
+    """The fixed lines' load (board and chipset, a boxed fan, case fans) with each representative in the build, for
+    the kinds that change them (board, CPU, cooler). fixed_lines reads the board's socket, the CPU's socket and
+    boxed cooler, and whether a cooler is chosen: the cache key."""
+    board, cpu = c.board, c.cpu
+    key = (
+        board.socket if board and kind is not Kind.MOTHERBOARD else None,
+        (cpu.socket, cpu.includes_cooler) if cpu and kind is not Kind.CPU else None,
+        c.cooler is not None or kind is Kind.COOLER,
+    )
+    hit = reps.fixed.get(key)
+    if hit is None:
+        hit = reps.fixed[key] = np.array(
+            [
+                sum(
+                    line.load_w
+                    for line in fixed_lines(
+                        p if kind is Kind.MOTHERBOARD else board, p if kind is Kind.CPU else cpu, bool(key[2]), True
+                    )
+                )
+                for p in reps.parts
+            ],
+            dtype=float,
+        )
+    return hit
+
+
 def power_errors(
     base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
 ) -> np.ndarray | None:
@@ -49,28 +102,24 @@ def power_errors(
     c = Ctx(base)
     est = c.power
     kind = table.kind
+    reps = _reps(table, first)
+    n = len(reps.parts)
     fixed_now = sum(line.load_w for line in fixed_lines(c.board, c.cpu, c.cooler is not None, bool(base.items)))
-    reps = [table.part(i) for i in first]
-    load, gpu, unknown = (np.empty(len(reps)) for _ in range(3))
-    moves_fixed = kind in (Kind.MOTHERBOARD, Kind.CPU, Kind.COOLER)  # board line, boxed fan: the rest leave them
-    fixed = sum(line.load_w for line in fixed_lines(c.board, c.cpu, c.cooler is not None, True))
-    for j, p in enumerate(reps):
-        own = part_lines(p, 1)
-        if moves_fixed:
-            board = p if kind is Kind.MOTHERBOARD else c.board
-            cpu = p if kind is Kind.CPU else c.cpu
-            has_cooler = c.cooler is not None or kind is Kind.COOLER
-            fixed = sum(line.load_w for line in fixed_lines(board, cpu, has_cooler, True))
-        load[j] = est.load_w - fixed_now + fixed + sum(line.load_w for line in own)
-        gpu[j] = est.gpu_w + sum(line.load_w for line in own if line.kind is Kind.GPU)
-        unknown[j] = bool(est.unknown) or power_unknown(p)
-    psus: list[Any] = [p if kind is Kind.PSU else c.psu for p in reps]
-    facts = [_psu_facts(p) for p in psus]
-    psu_w = np.array([f[0] for f in facts])
-    rating = np.array([f[1] for f in facts], dtype=object)
-    atx3 = np.array([f[2] for f in facts], dtype=bool)
-    has_psu = np.array([p is not None for p in psus], dtype=bool)
-    known = (load > 0) & (unknown == 0)
+    if kind in (Kind.MOTHERBOARD, Kind.CPU, Kind.COOLER):  # board line, boxed fan: the rest leave them
+        fixed: np.ndarray | float = _fixed(reps, kind, c)
+    else:
+        fixed = sum(line.load_w for line in fixed_lines(c.board, c.cpu, c.cooler is not None, True))
+    load = est.load_w - fixed_now + fixed + reps.load
+    gpu = est.gpu_w + reps.gpu
+    unknown = reps.unknown | bool(est.unknown)
+    if kind is Kind.PSU:
+        psu_w, rating, atx3 = reps.psu_w, reps.rating, reps.atx3
+        has_psu = np.ones(n, dtype=bool)
+    else:
+        w, r, spikes = _psu_facts(c.psu)
+        psu_w, rating, atx3 = np.full(n, w), np.full(n, r, dtype=object), np.full(n, spikes, dtype=bool)
+        has_psu = np.full(n, c.psu is not None, dtype=bool)
+    known = (load > 0) & ~unknown
     with np.errstate(invalid="ignore"):
         over_psu = has_psu & known & psu_overloaded(sizing_watts(load, gpu, atx3), psu_w)
     a = base.assumptions

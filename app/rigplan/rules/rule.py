@@ -47,9 +47,10 @@ class Rule:
     # Kinds the rule needs all of before it can write an error (a cooler and a case for cooler-height): without
     # one of them in the build, every candidate passes at once.
     needs: frozenset[Kind] = frozenset()
-    # A condition on the build without the candidate, without which the rule writes no error (psu-quantity: a PSU
-    # line of quantity 2+); None: always.
-    applies: Callable[[Build], bool] | None = None
+    # A condition on the build without the candidate and the candidate's kind, without which the rule writes no
+    # error (psu-quantity: a PSU line of quantity 2+; gpu-eps-power: an EPS-fed GPU, in the build or as the
+    # candidate); None: always.
+    applies: Callable[[Build, Kind], bool] | None = None
     # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first,
     # ids of the rule's errors the base already has) -> mask; None: the filter runs `run` once per distinct facts.
     # The errors already there come from `errors()`, the one definition both paths use (a vector that read the
@@ -124,7 +125,7 @@ def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.nda
     if mask is not None:
         return mask
     present = {i.part.kind for i in base.items} | {table.kind}
-    if not rule.needs <= present or (rule.applies is not None and not rule.applies(base)):
+    if not rule.needs <= present or (rule.applies is not None and not rule.applies(base, table.kind)):
         return np.ones(len(table), dtype=bool)
     codes, first = keys_of(table, rule)
     ctx = Ctx(base)

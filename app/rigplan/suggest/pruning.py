@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -100,6 +101,7 @@ class PowerPruning:
 class EarliestBreakeven:
     objective: Breakeven | None
     progress: Callable[[int, int], None] | None
+    failed_s: dict[int, float]
 
     if TYPE_CHECKING:
 
@@ -143,14 +145,21 @@ class EarliestBreakeven:
         for n, (lb, _, _, o) in enumerate(ranked):
             if self.progress is not None and n % 50 == 0:
                 self.progress(n, len(ranked))
-            if o.cost_usd + max(floor, self.rest_floor(o.count, cap)) > cap + 1e-9:
-                continue
             beaten = best is not None and best.score is not None
             if beaten and not self.better(Score(lb, "bound", o.cost_usd + floor), best.score):  # type: ignore[union-attr]
                 if lb > best.score.days + 1e-9:  # type: ignore[union-attr]
                     break  # ranked by the bound: no later option can break even sooner
                 continue
+            # The bound for this GPU count (suggest.relaxed), once searched: over the budget, or no sooner.
+            least = o.cost_usd + max(floor, self.rest_floor(o.count, cap))
+            if least > cap + 1e-9:
+                continue
+            if beaten and not self.better(Score(self.day_bound(o, least), "bound", least), best.score):  # type: ignore[union-attr]
+                continue
+            started = time.thread_time()
             found = self._branch_and_bound(o, cap - o.cost_usd, best.score if best else None)
             if found is not None:
                 best = found
+            else:
+                self.failed_s[o.count] = self.failed_s.get(o.count, 0.0) + time.thread_time() - started
         return best

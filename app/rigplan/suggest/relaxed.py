@@ -78,14 +78,15 @@ class RestFloor:
         def complete(self, option: GpuOption, cap_usd: float) -> Found | None: ...
 
     def rest_floor(self, count: int, cap_usd: float) -> float:
-        """A lower bound on what the parts other than the GPUs cost in any build of `count` GPUs within cap_usd
-        (INF: no such build exists); 0 when no bound is sound (parts with missing data allowed)."""
+        """A lower bound on what the parts other than the GPUs cost in any build of `count` GPUs within cap_usd in
+        all (INF: no such build exists); 0 when no bound is sound (parts with missing data allowed) or none was
+        searched yet."""
         if not self.strict.unknown >= NEEDS_UNKNOWN:
             return 0.0
         cache: dict[int, tuple[GpuOption | None, float]] = self.__dict__.setdefault("_loosest", {})
         if count not in cache:
             # Searched only once this count's options have cost patience_s in completions that found nothing (ski
-            # rental): the loosest card's own completion takes 0.1-0.5 s, more than most questions spend on a count.
+            # rental): the loosest card's own completion takes 0.1-0.4 s, more than most questions spend on a count.
             if self.failed_s.get(count, 0.0) < self.patience_s:
                 return 0.0
             gpus = [o.cost_usd for o in self.options if o.count == count]
@@ -94,10 +95,11 @@ class RestFloor:
         if card is None or cheapest_gpus == INF:
             return INF
         # The cheapest completion, whatever the goal: a break-even search's own completions rank by day instead.
+        # Under what the count's cheapest GPUs leave, so that one search serves every option of the count
+        # (Search.complete's memo keeps it: a completion found holds for every larger cap).
         objective, self.objective = self.objective, None
         try:
             found = self.complete(card, cap_usd - cheapest_gpus)
         finally:
             self.objective = objective
-        # None: even the loosest card has no completion within what the cheapest GPUs of this count leave.
         return INF if found is None else found.total_usd
