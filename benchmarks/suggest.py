@@ -29,21 +29,26 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 TARGET_S = 1.0
 EXPLAINED_S = 2.0
 # (label, Question keyword arguments; "beat" names an offer id)
+P3 = "aws:p3.2xlarge:us-east-1"
+LAMBDA = "lambda:gpu_1x_a100:us-east-1"
 QUESTIONS: list[tuple[str, dict[str, object]]] = [
     ("$5,000, 2 GPUs, >= 24 GB each", {"budget": 5000, "gpus": 2, "min_vram_gb": 24}),
     ("$3,000, most throughput", {"budget": 3000, "max_gpus": 2}),
     ("$1,500, most throughput", {"budget": 1500, "max_gpus": 2}),
     ("$8,000, most throughput, >= 32 GB RAM", {"budget": 8000, "max_gpus": 2, "min_ram_gb": 32}),
     ("cheapest reaching 2 V100-equivalents", {"goal": "cheapest-throughput", "target": 2.0, "max_gpus": 2}),
-    ("$4,000, earliest break-even vs p3.2xlarge", {"budget": 4000, "goal": "breakeven", "beat": "P3"}),
+    ("$4,000, earliest break-even vs p3.2xlarge", {"budget": 4000, "goal": "breakeven", "beat": P3}),
     ("$8,000, most GPU memory, 4 GPUs, 15 A", {"budget": 8000, "goal": "vram", "gpus": 4}),
     ("$10,000, most throughput, any count", {"budget": 10000}),
     ("$15,000, 4 GPUs", {"budget": 15000, "gpus": 4}),
     ("$20,000, 3 GPUs, >= 24 GB each", {"budget": 20000, "gpus": 3, "min_vram_gb": 24}),
     ("$3,000, 1 GPU, >= 12 cores", {"budget": 3000, "gpus": 1, "min_cores": 12}),
     ("$12,000, fits llama-3.1-70b QLoRA", {"budget": 12000, "fit": ("llama-3.1-70b", "qlora")}),
+    # The heaviest explanations of tests/test_suggest_panel.py: every count a runner-up, and a break-even question
+    # whose runners-up each search for the earliest day.
+    ("$1,500, most throughput, any count", {"budget": 1500}),
+    ("$8,000, earliest break-even vs 1x A100", {"budget": 8000, "goal": "breakeven", "beat": LAMBDA}),
 ]
-P3 = "aws:p3.2xlarge:us-east-1"
 
 
 def _question(kw: dict[str, object]):  # type: ignore[no-untyped-def]
@@ -51,8 +56,8 @@ def _question(kw: dict[str, object]):  # type: ignore[no-untyped-def]
     from rigplan.suggest import Question
 
     kw = dict(kw)
-    if kw.get("beat") == "P3":
-        kw["beat"] = load_offers().get(P3)
+    if kw.get("beat"):
+        kw["beat"] = load_offers().get(str(kw["beat"]))
     fit = kw.pop("fit", None)
     if fit is not None:
         from rigplan.cli.suggest import fit_need

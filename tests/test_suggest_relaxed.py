@@ -15,8 +15,12 @@ from pathlib import Path
 import pytest
 
 from rigplan.catalog.loader import load_catalog
+from rigplan.cloud.offers import load_offers
+from rigplan.model.offers import Offer
 from rigplan.model.parts import Kind, Part
 from rigplan.rules import check
+from rigplan.suggest import suggest
+from rigplan.suggest.explain import _rank as rank
 from rigplan.suggest.found import Found
 from rigplan.suggest.question import Goal, Question
 from rigplan.suggest.relaxed import LOOSEST, loosest
@@ -181,3 +185,36 @@ def test_loosest_card_bounds_the_real_two_gpu_options_on_the_full_catalog() -> N
             completed += 1
             assert rest(floor) <= rest(found) + 1e-6, o.part.name
     assert completed >= 4, completed
+
+
+def p3() -> Offer:
+    return load_offers().get("aws:p3.2xlarge:us-east-1")  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    "q",
+    [Question(budget=1500), Question(budget=6000, goal=Goal.VRAM), "beat"],
+    ids=["throughput-1500", "vram-6000", "breakeven-5000"],
+)
+def test_runners_up_equal_those_of_every_count_searched(q: Question | str) -> None:
+    """The explanation skips a GPU count that cannot rank among the two best runners-up (explain._cannot_place):
+    its runners-up equal those found by searching every count and ranking them all."""
+    if q == "beat":
+        q = Question(budget=5000, goal=Goal.BREAKEVEN, beat=p3())
+    assert isinstance(q, Question)
+    catalog = load_catalog()
+    sug = suggest(catalog, A, q)
+    s = Search(catalog, A, q)
+    every = []
+    for n in q.counts():
+        if n == sug.found.option.count:
+            continue
+        alt = s.best(options=[o for o in s.options if o.count == n])
+        if alt is not None and not (alt.score is not None and math.isinf(alt.score.days)):
+            every.append(alt)
+    want = sorted(every, key=lambda f: (rank(s, f), f.option.count))[:2]
+    got = [a.found for a in sug.runners_up if a.why.endswith(("GPU", "GPUs"))]
+    assert len(want) == 2, "the question should have two runners-up by count (else it tests little)"
+    assert [(f.option.count, round(f.total_usd, 2)) for f in got] == [
+        (f.option.count, round(f.total_usd, 2)) for f in want
+    ]

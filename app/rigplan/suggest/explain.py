@@ -13,10 +13,12 @@ from rigplan.model.build import Build, ChartOffer
 from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
 from rigplan.suggest.expert import Minimums
+from rigplan.suggest.found import GpuOption
 from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.search import Found, Search
 
 NEXT_STEPS = (100.0, 500.0)
+INF = float("inf")
 
 
 @dataclass(frozen=True)
@@ -260,15 +262,20 @@ def _rank(s: Search, f: Found) -> tuple[float, ...]:
 def _runners_up(s: Search, found: Found) -> list[Alternative]:
     """The best build with each other GPU count (when the count is free), best first, two at most; and the best
     build on the other CPU platform (AMD or Intel), which answers "what if I stay with the maker I know"."""
-    out = []
+    out: list[Alternative] = []
     if s.q.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN) and s.q.gpus is None:
-        for n in s.q.counts():
-            if n == found.option.count:
+        counts = {n: [o for o in s.options if o.count == n] for n in s.q.counts() if n != found.option.count}
+        # The most promising counts first (by a bound from the cheapest other parts), so that the two best are
+        # found early and the counts that cannot place are skipped; ties are ranked by count below, so the answer
+        # does not depend on this order.
+        for n in sorted((n for n in counts if counts[n]), key=lambda n: _best_possible(s, counts[n], s.floor_usd())):
+            mine = counts[n]
+            if _cannot_place(s, mine, out):
                 continue
-            alt = s.best(options=[o for o in s.options if o.count == n])
+            alt = s.best(options=mine)
             if alt is not None and not (alt.score is not None and math.isinf(alt.score.days)):
                 out.append(Alternative(f"{n} GPU{'s' if n > 1 else ''}", alt))
-    out = sorted(out, key=lambda a: _rank(s, a.found))[:2]
+    out = sorted(out, key=lambda a: (_rank(s, a.found), a.found.option.count))[:2]
     vendor = found.vendor
     if vendor:
         try:
@@ -278,6 +285,30 @@ def _runners_up(s: Search, found: Found) -> list[Alternative]:
         if other is not None and other.vendor:
             out.append(Alternative(f"{other.vendor} platform", other))
     return out
+
+
+def _best_possible(s: Search, mine: list[GpuOption], least: float) -> float:
+    """A bound on the first term of the rank (_rank) of any build of these options whose other parts cost at least
+    `least`: the goal's main value, negated, of the best option that fits the budget, or its earliest break-even
+    day (INF: none fits)."""
+    cap = s.budget_usd()
+    fits = [o for o in mine if o.cost_usd + least <= cap + 1e-9]
+    if not fits:
+        return INF
+    if s.q.goal is Goal.BREAKEVEN:
+        return min(s.day_bound(o, o.cost_usd + least) for o in fits)
+    return -max(s.value(o)[0] for o in fits)
+
+
+def _cannot_place(s: Search, mine: list[GpuOption], out: list[Alternative]) -> bool:
+    """Two runners-up found already, and no build of these options can rank ahead of the second: the first term of
+    its rank is strictly worse even with the count's bound on the other parts (suggest.relaxed), searched now.
+    The search for the count is then skipped; the answer is the same."""
+    if len(out) < 2:
+        return False
+    second = sorted(_rank(s, a.found) for a in out)[1][0]
+    least = max(s.floor_usd(), s.rest_floor(mine[0].count, s.budget_usd(), eager=True))
+    return _best_possible(s, mine, least) > second
 
 
 def _notes(s: Search) -> list[str]:

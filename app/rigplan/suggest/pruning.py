@@ -105,7 +105,7 @@ class EarliestBreakeven:
 
     if TYPE_CHECKING:
 
-        def rest_floor(self, count: int, cap_usd: float) -> float: ...
+        def rest_floor(self, count: int, cap_usd: float, eager: bool = False) -> float: ...
 
         def _branch_and_bound(
             self, option: GpuOption, rest_cap: float, incumbent: Score | None = None

@@ -77,17 +77,17 @@ class RestFloor:
 
         def complete(self, option: GpuOption, cap_usd: float) -> Found | None: ...
 
-    def rest_floor(self, count: int, cap_usd: float) -> float:
+    def rest_floor(self, count: int, cap_usd: float, eager: bool = False) -> float:
         """A lower bound on what the parts other than the GPUs cost in any build of `count` GPUs within cap_usd in
         all (INF: no such build exists); 0 when no bound is sound (parts with missing data allowed) or none was
-        searched yet."""
+        searched yet (eager: search it now)."""
         if not self.strict.unknown >= NEEDS_UNKNOWN:
             return 0.0
         cache: dict[int, tuple[GpuOption | None, float]] = self.__dict__.setdefault("_loosest", {})
         if count not in cache:
             # Searched only once this count's options have cost patience_s in completions that found nothing (ski
             # rental): the loosest card's own completion takes 0.1-0.4 s, more than most questions spend on a count.
-            if self.failed_s.get(count, 0.0) < self.patience_s:
+            if not eager and self.failed_s.get(count, 0.0) < self.patience_s:
                 return 0.0
             gpus = [o.cost_usd for o in self.options if o.count == count]
             cache[count] = (loosest(self.options, count), min(gpus, default=INF))

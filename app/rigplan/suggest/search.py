@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from itertools import compress
 
 import numpy as np
 
@@ -235,14 +236,14 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
                 # The strict verdicts (warnings and unknowns that fail a part) narrow the lists ahead too, so the
                 # bound below counts the cheapest part that can really be chosen, not one the scan will refuse.
                 mask = self._ahead_mask(build, ORDER[d], new, own=d == depth)
+                rows = [r for _, r in ahead[d]]
                 if strict.active:
-                    rows = [r for _, r in ahead[d]]
                     within = np.zeros(len(mask), dtype=bool)
                     within[rows] = mask[rows]
                     mask = strict.mask(
                         build, sub.table(ORDER[d]), ORDER[d] in SINGLE, within, None if d == depth else new
                     )
-                ahead[d] = [(p, r) for p, r in ahead[d] if mask[r]]
+                ahead[d] = list(compress(ahead[d], mask[rows].tolist()))
                 if not ahead[d] and ORDER[d] is not Kind.COOLER:
                     return
             if ORDER[depth] is Kind.PSU and self.cpu_power_known:
