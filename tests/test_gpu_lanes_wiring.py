@@ -62,3 +62,38 @@ def test_a_catalog_board_without_a_chipset_row_is_not_checked_and_known_wiring_p
         update={"pcie_slots": (PcieSlot(gen="4.0", lanes=8, count=2, physical=16, wired_to="cpu"),)}
     )
     assert _gpu_lanes_unknown(_with_board(on_q670, wired)) == []
+
+
+def _lanes(build: Build) -> tuple[str, str]:
+    (f,) = [f for f in check(build).findings if f.rule == "gpu-lanes"]
+    return f.severity.value, f.message
+
+
+def test_what_each_gpu_runs_at_follows_the_slots_wiring() -> None:
+    """Two GPUs on a 24-lane Ryzen (16 for graphics): a board that splits the CPU's x16 gives x8/x8, said as such;
+    a board whose second x16-size slot is the chipset's x4 leaves the first card its x16 (the chipset's lanes are not
+    the CPU's) and warns about the x4 one."""
+    build = load(EXAMPLES / "2x-rtx-4090.rigplan")
+    board = next(i.part for i in build.items if i.part.kind is Kind.MOTHERBOARD)
+    split = board.model_copy(
+        update={
+            "pcie_slots": (
+                PcieSlot(gen="5.0", lanes=16, count=1, physical=16, wired_to="cpu"),
+                PcieSlot(gen="5.0", lanes=8, count=1, physical=16, wired_to="cpu"),
+            )
+        }
+    )
+    severity, message = _lanes(_with_board(build, split))
+    assert severity == "note"
+    assert "splits the CPU's 16 graphics lanes over its slots (listed x16/x8): x8/x8" in message
+    chipset = board.model_copy(
+        update={
+            "pcie_slots": (
+                PcieSlot(gen="5.0", lanes=16, count=1, physical=16, wired_to="cpu"),
+                PcieSlot(gen="4.0", lanes=4, count=1, physical=16, wired_to="chipset"),
+            )
+        }
+    )
+    severity, message = _lanes(_with_board(build, chipset))
+    assert severity == "warning"
+    assert "x16/x4 from the CPU's 24 lanes and the chipset" in message and "A GPU at x4" in message

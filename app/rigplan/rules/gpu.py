@@ -123,22 +123,35 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
         return
     budget = graphics_lanes(c.cpu.pcie_lanes)
     board_slots = (c.board.pcie_slots if c.board else None) or ()
-    slots = sorted((s.lanes for s in board_slots for _ in range(s.count)), reverse=True)
-    wired = slots[:n] if c.board and len(slots) >= n else None
-    if wired and sum(wired) <= budget:
-        per_slot = wired
-        how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes"
-        cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in board_slots)
-        if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in board_slots):
-            how += " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
-    elif wired:
-        per = lane_split(c.cpu.pcie_lanes, n)
-        per_slot = [min(w, per) for w in wired]
-        how = (
-            f"the board lists {_widths(wired)} slots, but the CPU has {budget} lanes for graphics, so not all can "
-            f"run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot wired to "
-            f"the chipset instead runs at x4 or less (the board's manual says which)"
-        )
+    every = sorted((s for s in board_slots for _ in range(s.count)), key=lambda s: -s.lanes)
+    used = every[:n] if c.board and len(every) >= n else None
+    if used:
+        # A chipset slot's lanes are the chipset's (x4 at most), not the CPU's: only the others share its budget.
+        cpuish = [s for s in used if s.wired_to != "chipset"]
+        chipset = " and the chipset" if len(cpuish) < len(used) else ""
+        listed = [s.lanes for s in used]
+        if sum(s.lanes for s in cpuish) <= budget:
+            per_slot = listed
+            how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes{chipset}"
+            cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in board_slots)
+            if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
+                how += (
+                    " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
+                )
+        else:
+            per = lane_split(c.cpu.pcie_lanes, len(cpuish))
+            per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
+            if all(s.wired_to == "cpu" for s in cpuish):
+                how = (
+                    f"the board splits the CPU's {budget} graphics lanes over its slots (listed "
+                    f"{_widths(listed)}): {_widths(per_slot)}{' with the chipset' if chipset else ''}"
+                )
+            else:
+                how = (
+                    f"the board lists {_widths(listed)} slots, but the CPU has {budget} lanes for graphics, so not all "
+                    f"can run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot "
+                    f"wired to the chipset instead runs at x4 or less (the board's manual says which)"
+                )
     else:
         per = lane_split(c.cpu.pcie_lanes, n)
         per_slot = [per] * n
