@@ -260,8 +260,24 @@ def psu_eps(c: Ctx) -> None:
         return
     sockets = c.board.eps_connectors
     have = c.psu.connectors.eps8 if c.psu.connectors else None
-    if not sockets or have is None:
-        c.unchecked("psu-eps", "the board's CPU power sockets or the PSU's EPS cables are unknown", (K.PSU,))
+    if have is None:
+        # Its own id: a PSU of unknown EPS count may have none (an error), a hole the suggester must not take.
+        c.unchecked("psu-eps-count", "the PSU's EPS (CPU power) cable count is unknown", (K.PSU,))
+        return
+    if not sockets:
+        if have == 0:  # an old board may take a 4-pin ATX12V plug; one that wants an 8-pin EPS gets nothing
+            c.unchecked(
+                "psu-eps-count",
+                "the PSU lists no EPS 8-pin (CPU power) cable and the board's CPU power sockets are unknown",
+                (K.PSU,),
+            )
+            return
+        fed = (
+            "its one EPS cable feeds the first, not a second if the board has one"
+            if have == 1
+            else f"the PSU has {have} EPS cables (boards have one to three)"
+        )
+        c.unchecked("psu-eps", f"the board's CPU power sockets are unknown: {fed}", (K.PSU,))
         return
     if have == 0:
         c.error(

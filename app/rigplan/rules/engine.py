@@ -195,7 +195,7 @@ RULES: tuple[Rule, ...] = (
         applies=lambda b, kind: kind is K.GPU or any(eps_fed(i.part) for i in b.items if i.part.kind is K.GPU),
     ),
     Rule(
-        ("psu-eps",),
+        ("psu-eps", "psu-eps-count"),
         el.psu_eps,
         {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")},
         needs=both(K.PSU, K.MOTHERBOARD),

@@ -41,6 +41,7 @@ UNKNOWN = frozenset(
         "cpu-socket",
         "cpu-memory-type",
         "memory-type",
+        "memory-registered",
         "memory-form-factor",
         "memory-slots",
         "cooler-socket",
@@ -60,6 +61,7 @@ UNKNOWN = frozenset(
         "psu-pcie-connectors",
         "gpu-eps-power",
         "psu-quantity",
+        "psu-eps-count",
         "case-radiator-gpu",
         "gpu-radiator",
     }
