@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,6 +66,26 @@ def test_json_answer_and_build_file(tmp_path: Path) -> None:
     assert [w["rule"] for w in data["warnings"]] == [f.rule for f in warned]
     assert {n["rule"] for n in data["not_checked"]} == {n.rule for n in report.not_checked}
     assert "CPU cores >= 6" in data["minimums"] and "an NVMe SSD >= 2000 GB" in data["minimums"]
+
+
+def test_binding_names_what_stops_a_fixed_gpu_count() -> None:
+    """With --gpus fixed, the binding says why no faster set of that many GPUs is chosen: on 120 V / 15 A four
+    faster cards draw too much (wall circuit); on 230 V / 16 A four 24 GB cards faster than the answer's do not fit
+    a board (3-slot cards), and two GPUs do better within the budget, named with their price (gpu count). It once
+    said "more would need more than 4 GPUs" whatever the cause."""
+    wall = run("suggest", "--budget", "15000", "--gpus", "4", "--json")
+    assert wall.returncode == 0, wall.stderr
+    data = json.loads(wall.stdout)
+    assert data["binding"] == "wall circuit" and "120 V / 15 A" in data["binding_text"]
+    count = run(
+        "suggest", "--budget", "20000", "--gpus", "4", "--min-vram", "24",
+        "--wall-voltage", "230", "--wall-amps", "16", "--json",
+    )  # fmt: skip
+    assert count.returncode == 0, count.stderr
+    data = json.loads(count.stdout)
+    assert data["binding"] == "gpu count"
+    assert data["binding_text"].startswith("no faster set of 4 GPUs passes the checks; another count does better: 2x")
+    assert re.search(r"GB GPU memory, \$[0-9,]+$", data["binding_text"])
 
 
 @pytest.mark.slow

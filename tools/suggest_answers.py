@@ -58,7 +58,7 @@ def answer(args: list[str]) -> str:
 def main() -> int:
     text = DOC.read_text("utf-8")
     start = text.index("\n**`--budget 1500`**")
-    end = text.index("\nNote what they show:")
+    end = text.index("\nNote what they show")
     body = "\n\n".join(answer(q) for q in QUESTIONS)
     DOC.write_text(text[:start] + "\n" + body + "\n" + text[end:], "utf-8")
     print(f"wrote {len(QUESTIONS)} answers into {DOC.relative_to(ROOT)}")

@@ -241,13 +241,20 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
             break
     if cheapest is not None:
         return "budget", f"the next step up costs {describe(cheapest, s)}"
-    if q.gpus is not None:
-        return "gpu count", f"more would need more than {q.gpus} GPU{'s' if q.gpus > 1 else ''}"
     wall = s.a.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0})
     if Search(s.catalog, wall, replace(q, budget=1e12)).best(options=better, cap_usd=float("inf")):
         return "wall circuit", (
             f"a faster build draws more than a {s.a.wall_voltage:g} V / {s.a.wall_amps:g} A circuit carries"
         )
+    n = f"{q.gpus} GPU{'s' if (q.gpus or 0) > 1 else ''}"
+    if q.gpus is not None:
+        # Every better option has the count asked for and none passes: another count may do better within the budget.
+        other = Search(s.catalog, s.a, replace(q, gpus=None), perf=s.perf)
+        more = [o for o in other.options if o.count != q.gpus and other.value(o) > s.value(found.option)]
+        alt = other._cheapest(more, other.budget_usd(), other.floor_usd()) if more else None
+        if alt is not None:
+            return "gpu count", f"no faster set of {n} passes the checks; another count does better: {describe(alt, s)}"
+        return "checks", f"no faster set of {n} passes the checks in any priced build (slots, power, fit)"
     return "checks", "no faster GPU set passes the checks in any priced build (slots, power, fit)"
 
 
