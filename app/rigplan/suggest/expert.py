@@ -39,9 +39,12 @@ from rigplan.rules.rule import Rule, count_only, with_part
 UNKNOWN = frozenset(
     {
         "cpu-socket",
+        "cpu-chipset",
         "cpu-memory-type",
         "memory-type",
         "memory-registered",
+        "memory-rdimm-cpu",
+        "memory-capacity",
         "memory-form-factor",
         "memory-slots",
         "cooler-socket",
