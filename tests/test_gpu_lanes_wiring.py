@@ -97,3 +97,20 @@ def test_what_each_gpu_runs_at_follows_the_slots_wiring() -> None:
     severity, message = _lanes(_with_board(build, chipset))
     assert severity == "warning"
     assert "x16/x4 from the CPU's 24 lanes and the chipset" in message and "A GPU at x4" in message
+
+
+def test_a_pcie_3_cpu_runs_the_slots_at_pcie_3() -> None:
+    """AMD's Ryzen 5 5500 (Cezanne) has PCIe 3.0 lanes, the 5600X PCIe 4.0 (tools/cpu_families.yaml): on a board of
+    PCIe 4.0 slots split x8/x8 the lane note says the links run at 3.0 with the 5500, and nothing of it with the
+    5600X."""
+    catalog = load_catalog()
+    cpus = {p.name: p for p in catalog.of_kind(Kind.CPU) if p.name in ("AMD Ryzen 5 5500", "AMD Ryzen 5 5600X")}
+    assert cpus["AMD Ryzen 5 5500"].pcie_gen == "3.0" and cpus["AMD Ryzen 5 5600X"].pcie_gen == "4.0"  # type: ignore[attr-defined]
+    board = next(p for p in catalog.of_kind(Kind.MOTHERBOARD) if p.name == "Asus ProArt B550-CREATOR")
+    build = load(EXAMPLES / "2x-rtx-4090.rigplan")
+    kept = tuple(i for i in build.items if i.part.kind not in (Kind.MOTHERBOARD, Kind.CPU, Kind.MEMORY))
+    for name, said in (("AMD Ryzen 5 5500", True), ("AMD Ryzen 5 5600X", False)):
+        on = build.model_copy(update={"items": (*kept, BuildItem(part=board), BuildItem(part=cpus[name]))})
+        _, message = _lanes(on)
+        assert "x8/x8" in message
+        assert ("at PCIe 3.0: the AMD Ryzen 5 5500's lanes are PCIe 3.0 (the slots PCIe 4.0)" in message) is said

@@ -60,6 +60,8 @@ class Cpu(PartBase):
     # CPU PCIe lanes are not in OpenDB; the importer fills them from a platform table and says so here.
     pcie_lanes: PosInt | None = None
     pcie_lanes_source: str | None = None
+    # PCIe generation of the CPU's lanes (a Ryzen 5 5500 runs a PCIe 4.0 slot at 3.0), from the same family table.
+    pcie_gen: str | None = None
     # Registered DIMM support of the CPU's memory controller (Xeon E5: yes; Core i7 on X99: no); None: unknown.
     rdimm_support: bool | None = None
 
