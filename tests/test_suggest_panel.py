@@ -15,12 +15,16 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Case, Cpu, Kind, Memory, Storage
 from rigplan.model.workload import WorkloadSpec
 from rigplan.rules import check
+from rigplan.rules.context import open_air
 from rigplan.suggest import FitNeed, Goal, Question, suggest
 from rigplan.workload import build_hardware, estimate
 from rigplan.workload.fit import memory_table
 
 A = Assumptions()
-MATTERS = {"gpu-length", "psu-pcie-connectors", "board-form-factor", "gpu-slots", "gpu-expansion-slots", "gpu-lanes"}
+MATTERS = {
+    "gpu-length", "psu-pcie-connectors", "board-form-factor", "gpu-slots", "gpu-expansion-slots", "gpu-lanes",
+    "gpu-spacing",
+}  # fmt: skip
 
 
 def offer(offer_id: str):  # type: ignore[no-untyped-def]
@@ -99,6 +103,8 @@ def judge(sug, spec: dict[str, object]) -> list[str]:  # type: ignore[no-untyped
         bad.append(f"drive {drive.capacity_gb} GB < {disk_need}")
     if n >= 3 and not re.search(r"^(E-?ATX|ATX).*(Tower|Bench)$", case.form_factor or ""):
         bad.append(f"{n} GPUs in a {case.form_factor} case")
+    if n >= 3 and any(open_air(i.part) is not False for i in gpus):  # type: ignore[arg-type]
+        bad.append(f"{n} GPUs packed side by side, not all blower, liquid or passive cards")
     if spec.get("min_vram_gb") and any((i.part.vram_gb or 0) < spec["min_vram_gb"] for i in gpus):  # type: ignore[operator,union-attr]
         bad.append("GPU memory below the minimum")
     budget = spec.get("budget")
@@ -118,7 +124,7 @@ def judge(sug, spec: dict[str, object]) -> list[str]:  # type: ignore[no-untyped
     bad += [f"error {f.rule}" for f in report.errors()]
     for f in report.findings:
         if f.severity == "warning":
-            if f.rule in ("psu-wattage", "psu-pcie-connectors", "gpu-lanes"):
+            if f.rule in ("psu-wattage", "psu-pcie-connectors", "gpu-lanes", "gpu-spacing"):
                 bad.append(f"warning {f.rule}: {f.message}")
             if f.message not in sug.check_text:
                 bad.append(f"warning not stated: {f.rule}")

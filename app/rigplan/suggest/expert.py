@@ -67,11 +67,14 @@ UNKNOWN = frozenset(
         "psu-eps-count",
         "case-radiator-gpu",
         "gpu-radiator",
+        "gpu-spacing",
     }
 )
 # Rules whose warning fails a part when the expert's minimums are on: the PSU below RigPlan's own recommendation
 # (GPU spikes counted), connector warnings, a GPU link below x8 (gpu-lanes: "choose Threadripper or Xeon W").
-WARN = frozenset({"psu-wattage", "psu-pcie-connectors", "psu-eps", "gpu-eps-power", "psu-quantity", "gpu-lanes"})
+WARN = frozenset(
+    {"psu-wattage", "psu-pcie-connectors", "psu-eps", "gpu-eps-power", "psu-quantity", "gpu-lanes", "gpu-spacing"}
+)
 
 # Case classes with room and airflow for a stack of 3+ GPUs: full-size ATX towers and open test benches.
 ROOMY_CASE = re.compile(r"^(E-?ATX|ATX|XL-ATX|SSI)\b.*\b(Mid Tower|Full Tower|Super Tower|Test Bench)$", re.I)
@@ -359,6 +362,9 @@ def strict_for(q: Any) -> Strict:
 # Rules that read the GPU alone: their "not checked" is the card's own (a hybrid cooler's radiator), so the search
 # drops such a card from its options at once instead of finding the hole only when a whole build is judged.
 GPU_ONLY = tuple(r for r in RULES if r.id in {"gpu-radiator"})
+# gpu-spacing (in the rule that also writes gpu-lanes and gpu-slot-spacing) reads only the GPUs: their count and
+# whether each is an open-air card. Its verdict on n cards is theirs whatever else the build holds.
+SPACING = next(r for r in RULES if "gpu-spacing" in r.ids)
 
 
 def gpu_unknowns(gpu: Part, unknown: frozenset[str]) -> set[str]:
@@ -369,3 +375,16 @@ def gpu_unknowns(gpu: Part, unknown: frozenset[str]) -> set[str]:
     for rule in GPU_ONLY:
         rule.run(c)
     return {n.rule for n in c.report.not_checked if n.rule in unknown}
+
+
+def spacing_fails(gpu: Part, count: int, strict: Strict) -> bool:
+    """`count` of these cards fail gpu-spacing for the expert's strictness in every build: 3+ open-air cards packed
+    side by side (its warning: they recirculate each other's exhaust and throttle) or of unknown cooling (its "not
+    checked"). Blower, liquid-cooled and passive cards pass."""
+    if count < 3 or not ({"gpu-spacing"} & (strict.warn | strict.unknown)):
+        return False
+    c = Ctx(Build(name="GPUs", items=(BuildItem(part=gpu, quantity=count),)))
+    SPACING.run(c)
+    warned = any(f.rule == "gpu-spacing" and f.severity is Severity.WARNING for f in c.report.findings)
+    unknown = any(n.rule == "gpu-spacing" for n in c.report.not_checked)
+    return (warned and "gpu-spacing" in strict.warn) or (unknown and "gpu-spacing" in strict.unknown)

@@ -324,6 +324,11 @@ def _notes(s: Search) -> list[str]:
     if st.unknown_speed:
         out.append(f"{st.unknown_speed} priced GPUs have no speed figure and were skipped (never taken as speed 1)")
     out.append("a build holds identical GPUs, one memory kit and one drive (docs/suggest.md)")
+    if st.open_air_stacks:
+        out.append(
+            f"{st.open_air_stacks} options of 3+ open-air cards (or of unknown cooling) were left out: packed side by "
+            "side they throttle (gpu-spacing); 3+ GPUs are blower, liquid-cooled or passive cards"
+        )
     if s.q.allow_missing_data:
         out.append("parts with missing data allowed: every rule they leave unchecked is listed under 'not checked'")
     elif s.strict.unknown:

@@ -38,7 +38,7 @@ from rigplan.rules.rule import rule_mask
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
 from rigplan.suggest.candidates import candidates, psu_recommended
-from rigplan.suggest.expert import Minimums, gpu_unknowns, strict_for
+from rigplan.suggest.expert import Minimums, gpu_unknowns, spacing_fails, strict_for
 from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, vendor_of
 from rigplan.suggest.pricing import Pricing
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
@@ -125,6 +125,9 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
             ws = open_air(gpu)
             sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
+                if spacing_fails(gpu, n, self.strict):  # 3+ open-air cards packed together: fail in any build
+                    self.stats.open_air_stacks += 1
+                    continue
                 if self.q.fit is not None:  # must fit the workload: memory per GPU on n GPUs (unknown: no)
                     need = self.q.fit.need(n)
                     if need is None or gpu.vram_gb is None or gpu.vram_gb < need[0]:
