@@ -45,6 +45,22 @@ def test_suggest_shows_the_answer_and_returns_a_valid_build(qtbot, catalog: Cata
         qtbot.mouseClick(dlg.open_button, Qt.MouseButton.LeftButton)
 
 
+def test_four_gpus_are_blower_cards_and_at_most_is_moot(qtbot, catalog: Catalog) -> None:
+    """A fixed number of GPUs greys out "At most GPUs"; four GPUs come as blower cards, and the answer says how many
+    open-air options it left out (gpu-spacing)."""
+    from rigplan.rules.context import open_air
+
+    dlg = dialog(qtbot, catalog, budget=8000, gpus=4)
+    assert not dlg.max_gpus.isEnabled()
+    ask(qtbot, dlg)
+    build = dlg.suggested_build()
+    assert build is not None and build.count(Kind.GPU) == 4
+    assert all(open_air(i.part) is False for i in build.items if i.part.kind is Kind.GPU)  # type: ignore[arg-type]
+    assert "options of 3+ open-air cards (or of unknown cooling) were left out" in dlg.result_view.toPlainText()
+    dlg.gpus.setValue(0)
+    assert dlg.max_gpus.isEnabled()
+
+
 def test_impossible_question_says_why_and_offers_nothing(qtbot, catalog: Catalog) -> None:
     dlg = dialog(qtbot, catalog, budget=1500, gpus=2, min_vram=24)
     ask(qtbot, dlg)

@@ -204,6 +204,7 @@ class SuggestDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.goal.currentIndexChanged.connect(self._goal_changed)
+        self.gpus.valueChanged.connect(self._goal_changed)  # a fixed count makes "at most" moot
         self._goal_changed()
         self.restore_inputs()
         self.resize(1180, 640)
@@ -211,6 +212,7 @@ class SuggestDialog(QDialog):
     def _goal_changed(self) -> None:
         self.target.setEnabled(self.goal.currentData() in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM))
         self.beat.setEnabled(self.current_goal() is Goal.BREAKEVEN)
+        self.max_gpus.setEnabled(self.gpus.value() == 0)
 
     def current_goal(self) -> Goal:
         return Goal(self.goal.currentData())  # Qt hands the StrEnum back as a plain str
