@@ -13,14 +13,15 @@ Costs tab with its four default offers (costs.png) and the breakdown and sensiti
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
+sys.path.insert(0, str(ROOT / "tools"))
+from shots import each_size  # noqa: E402
+
 SIZES = [("1280x720", "1"), ("1920x1080", "1"), ("2560x1440", "2")]
 
 
@@ -90,14 +91,7 @@ def main() -> int:
     a = ap.parse_args()
     if a.one:
         return take(a.out, a.build, a.one)
-    for size, scale in SIZES:
-        env = {**os.environ, "QT_SCALE_FACTOR": scale, "QT_QPA_PLATFORM": "xcb"}
-        cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, __file__, "--one", size]
-        cmd += ["--out", str(a.out), "--build", str(a.build)]
-        done = subprocess.run(cmd, env=env, check=False)
-        if done.returncode:
-            return done.returncode
-    return 0
+    return each_size(__file__, list(SIZES), ["--out", str(a.out), "--build", str(a.build)])
 
 
 if __name__ == "__main__":

@@ -8,15 +8,13 @@ Other item dialog editing the fans.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from shots import grab, pump, screen_window  # noqa: E402
+from shots import each_size, grab, pump, screen_window  # noqa: E402
 
 SIZES = ("1280x720", "1920x1080")
 LIST = ROOT / "tests" / "data" / "pcpartpicker" / "with-extras.txt"
@@ -59,13 +57,7 @@ def main() -> int:
     a = ap.parse_args()
     if a.one:
         return take(a.out, a.one)
-    for size in SIZES:
-        env = {**os.environ, "QT_QPA_PLATFORM": "xcb"}
-        cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, __file__, "--one", size]
-        done = subprocess.run([*cmd, "--out", str(a.out)], env=env, check=False)
-        if done.returncode:
-            return done.returncode
-    return 0
+    return each_size(__file__, [(size, "1") for size in SIZES], ["--out", str(a.out)])
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from shots import ROOT, grab, pump, screen_window  # noqa: E402
+from shots import ROOT, grab, pump, screen_size, screen_window  # noqa: E402
 
 
 def main() -> int:
@@ -20,7 +20,7 @@ def main() -> int:
     ap.add_argument("--tag", default="after")
     args = ap.parse_args()
     with screen_window() as (app, w, _tmp):
-        size = f"{app.primaryScreen().size().width()}x{app.primaryScreen().size().height()}"
+        size = screen_size(app)
         w.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
         a = w.doc.build.assumptions.model_copy(update={"currency": "EUR"})
         w.doc.set_assumptions(a)

@@ -8,6 +8,8 @@ Xvfb screen it runs on (there is no window manager to maximise it), and a grab o
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -60,3 +62,21 @@ def grab(app: Any, w: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     pix.save(str(path))
     print(f"wrote {path} ({pix.width()}x{pix.height()})")
+
+
+def screen_size(app: Any) -> str:
+    """The screen's size as the screenshots' names spell it ("1280x720")."""
+    size = app.primaryScreen().size()
+    return f"{size.width()}x{size.height()}"
+
+
+def each_size(script: str, sizes: list[tuple[str, str]], args: list[str]) -> int:
+    """Run `script --one WxH *args` on its own Xvfb screen for each (size, Qt scale factor): the first failure's
+    exit code, else 0."""
+    for size, scale in sizes:
+        env = {**os.environ, "QT_SCALE_FACTOR": scale, "QT_QPA_PLATFORM": "xcb"}
+        cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, script, "--one", size, *args]
+        done = subprocess.run(cmd, env=env, check=False)
+        if done.returncode:
+            return done.returncode
+    return 0
