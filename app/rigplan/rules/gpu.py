@@ -158,8 +158,9 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
         how = f"split evenly, the CPU's {budget} graphics lanes give about {_widths(per_slot)}"
     slowest = min(per_slot)
     cpu_gen = c.cpu.pcie_gen
-    faster = sorted({s.gen for s in used or () if s.wired_to != "chipset" and s.gen and s.gen > (cpu_gen or "9")})
-    if faster:  # "3.0" < "4.0": generations compare as strings
+    # "3.0" < "4.0": the catalog's generations compare as strings
+    faster = sorted({s.gen for s in used or () if cpu_gen and s.wired_to != "chipset" and s.gen and s.gen > cpu_gen})
+    if faster:
         how += f", at PCIe {cpu_gen}: the {c.cpu.name}'s lanes are PCIe {cpu_gen} (the slots PCIe {faster[-1]})"
     msg = f"{n} GPUs: {how}."
     if slowest >= 8:

@@ -12,13 +12,13 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, ChartOffer
 from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
+from rigplan.suggest.bounds import INF
 from rigplan.suggest.expert import Minimums
 from rigplan.suggest.found import GpuOption
 from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.search import Found, Search
 
 NEXT_STEPS = (100.0, 500.0)
-INF = float("inf")
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,7 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
     # price, and the completions under a cap end far sooner than the uncapped ones (and the next steps reuse them).
     caps = [s.to_usd(q.budget + NEXT_STEPS[-1])] if q.budget is not None else []
     cheapest = None
-    for cap in (*caps, float("inf")):
+    for cap in (*caps, INF):
         cheapest = s._cheapest(better, cap, s.floor_usd())
         if cheapest is not None:
             break
@@ -246,8 +246,8 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
         return "wall circuit", (
             f"a faster build draws more than a {s.a.wall_voltage:g} V / {s.a.wall_amps:g} A circuit carries"
         )
-    n = f"{q.gpus} GPU{'s' if (q.gpus or 0) > 1 else ''}"
     if q.gpus is not None:
+        n = f"{q.gpus} GPU{'s' if q.gpus > 1 else ''}"
         # Every better option has the count asked for and none passes: another count may do better within the budget.
         other = Search(s.catalog, s.a, replace(q, gpus=None), perf=s.perf)
         more = [o for o in other.options if o.count != q.gpus and other.value(o) > s.value(found.option)]

@@ -10,8 +10,7 @@
 from __future__ import annotations
 
 import math
-import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -101,9 +100,9 @@ class PowerPruning:
 class EarliestBreakeven:
     objective: Breakeven | None
     progress: Callable[[int, int], None] | None
-    failed_s: dict[int, float]
-
     if TYPE_CHECKING:
+
+        def timed(self, count: int, complete: Callable[..., Found | None], *args: Any) -> Found | None: ...
 
         def rest_floor(self, count: int, cap_usd: float, eager: bool = False) -> float: ...
 
@@ -156,10 +155,7 @@ class EarliestBreakeven:
                 continue
             if beaten and not self.better(Score(self.day_bound(o, least), "bound", least), best.score):  # type: ignore[union-attr]
                 continue
-            started = time.thread_time()
-            found = self._branch_and_bound(o, cap - o.cost_usd, best.score if best else None)
+            found = self.timed(o.count, self._branch_and_bound, o, cap - o.cost_usd, best.score if best else None)
             if found is not None:
                 best = found
-            else:
-                self.failed_s[o.count] = self.failed_s.get(o.count, 0.0) + time.thread_time() - started
         return best

@@ -16,7 +16,6 @@ Why it is exact (docs/suggest.md):
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from itertools import compress
 
@@ -154,10 +153,7 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
                 return None
         if rest_cap < 0:
             return None
-        started = time.thread_time()
-        found = self._branch_and_bound(option, rest_cap)
-        if found is None:
-            self.failed_s[option.count] = self.failed_s.get(option.count, 0.0) + time.thread_time() - started
+        found = self.timed(option.count, self._branch_and_bound, option, rest_cap)
         self.memo[key] = (rest_cap, found)
         return self._rebase(found, option) if found else None
 
