@@ -53,8 +53,9 @@ def test_update_shows_progress_then_new_dated_prices(qtbot, pwindow: MainWindow)
             w.prices.act_update.trigger()
             dialog = w.findChild(QProgressDialog)
             assert dialog is not None and dialog.isVisible() and dialog.windowTitle() == "Updating cloud prices"
-            w.prices.job.progress.connect(lambda _, text: labels.append(text))
+            w.prices.job.progress.connect(lambda _done, _total, text: labels.append(text))
     assert any("/v3/aws/" in p for p in asked)
+    assert "aws: reading the catalog" in labels  # the core's progress lines reached the dialog's label
     assert done.args[0].startswith("Cloud prices updated:") and "2026-11-01" in done.args[0]
     assert w.findChild(QProgressDialog) is None or not w.findChild(QProgressDialog).isVisible()
     row = _row(w, "g4dn.xlarge", "us-east-1")
