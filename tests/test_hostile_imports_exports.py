@@ -1,8 +1,9 @@
-"""Issue 24, round three of "nothing lost, nothing injected, nothing hangs": imports, your prices, exports, numbers.
+"""Hostile input to imports, your prices, exports, numbers and the cloud price files (issue 24): nothing lost,
+nothing injected, nothing hangs.
 
 Real files, real processes (`python -m rigplan`), a real FIFO, a real full disk (a 256 KB tmpfs, as root), and the
-real catalog. The cloud price download and cache are in test_reliability3_prices.py; the window in
-tests/gui/test_reliability3_gui.py.
+real catalog. The cloud price download and cache are at the end of this file; the window in
+tests/gui/test_shown_as_typed_and_startup.py.
 """
 
 from __future__ import annotations
