@@ -1,6 +1,9 @@
 """Hostile input to imports, your prices, exports, numbers and the cloud price files (issue 24): nothing lost,
 nothing injected, nothing hangs.
 
+Over 400 lines: one section per attacked surface (imports, your prices, exports, numbers, cloud price files),
+in the order of docs/reliability.md's round three, so a guarantee and its test are found side by side.
+
 Real files, real processes (`python -m rigplan`), a real FIFO, a real full disk (a 256 KB tmpfs, as root), and the
 real catalog. The cloud price download and cache are at the end of this file; the window in
 tests/gui/test_shown_as_typed_and_startup.py.
