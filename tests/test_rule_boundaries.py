@@ -14,8 +14,8 @@ code under test); the other side is the real part with the one figure set to the
 - ASUS TUF Gaming RTX 3080 (TUF-RTX3080-10G-GAMING): 300 mm, two 8-pin connectors (ASUS specifications).
 - Corsair RM850x (2018): 850 W, six PCIe 6+2-pin connectors, no 16-pin (Corsair, RM850x specifications); built
   before ATX 3.0 (2022), so its GPUs get the spike margin.
-- Seasonic PRIME PX-1600 ATX 3.0: 1600 W, an ATX 3.0 unit (Seasonic: the model's name), so no spike margin.
-psu-length is at its limit in tests/test_rules.py with the rule's own split.
+- Seasonic PRIME PX-1600 ATX 3.0: 1600 W, 210 mm long, an ATX 3.0 unit (Seasonic, PRIME PX-1600 specifications;
+  the model's name), so no spike margin.
 """
 
 from __future__ import annotations
@@ -65,7 +65,13 @@ def test_the_makers_figures_are_the_catalogs(catalog: Catalog) -> None:
     rm = part(catalog, RM850X_2018)
     assert (rm.wattage, rm.connectors.pcie8, rm.connectors.pcie16, rm.atx3) == (850, 6, 0, False)  # type: ignore[union-attr]
     px = part(catalog, PRIME_PX_1600)
-    assert (px.wattage, px.atx3) == (1600, True)  # type: ignore[union-attr]
+    assert (px.wattage, px.length_mm, px.atx3) == (1600, 210, True)  # type: ignore[union-attr]
+
+
+def test_psu_length_at_the_limit_and_one_over(catalog: Catalog) -> None:
+    px = part(catalog, PRIME_PX_1600)  # 210 mm
+    assert "psu-length" not in errors(build((px, 1), (part(catalog, NORTH, max_psu_length_mm=210.0), 1)))
+    assert "psu-length" in errors(build((px, 1), (part(catalog, NORTH, max_psu_length_mm=209.0), 1)))
 
 
 def test_gpu_length_at_the_cases_355_mm_and_one_over(catalog: Catalog) -> None:
