@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import click_cell, type_text
+from gui_helpers import click_cell, press, type_text
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -98,13 +98,16 @@ def test_undo_redo_restore_the_build(qtbot, window: MainWindow) -> None:  # noqa
     search_and_add(qtbot, window, Kind.GPU, "4090")
     search_and_add(qtbot, window, Kind.PSU, "1600W")
     full = window.doc.build
-    window.menus.undo.trigger()
+    undo = window.menus.undo.shortcut().toString()  # the platform's keys (Ctrl+Z; redo Ctrl+Shift+Z or Ctrl+Y)
+    redo = window.menus.redo.shortcut().toString()
+    assert undo and redo
+    press(qtbot, window.build_panel.table, undo)
     assert window.doc.build.first(Kind.PSU) is None and window.doc.build.first(Kind.GPU) is not None
-    window.menus.undo.trigger()
+    press(qtbot, window.build_panel.table, undo)
     assert window.doc.build.items == ()
     assert not window.isWindowModified()
-    window.menus.redo.trigger()
-    window.menus.redo.trigger()
+    press(qtbot, window.build_panel.table, redo)
+    press(qtbot, window.build_panel.table, redo)
     assert window.doc.build == full
     assert sum(1 for t in panel_texts(window) if "(none chosen" not in t) == 2
 
