@@ -2,7 +2,8 @@
 suggester's explanations all say these things through here, so they cannot drift apart (issue 34).
 
 - Money: `money("USD", 1234.5)` is "$1,234.50": the currency's sign before the amount ("$", "€", "£", "¥"), else its
-  ISO code and a space ("CHF 1,234.50"), as the window shows it; an unknown amount is "no price", never 0.
+  ISO code and a space ("CHF 1,234.50"), as the window shows it in US English (the window follows the user's
+  locale for digits and separators; files and the CLI keep this one form); an unknown amount is "no price", never 0.
 - How a total says what it is (issue 19): with parts that have no price, a sum is a lower bound: "at least $1,234.00
   (3 parts without a price)".
 - `BreakEven`: the cost model's verdict against one cloud offer, one enum, with its one wording.
