@@ -47,7 +47,7 @@ def test_plain_list_and_show() -> None:
     assert "Efficiency" in out.stdout and "3 of " in out.stdout
     show = rigplan("parts", "show", "da1773b7-ca1f-43ac-9235-24e781c2ceba")
     assert show.returncode == 0
-    assert "ADATA XPG FUSION 1600" in show.stdout and "599.99 USD" in show.stdout
+    assert "ADATA XPG FUSION 1600" in show.stdout and "$599.99" in show.stdout
 
 
 def test_bad_input_is_one_line_and_exit_2() -> None:

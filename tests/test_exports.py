@@ -224,9 +224,7 @@ def test_job_mode_lines_equal_the_job_model() -> None:
     results = jobs(own, inputs, a)
     assert "**By the job:**" in md and len(results) == 3
     for j in results:
-        line = (
-            f"USD {j.cloud_cost:,.2f} a job to rent; owning wins after {j.jobs_to_win} jobs ({j.years_to_win:.1f} years"
-        )
+        line = f"${j.cloud_cost:,.2f} a job to rent; owning wins after {j.jobs_to_win} jobs ({j.years_to_win:.1f} years"
         assert line in md
 
 
@@ -238,5 +236,5 @@ def test_total_in_another_currency_says_it_is_converted() -> None:
     rate = plan.cost.own_breakdown["parts"] / sum(i.unit_price.amount * i.quantity for i in build.items)
     shown = re.fullmatch(r"converted at EUR ([\d.]+) per USD", total[1])
     assert shown and float(shown.group(1)) == pytest.approx(rate, rel=1e-5)
-    assert total[3] == f"**EUR {plan.cost.own_breakdown['parts']:,.2f}**"
+    assert total[3] == f"**€{plan.cost.own_breakdown['parts']:,.2f}**"
     assert "converted" not in next(r for r in table_rows(to_markdown(make_plan(build))) if r[0] == "**Total**")[1]

@@ -1,4 +1,5 @@
-"""The house rules, run by the test command (and so by CI): lint, format, types and the layer contracts.
+"""The house rules, run by the test command (and so by CI): lint, format, types, the layer contracts, complexity and
+module length.
 
 Each check runs the real tool from this venv over the repository and fails with the tool's own output, so a failure
 names the file and line. The contracts themselves are in pyproject.toml ([tool.importlinter]); docs/architecture.md
@@ -42,6 +43,37 @@ def test_mypy() -> None:
 def test_import_contracts() -> None:
     """Layers point down, cli never imports gui, Qt stays in gui and render, no cycles ([tool.importlinter])."""
     _run("lint-imports", "--no-cache", "--no-logo")
+
+
+def test_no_function_is_radon_e_or_f() -> None:
+    """Cyclomatic complexity: no function at radon's grade E (31-40) or F (41+) anywhere in the package; split it by
+    the decisions it takes instead. radon's exit code is 0 whatever it finds, so the listing itself is the verdict."""
+    exe = shutil.which("radon", path=str(BIN)) or shutil.which("radon")
+    assert exe, "radon is not installed: pip install -e '.[test]'"
+    out = subprocess.run([exe, "cc", "-s", "-n", "E", "app/rigplan"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    offenders = [line.strip() for line in out.stdout.splitlines() if line.startswith(" ")]
+    assert offenders == [], "functions at radon E/F:\n" + out.stdout
+
+
+MAX_LINES = 400
+WHY = "over 400 lines"  # the module docstring's sentence saying why it is longer
+
+
+def test_no_module_over_400_lines_without_saying_why() -> None:
+    """A module past 400 lines is split by responsibility, or its docstring says why not ("Over 400 lines: ...")."""
+    import ast
+
+    long = []
+    for folder in ("app", "tools", "benchmarks", "tests"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            text = path.read_text("utf-8")
+            if text.count("\n") <= MAX_LINES:
+                continue
+            doc = ast.get_docstring(ast.parse(text)) or ""
+            if WHY not in doc.lower():
+                long.append(f"{path.relative_to(ROOT)}: {text.count(chr(10))} lines")
+    assert long == []
 
 
 def test_benchmarks_import_nothing_from_tests() -> None:

@@ -223,7 +223,7 @@ def test_cli_import_reports_other_items_and_the_matching_total(tmp_path: Path, c
     assert run_cli(["import", "pcpartpicker", str(DATA / "with-extras.txt"), "-o", str(tmp_path / "x.rigplan")]) == 0
     out = capsys.readouterr().out
     assert "8 parts and 8 Other items from 18 list lines" in out
-    assert "Imported total: 4,636.76 USD (the list says 4,636.76)." in out
+    assert "Imported total: $4,636.76 (the list says $4,636.76)." in out
     assert out.count(" other ") == 10  # the per-line table says what each line became
     args = ["import", "pcpartpicker", str(DATA / "with-extras.txt"), "-o", str(tmp_path / "y.rigplan"), "--json"]
     assert run_cli(args) == 0

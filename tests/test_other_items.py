@@ -91,9 +91,9 @@ def test_cli_check_and_cost_list_them(with_other: Path, capsys: pytest.CaptureFi
     assert doc["other_items"][2]["watts"] is None and doc["other_items"][0]["watts"] == 1.5  # unknown is null
     run_cli(["check", str(with_other)])
     text = capsys.readouterr().out
-    fans = "Arctic P14 case fan (Case fans) x3: 9.99 USD (Amazon, 2025-07-23) each; 1.5 W each, fed by the PSU"
+    fans = "Arctic P14 case fan (Case fans) x3: $9.99 (Amazon, 2025-07-23) each; 1.5 W each, fed by the PSU"
     assert fans in text
-    assert "APC SMT1500C (UPS) x1: 382.96 USD (B&H, 2025-07-23) each; power not given" in text
+    assert "APC SMT1500C (UPS) x1: $382.96 (B&H, 2025-07-23) each; power not given" in text
     assert run_cli(["cost", str(with_other), "--instance", "aws:p3.2xlarge:us-east-1", "--json"]) == 0
     cost = json.loads(capsys.readouterr().out)
     assert cost["other_items_cost"] == pytest.approx(3 * 9.99 + 199.0 + 382.96, abs=0.01)
@@ -104,8 +104,8 @@ def test_cli_check_and_cost_list_them(with_other: Path, capsys: pytest.CaptureFi
 def test_exports_show_the_rows(with_other: Path) -> None:
     plan = make_plan(load(with_other), today=DAY)
     md = to_markdown(plan)
-    assert "| Case fans | Arctic P14 case fan | 3 | USD 9.99 | 2025-07-23 |" in md
-    assert "| UPS | APC SMT1500C | 1 | USD 382.96 | 2025-07-23 |" in md
+    assert "| Case fans | Arctic P14 case fan | 3 | $9.99 | 2025-07-23 |" in md
+    assert "| UPS | APC SMT1500C | 1 | $382.96 | 2025-07-23 |" in md
     rows = list(csv.DictReader(io.StringIO(parts_csv(plan))))
     other = [r for r in rows if r["kind"].startswith("other/")]
     assert [(r["kind"], r["name"], r["quantity"], r["unit_price"]) for r in other] == [
@@ -115,7 +115,7 @@ def test_exports_show_the_rows(with_other: Path) -> None:
     ]
     # The CSV's rows add up to the total the Markdown states (every line a buyer pays for is there).
     total = sum(float(r["unit_price"]) * int(r["quantity"]) for r in rows)
-    assert f"**USD {total:,.2f}**" in md
+    assert f"**${total:,.2f}**" in md
 
 
 def test_pdf_rows_and_comparison(with_other: Path) -> None:

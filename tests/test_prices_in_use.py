@@ -50,7 +50,7 @@ def p3_row(markdown: str) -> str:
 def test_export_shows_the_bundled_price_without_a_cache() -> None:
     out = rigplan("export", str(BUILD), "--format", "md", "--instance", "p3.2xlarge")
     assert out.returncode == 0, out.stderr
-    assert "| USD 3.060 |" in p3_row(out.stdout)
+    assert "| $3.060 |" in p3_row(out.stdout)
 
 
 def test_export_md_shows_the_users_price() -> None:
@@ -58,7 +58,7 @@ def test_export_md_shows_the_users_price() -> None:
     out = rigplan("export", str(BUILD), "--format", "md", "--instance", "p3.2xlarge")
     assert out.returncode == 0, out.stderr
     row = p3_row(out.stdout)
-    assert "| USD 99.000 |" in row and "3.060" not in row
+    assert "| $99.000 |" in row and "3.060" not in row
 
 
 def test_export_of_the_builds_own_chart_offers_uses_the_users_price() -> None:
@@ -66,7 +66,7 @@ def test_export_of_the_builds_own_chart_offers_uses_the_users_price() -> None:
     poison(prices_home())
     out = rigplan("export", str(BUILD), "--format", "md")
     assert out.returncode == 0, out.stderr
-    assert "| USD 99.000 |" in p3_row(out.stdout)
+    assert "| $99.000 |" in p3_row(out.stdout)
 
 
 def test_cost_uses_the_users_price() -> None:

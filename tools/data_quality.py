@@ -9,6 +9,8 @@ pass (tools/catalog_sanity.py):
   2. plausibility bounds per field per kind (BOUNDS): a value outside them becomes unknown, with the reason;
   3. corrections by part id (parts/corrections.yaml, tools/corrections.py) come after, in the importer.
 
+Over 400 lines: the bounds table and the cross-checks per kind are one reviewable list of evidence rules.
+
 Every change is a Change row; the importer writes them all to docs/data.md with counts per field. A value is only
 replaced when the independent source states the right one; otherwise it becomes unknown, never a guess.
 """

@@ -2,6 +2,9 @@
 
     python tools/import_parts.py [--data DIR] [--out parts] [--report docs/data.md]
 
+Over 400 lines: one field mapping per part kind from the same raw record, read top to bottom beside the
+source's schema; the shared cleaning lives in tools/catalog_sanity.py and tools/data_quality.py.
+
 Reproducible: the same input gives byte-identical output (sorted ids, sorted keys inside records, no timestamps).
 Sources:
   * parts and specs: BuildCores OpenDB @136a77a (2026-08-17), ODC-By 1.0

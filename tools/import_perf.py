@@ -2,6 +2,9 @@
 
     python tools/import_perf.py [--data DIR]
 
+Over 400 lines: one pass from the raw benchmark files to the table, each step feeding the next; split, the
+steps would pass half-made tables between modules.
+
 Two precisions: "mixed" (PyTorch automatic mixed precision, Lambda's "fp16" files) and "fp32" (Lambda's "fp32" files;
 on Ampere and newer PyTorch runs these on tensor cores as TF32). Each is relative to the V100 in the same precision.
 

@@ -12,6 +12,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "app"))
+from rigplan.wording import money  # noqa: E402 - the app's one money format
+
 DOC = ROOT / "docs" / "suggest.md"
 QUESTIONS = [
     ["--budget", "1500"],
@@ -36,7 +39,7 @@ def answer(args: list[str]) -> str:
     items = d["build"]["items"]
     gpus = sum(i["quantity"] for i in items if i["part"]["kind"] == "gpu")
     head = (
-        f"**`{' '.join(args)}`**: {d['total']:,.0f} {d['currency']}, {gpus}x GPU, {d['throughput']:.2f} "
+        f"**`{' '.join(args)}`**: {money(d['currency'], d['total'], 0)}, {gpus}x GPU, {d['throughput']:.2f} "
         f"{d['throughput_unit']}, {d['vram_gb']:g} GB GPU memory"
     )
     if d.get("beat"):
@@ -46,8 +49,8 @@ def answer(args: list[str]) -> str:
     for i in items:
         p = i["part"]
         price = p.get("price") or {}
-        money = f"{price['amount']:,.2f} {price['currency']}" if price.get("amount") is not None else "no price"
-        rows.append(f"| {i['quantity']} | {KINDS.get(p['kind'], p['kind'])} | {p['name']} | {money} |")
+        each = money(price.get("currency", "USD"), price.get("amount"))
+        rows.append(f"| {i['quantity']} | {KINDS.get(p['kind'], p['kind'])} | {p['name']} | {each} |")
     tail = f"Checks: {d['check']}. Held to: {'; '.join(d['minimums'])}."
     if d.get("fits_workload"):
         fw = d["fits_workload"]

@@ -23,7 +23,7 @@ def test_prices_keep_their_currency_and_the_total_is_converted(window: MainWindo
     cells = [panel.table.item(r, 3).text() for r in range(panel.table.rowCount()) if panel.table.item(r, 3)]
     assert cells and all("€" in c for c in cells) and not any("$" in c for c in cells)
     tips = [panel.table.item(r, 3).toolTip() for r in range(panel.table.rowCount()) if panel.table.item(r, 3)]
-    assert any("USD" in t for t in tips)  # the price as quoted
+    assert any("$" in t for t in tips)  # the price as quoted, in USD
     eur = usd_total * load_fx().rates["EUR"]
     shown = panel.total.text()
     assert "€" in shown and "ECB reference rate" in shown

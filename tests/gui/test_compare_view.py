@@ -137,7 +137,7 @@ def test_comparison_exports_to_markdown_and_pdf(qtbot, tmp_path: Path, monkeypat
     if shutil.which("pdftotext"):  # poppler-utils: the PDF's text carries the same figures and part rows
         out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         flat = " ".join(out.split())
-        assert "Builds compared" in flat and "Parts cost" in flat and "Training hours per USD 1,000" in flat
+        assert "Builds compared" in flat and "Parts cost" in flat and "Training hours per $1,000" in flat
         for r in view.comparison.parts:
             for c in r.cells:
                 assert not c or c.split()[0] in flat

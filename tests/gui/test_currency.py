@@ -60,3 +60,16 @@ def test_eur_build_converts_every_amount(window: MainWindow, qtbot) -> None:  # 
     window.doc.set_assumptions(window.doc.build.assumptions.model_copy(update={"currency": "USD"}))
     assert axis.tickStrings([1000.0], 1.0, 1000.0) == ["$1,000"]
     assert om.headerData(COL_WORK, Qt.Orientation.Horizontal) == "Work per $"
+
+
+def test_the_window_and_the_exports_write_money_alike() -> None:
+    """In US English (the tests' locale) the window's locale-aware formatter and rigplan.wording.money, which the
+    CLI, the exports and the suggester use, write the same text for every kind of currency sign."""
+    from rigplan.gui.widgets.money import Money
+    from rigplan.wording import money
+
+    for cur in ("USD", "EUR", "GBP", "JPY", "CHF"):
+        m = Money(cur)
+        assert m.locale.name() == "en_US"
+        for amount, decimals in ((1234.5, 2), (0.17, 2), (7934.78, 0)):
+            assert m(amount, decimals=decimals) == money(cur, amount, decimals)

@@ -14,10 +14,10 @@ from PySide6.QtGui import QImage
 
 from rigplan.cli.main import run_cli
 from rigplan.exports.plan import breakeven_text, make_plan, money
-from rigplan.exports.wording import least, unpriced_text
 from rigplan.files import load
 from rigplan.render.images import OFFER_COLORS, OWN_COLOR, write_chart
 from rigplan.render.pdf import write_pdf
+from rigplan.wording import least, unpriced_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"
@@ -152,7 +152,7 @@ def test_a_new_empty_build_exports_every_format(qapp, tmp_path: Path) -> None:  
 
     plan = make_plan(Build(name="Empty"))
     md = to_markdown(plan)
-    assert "**USD 0.00**" in md and "`missing-gpu`" in md and "| speed ratio unknown |" in md
+    assert "**$0.00**" in md and "`missing-gpu`" in md and "| speed ratio unknown |" in md
     assert parts_csv(plan).splitlines() == ["kind,name,quantity,unit_price,currency,price_date,source"]
     assert costs_csv(plan).splitlines()[0] == "day,hours_of_training,own_USD"  # no curve without a known speed
     write_pdf(plan, tmp_path / "e.pdf")

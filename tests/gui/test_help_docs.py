@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import press
 from PySide6.QtCore import QSettings
 
 from rigplan.gui.mainwindow import MainWindow
@@ -16,8 +17,10 @@ def test_f1_shows_the_bundled_docs(qtbot, catalog, offers, perf, tmp_path: Path)
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
     w.show()
     qtbot.waitExposed(w)
-    w.menus.docs.trigger()
+    assert getattr(w, "docs_dialog", None) is None  # nothing opened it yet
+    press(qtbot, w.picker.search, "F1")  # the real key, from wherever the focus is in the window
     dlg = w.docs_dialog
+    assert dlg is not None
     assert dlg.isVisible() and dlg.pages.count() == len(list(DOCS.glob("*.md")))
     assert dlg.pages.item(0).text() == "Checks"
     assert "How a rule is added" in dlg.view.toPlainText()

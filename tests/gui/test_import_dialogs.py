@@ -49,7 +49,7 @@ def test_review_dialog_shows_candidates_and_takes_the_choice(qtbot, catalog: Cat
     assert [t.item(r, 3).text() for r in range(8)] == [
         "Matched", "Matched", "Check", "Matched", "Check", "Check", "Check", "Other item",
     ]  # fmt: skip
-    assert t.item(4, 2).text() == "299.97 USD"
+    assert t.item(4, 2).text() == "$299.97"
     assert "4 uncertain matches" in dlg.summary.text()
     gpu = dlg.combos[4]
     assert gpu.currentText() == CUSTOM  # nothing guessed
@@ -127,7 +127,7 @@ def test_price_file_into_your_catalog_prices(qtbot, tmp_path: Path, monkeypatch)
     model = w.picker.model_for(Kind.CPU)
     row = catalog.table(Kind.CPU).ids.index(RYZEN_7950X)
     tip = model.data(model.index(row, model.price_col), Qt.ItemDataRole.ToolTipRole)
-    assert tip == "499.00 USD on 2025-08-01: your price: Micro Center quote"
+    assert tip == "$499.00 on 2025-08-01: your price: Micro Center quote"
     bundled = load_catalog(cache_dir=tmp_path / "cache").get(RYZEN_7950X).price  # type: ignore[union-attr]
     assert import_actions.remove_your_prices(w, ask=False) == 3
     assert load_user_prices(tmp_path / "data") == {}
@@ -162,7 +162,7 @@ def test_saved_prices_show_when_the_window_starts(qtbot, tmp_path: Path) -> None
     assert price is not None and price.amount == 455.0 and price.source == "your price: local shop"
     w.doc.add_part(catalog.get(RYZEN_7950X))  # type: ignore[arg-type]
     assert w.build_panel.table.item(0, 3).text() == "$455.00"
-    assert "Catalog price: 455.00 USD (your price: local shop, 2025-09-01)" in w.build_panel.table.item(0, 3).toolTip()
+    assert "Catalog price: $455.00 (your price: local shop, 2025-09-01)" in w.build_panel.table.item(0, 3).toolTip()
 
 
 def test_an_exact_candidate_is_preselected(qtbot, catalog: Catalog) -> None:

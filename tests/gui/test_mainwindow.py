@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import click_cell, press, type_text
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -18,16 +19,9 @@ from rigplan.model import Kind
 
 def search_and_add(qtbot, w: MainWindow, kind: Kind, text: str) -> None:  # noqa: ANN001
     w.picker.set_kind(kind)
-    w.picker.search.clear()
-    qtbot.keyClicks(w.picker.search, text)
-    qtbot.keyClick(w.picker.search, Qt.Key.Key_Return)
+    type_text(qtbot, w.picker.search, text, enter=True)
     qtbot.waitUntil(lambda: 0 < w.picker.proxy.rowCount() < len(w.catalog.table(kind)))
-    view = w.picker.view
-    index = w.picker.proxy.index(0, 0)
-    view.scrollTo(index)
-    pos = view.visualRect(index).center()
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
-    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    click_cell(qtbot, w.picker.view, 0, 0, double=True)  # the first match, double-clicked where it is drawn
 
 
 def panel_texts(w: MainWindow) -> list[str]:
@@ -59,14 +53,15 @@ def test_incompatible_cpu_shows_a_finding(qtbot, window: MainWindow) -> None:  #
     text = dict(window.findings.findings_shown())["cpu-socket"]
     assert "AM4" in text and "AM5" in text
     assert window.statusBar().currentMessage().startswith("2 errors")  # socket and memory type? at least the socket
-    # Clicking the finding selects the slot it concerns.
+    # Clicking the finding where it is drawn selects the slot it concerns (the picker is elsewhere first).
     item = next(
         window.findings.topLevelItem(i)
         for i in range(window.findings.topLevelItemCount())
         if window.findings.topLevelItem(i).text(1) == "cpu-socket"
     )
-    window.findings.itemClicked.emit(item, 0)
-    assert window.picker.kind in (Kind.CPU, Kind.MOTHERBOARD)
+    window.picker.set_kind(Kind.GPU)
+    click_cell(qtbot, window.findings, item, 0)
+    assert window.picker.kind is Kind.CPU  # the rule's first slot: the CPU, which the user just chose
 
 
 def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> None:  # noqa: ANN001
@@ -103,13 +98,16 @@ def test_undo_redo_restore_the_build(qtbot, window: MainWindow) -> None:  # noqa
     search_and_add(qtbot, window, Kind.GPU, "4090")
     search_and_add(qtbot, window, Kind.PSU, "1600W")
     full = window.doc.build
-    window.menus.undo.trigger()
+    undo = window.menus.undo.shortcut().toString()  # the platform's keys (Ctrl+Z; redo Ctrl+Shift+Z or Ctrl+Y)
+    redo = window.menus.redo.shortcut().toString()
+    assert undo and redo
+    press(qtbot, window.build_panel.table, undo)
     assert window.doc.build.first(Kind.PSU) is None and window.doc.build.first(Kind.GPU) is not None
-    window.menus.undo.trigger()
+    press(qtbot, window.build_panel.table, undo)
     assert window.doc.build.items == ()
     assert not window.isWindowModified()
-    window.menus.redo.trigger()
-    window.menus.redo.trigger()
+    press(qtbot, window.build_panel.table, redo)
+    press(qtbot, window.build_panel.table, redo)
     assert window.doc.build == full
     assert sum(1 for t in panel_texts(window) if "(none chosen" not in t) == 2
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import press
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
@@ -40,7 +41,7 @@ def test_unticked_findings_stay_hidden_after_a_restart(qtbot, window: MainWindow
     assert not window.findings_dock.isVisible()
     again = _restart(qtbot, window)
     assert not again.menus.findings.isChecked() and not again.findings_dock.isVisible()
-    again.menus.findings.trigger()  # one press of Ctrl+3 brings it back
+    press(qtbot, again.picker.search, "Ctrl+3")  # one press of Ctrl+3 brings it back
     assert again.findings_dock.isVisible()
 
 

@@ -12,17 +12,9 @@ from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import json_text, table
 from rigplan.exports.plan import unpriced_other
-from rigplan.exports.wording import at_least, least
 from rigplan.model.assumptions import Pricing
 from rigplan.model.common import MAX_AMOUNT
-
-STATUS_TEXT = {
-    "breaks-even": "",
-    "at-horizon-with-resale": "owning wins only through resale at the horizon",
-    "never": "never within the horizon",
-    "from-day-one": "owning is cheaper from day one",
-    "speed-unknown": "speed ratio unknown",
-}
+from rigplan.wording import BreakEven, at_least, least, money
 
 
 def _positive(name: str, allow_zero: bool = True, upper: float = MAX_AMOUNT):  # noqa: ANN202 - argparse type
@@ -69,11 +61,40 @@ def _r(v: float | None, nd: int = 2) -> float | None:
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
-    from rigplan.cloud.store import offers_in_use
-    from rigplan.costs.analysis import CostInputError, cost_build, offer_input, perf_for
-    from rigplan.costs.fx import NoRate, electricity_price, rate_for
+    from rigplan.costs.analysis import cost_build, perf_for
     from rigplan.costs.jobs import job_defined, jobs
-    from rigplan.costs.model import OwnInputs, compute
+    from rigplan.costs.model import compute
+
+    build, a, k, warnings = _build_and_assumptions(ns)
+    perf = perf_for(a)
+    costing = cost_build(build, perf)
+    own = _own_inputs(ns, a, k, costing.own)
+    offers, inputs = _offers(ns, a, perf, own, costing.throughput_kind)
+    report = compute(own, inputs, a)
+    job_results = {j.id: j for j in jobs(own, inputs, a)}
+    # A quick estimate has no parts: the build's power notes ("no PSU chosen") would only confuse.
+    notes = warnings + (list(costing.notes) if ns.build else []) + report.notes
+    notes += [  # a dated price converts at its own date's rate: the table says which
+        f"{i.id}: converted at {a.currency} {i.fx_per_usd:g} per USD ({i.fx_basis})"
+        for i in inputs
+        if i.fx_per_usd is not None and i.fx_basis != k.basis
+    ]
+    results = _results(offers, inputs, report, job_results)
+    for w in warnings:
+        print(f"rigplan: warning: {w}", file=sys.stderr)
+    if ns.json:
+        out = _json_out(build, a, k, own, costing, report, results, notes)
+        sys.stdout.write(json_text(out) + "\n")
+        return 0
+    other = unpriced_other(build, report.unpriced)  # "2 parts and 1 other item without a price" (issue 29)
+    _print_text(build.name, a, own, report, results, notes, job_defined(a), other)
+    _print_speeds(own, costing)
+    return 0
+
+
+def _build_and_assumptions(ns: argparse.Namespace) -> tuple[Any, Any, Any, list[str]]:
+    """The build (a file, or a quick estimate from --build-cost) with the flags' assumptions; the rate; warnings."""
+    from rigplan.costs.fx import NoRate, electricity_price, rate_for
     from rigplan.files import load
     from rigplan.model.build import Build
 
@@ -83,7 +104,7 @@ def cmd_cost(ns: argparse.Namespace) -> int:
     try:
         a = apply_assumption_flags(ns, build.assumptions)
         k = rate_for(a)
-        kwh, kwh_basis = electricity_price(a)
+        electricity_price(a)  # refused here, in one line, if the flags leave no price
     except (ValueError, NoRate) as exc:
         raise UsageError(str(exc)) from None
     warnings: list[str] = []
@@ -92,42 +113,56 @@ def cmd_cost(ns: argparse.Namespace) -> int:
             "--build-cost without --load-watts: electricity counted at 0 W (load and idle); give --load-watts and "
             "--idle-watts for the running cost"
         )
-    build = build.model_copy(update={"assumptions": a})
-    perf = perf_for(a)
-    costing = cost_build(build, perf)
-    own = costing.own
+    return build.model_copy(update={"assumptions": a}), a, k, warnings
+
+
+def _own_inputs(ns: argparse.Namespace, a: Any, k: Any, own: Any) -> Any:
+    """What owning costs: the build's, or --build-cost and the watts given for a quick estimate."""
+    from rigplan.costs.model import OwnInputs
+
     if ns.build_cost is not None:
         own = OwnInputs(ns.build_cost / k.per_usd, own.load_wall_w, own.idle_wall_w, own.throughput, ())
     if not ns.build:
         own = replace(own, load_wall_w=a.load_watts or 0.0, idle_wall_w=a.idle_watts or 0.0)
-    catalog = offers_in_use()  # bundled, or the user's updated prices
+    return own
+
+
+def _offers(ns: argparse.Namespace, a: Any, perf: Any, own: Any, own_kind: str) -> tuple[list[Any], list[Any]]:
+    """The --instance offers from the offers in use (bundled, or the user's updated prices) and their inputs."""
+    from rigplan.cloud.store import offers_in_use
+    from rigplan.costs.analysis import CostInputError, offer_input
+
+    catalog = offers_in_use()
     if catalog.problem and not len(catalog):
         raise UsageError(catalog.problem)
     offers = [_pick_offer(catalog, name, ns.region, a.pricing, ns.hourly) for name in ns.instance]
     try:
-        inputs = [
-            offer_input(o, a, perf, own.throughput, hourly=ns.hourly, own_kind=costing.throughput_kind) for o in offers
-        ]
+        inputs = [offer_input(o, a, perf, own.throughput, hourly=ns.hourly, own_kind=own_kind) for o in offers]
     except CostInputError as exc:
         raise UsageError(str(exc)) from None
-    report = compute(own, inputs, a)
-    job_results = {j.id: j for j in jobs(own, inputs, a)}
-    # A quick estimate has no parts: the build's power notes ("no PSU chosen") would only confuse.
-    notes = warnings + (list(costing.notes) if ns.build else []) + report.notes
+    return offers, inputs
+
+
+def _results(offers: list[Any], inputs: list[Any], report: Any, job_results: dict[str, Any]) -> list[dict[str, Any]]:
     by_id = {o.id: o for o in offers}
     fx = {i.id: {"per_usd": _r(i.fx_per_usd, 6), "basis": i.fx_basis} for i in inputs}
-    notes += [  # a dated price converts at its own date's rate: the table says which
-        f"{i.id}: converted at {a.currency} {i.fx_per_usd:g} per USD ({i.fx_basis})"
-        for i in inputs
-        if i.fx_per_usd is not None and i.fx_basis != k.basis
-    ]
     kinds = {i.id: i.speedup_kind for i in inputs}
     results = [_result(by_id[r.id], r, job_results.get(r.id)) for r in report.offers]
     results += [_unknown(by_id[u.id], u, job_results.get(u.id)) for u in report.speed_unknown]
     for r in results:
         r["exchange_rate"] = fx[r["offer_id"]]
         r["speedup_kind"] = kinds[r["offer_id"]]
-    out = {
+    return results
+
+
+def _json_out(
+    build: Any, a: Any, k: Any, own: Any, costing: Any, report: Any, results: list, notes: list
+) -> dict[str, Any]:
+    from rigplan.costs.fx import electricity_price
+    from rigplan.costs.jobs import job_defined
+
+    kwh, kwh_basis = electricity_price(a)
+    return {
         "currency": a.currency,
         "exchange_rate": {"per_usd": k.per_usd, "basis": k.basis},
         "build_cost": _r(report.upfront),
@@ -150,15 +185,7 @@ def cmd_cost(ns: argparse.Namespace) -> int:
             "resale_share": _r(report.resale_share, 4),
             "resale_basis": report.resale_basis,
         },
-        "gpu_speeds": [
-            {
-                "gpu": g,
-                "speed_v100": None if s is None else _r(s.value, 3),
-                "kind": s.kind if s else "unknown",
-                "basis": s.basis if s else "no measurement and no specs",
-            }
-            for g, s in costing.gpu_speeds
-        ],
+        "gpu_speeds": [_gpu_speed(g, s) for g, s in costing.gpu_speeds],
         "own_cost_at_horizon": {k2: _r(v) for k2, v in report.own_breakdown.items()},
         "own_work_per_money": _r(report.own_work_per_money, 4),
         "work_unit": "V100-hours of training per unit of currency (1 V100-hour is about 3.0 million ResNet-50 images)",
@@ -166,20 +193,24 @@ def cmd_cost(ns: argparse.Namespace) -> int:
         "results": results,
         "notes": notes,
     }
-    for w in warnings:
-        print(f"rigplan: warning: {w}", file=sys.stderr)
-    if ns.json:
-        sys.stdout.write(json_text(out) + "\n")
-        return 0
-    other = unpriced_other(build, report.unpriced)  # "2 parts and 1 other item without a price" (issue 29)
-    _print_text(build.name, a, own, report, results, notes, job_defined(a), other)
+
+
+def _gpu_speed(gpu: str, s: Any) -> dict[str, Any]:
+    return {
+        "gpu": gpu,
+        "speed_v100": None if s is None else _r(s.value, 3),
+        "kind": s.kind if s else "unknown",
+        "basis": s.basis if s else "no measurement and no specs",
+    }
+
+
+def _print_speeds(own: Any, costing: Any) -> None:
     speeds = ", ".join(
         f"{g}: {'unknown' if sp is None else f'{sp.value:.2f} ({sp.kind})'}" for g, sp in costing.gpu_speeds
     )
     if speeds:
         total = "unknown" if own.throughput is None else f"{own.throughput:.2f}"
         print(f"Desktop speed: {total} V100-equivalents ({costing.throughput_basis}); per card: {speeds}.")
-    return 0
 
 
 def _job(j: Any) -> dict[str, Any] | None:
@@ -233,7 +264,7 @@ def _unknown(o: Any, u: Any, j: Any) -> dict[str, Any]:
         "breakeven_hours": None,
         "breakeven_days": None,
         "breakeven_instance_hours": _r(u.breakeven_instance_hours),
-        "breakeven_status": "speed-unknown",
+        "breakeven_status": BreakEven.SPEED_UNKNOWN,
         "cost_at_horizon": None,
         "work_per_money": None,
         "job": _job(j),
@@ -252,46 +283,50 @@ def _print_text(
     cur = a.currency
     n = len(report.unpriced)  # issue 19: parts without a price make the owning figures lower bounds
     print(
-        f"{name}: {at_least(f'{cur} {report.upfront:,.2f}', n, other)} up front, {cur} {report.own_slope_per_day:,.2f} "
+        f"{name}: {at_least(money(cur, report.upfront), n, other)} up front, {money(cur, report.own_slope_per_day)} "
         "per day to run "
         f"({a.hours_per_day:g} h/day at {own.load_wall_w:.0f} W, {a.idle_hours_per_day:g} h idle at "
-        f"{own.idle_wall_w:.0f} W, {cur} {electricity_price(a)[0]:g}/kWh); horizon {a.horizon_years:g} years; "
+        f"{own.idle_wall_w:.0f} W, {money(cur, electricity_price(a)[0], 3)}/kWh); horizon {a.horizon_years:g} years; "
         f"{report.fx_basis}."
     )
-    rows = []
-    for r in results:
-        if r["breakeven_status"] == "speed-unknown":
-            be = f"speed unknown: {cur} {report.upfront:,.0f} rents {r['breakeven_instance_hours']:,.0f} instance h"
-        elif r["breakeven_status"] in ("breaks-even",):
-            be = f"{r['breakeven_days']:,.0f} days ({r['breakeven_hours']:,.0f} h)"
-        else:
-            be = STATUS_TEXT[r["breakeven_status"]]
-        row = [
-            r["offer_id"],
-            r["pricing"],
-            f"{r['hourly']:,.3f}",
-            "unknown" if r["speedup"] is None else f"{r['speedup']:.2f}" + _estimate_mark(r),
-            be,
-            "-" if r["cost_at_horizon"] is None else f"{cur} {r['cost_at_horizon']['total']:,.0f}",
-        ]
-        if job_mode:
-            j = r["job"]
-            row.append(
-                f"{cur} {j['cloud_cost']:,.0f}/job; owning wins after {j['jobs_to_win']} jobs"
-                if j and j["jobs_to_win"]
-                else ("never" if j and j["status"] == "never" else "unknown")
-            )
-        rows.append(row)
+    rows = [_row(r, cur, report.upfront, job_mode) for r in results]
     head = ["Offer", "Pricing", f"{cur}/h", "Speed ratio", "Break-even", "Rent at horizon"]
     print(table(rows, head + (["Jobs"] if job_mode else [])))
     print(
-        f"Owning at the horizon: {least(n)}{cur} {report.own_breakdown['total']:,.0f} after resale of "
+        f"Owning at the horizon: {least(n)}{money(cur, report.own_breakdown['total'], 0)} after resale of "
         f"{report.resale_share:.0%} ({report.resale_basis.split(' (')[0]})."
     )
     if any(r.get("speedup_kind") == "estimate" for r in results):
         print("Speed ratios marked (estimate) rest on at least one estimated GPU speed: see speedup_basis (--json).")
-    for n in notes:
-        print(f"note: {n}")
+    for note in notes:
+        print(f"note: {note}")
+
+
+def _row(r: dict[str, Any], cur: str, upfront: float, job_mode: bool) -> list[str]:
+    """One offer's row of the text table."""
+    status = BreakEven(r["breakeven_status"])
+    if status is BreakEven.SPEED_UNKNOWN:
+        be = f"{status.words}: {money(cur, upfront, 0)} rents {r['breakeven_instance_hours']:,.0f} instance h"
+    elif status is BreakEven.BREAKS_EVEN:
+        be = f"{r['breakeven_days']:,.0f} days ({r['breakeven_hours']:,.0f} h)"
+    else:
+        be = status.words
+    row = [
+        r["offer_id"],
+        r["pricing"],
+        f"{r['hourly']:,.3f}",
+        "unknown" if r["speedup"] is None else f"{r['speedup']:.2f}" + _estimate_mark(r),
+        be,
+        "-" if r["cost_at_horizon"] is None else money(cur, r["cost_at_horizon"]["total"], 0),
+    ]
+    if job_mode:
+        j = r["job"]
+        row.append(
+            f"{money(cur, j['cloud_cost'], 0)}/job; owning wins after {j['jobs_to_win']} jobs"
+            if j and j["jobs_to_win"]
+            else ("never" if j and j["status"] == "never" else "unknown")
+        )
+    return row
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from rigplan.cli.main import UsageError
+from rigplan.exports.text import TEXT_FORMATS, text_export
 
-TEXT_FORMATS = ("md", "csv", "costs-csv")
 QT_FORMATS = ("pdf", "png", "svg")
 CHARTS = ("breakeven", "breakdown", "sensitivity")
 
@@ -49,13 +49,6 @@ def load_plan(path: str, ns: argparse.Namespace, catalog: Any = None) -> Any:
     offers = [(c.offer, c.pricing) for c in plan.offers]  # named as the rest of the export names them (issue 29)
     plan.workload_lines = plan_lines(build, offers, list(plan.offer_names().values()))  # issue 28
     return plan
-
-
-def text_export(plan: Any, fmt: str) -> str:
-    from rigplan.exports.markdown import to_markdown
-    from rigplan.exports.tables import costs_csv, parts_csv
-
-    return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
 
 
 def _write_drawn(plan: Any, fmt: str, out: Path, ns: argparse.Namespace) -> bytes:

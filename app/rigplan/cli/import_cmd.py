@@ -18,6 +18,7 @@ from typing import Any
 
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json, table
+from rigplan.wording import money
 
 MAX_INPUT = 5_000_000
 
@@ -71,10 +72,6 @@ def _picks(items: list[str]) -> dict[int, str | None]:
             raise UsageError(f"--pick {item!r}: expected LINE=PART_ID, e.g. --pick 3=4fb54223-...")
         out[int(line) - 1] = None if pid.strip() == "custom" else pid.strip()
     return out
-
-
-def _money(amount: float | None, currency: str | None) -> str:
-    return f"{amount:,.2f} {currency}" if amount is not None and currency else "no price"
 
 
 def run_pcpartpicker(ns: argparse.Namespace) -> int:
@@ -131,10 +128,17 @@ def run_pcpartpicker(ns: argparse.Namespace) -> int:
     extra = f" and {len(build.other)} Other item{'s' if len(build.other) != 1 else ''}" if build.other else ""
     print(f"Wrote {ns.output}: {len(build.items)} parts{extra} from {len(result.lines)} list lines.")
     if result.imported_total is not None:
-        said = f" (the list says {result.parts.total:,.2f})" if result.parts.total is not None else ""
-        print(f"Imported total: {result.imported_total:,.2f} {result.parts.currency}{said}.")
+        cur = result.parts.currency
+        said = f" (the list says {money(cur, result.parts.total)})" if result.parts.total is not None else ""
+        print(f"Imported total: {money(cur, result.imported_total)}{said}.")
     show = [
-        [str(r["line"]), r["type"], r["status"], _money(r["price"], r["currency"]), r["part"] or r["listing"]]
+        [
+            str(r["line"]),
+            r["type"],
+            r["status"],
+            money(r["currency"], r["price"]) if r["currency"] else "no price",
+            r["part"] or r["listing"],
+        ]
         for r in rows
     ]
     print(table(show, ["Line", "Type", "Match", "List price", "Part"]))

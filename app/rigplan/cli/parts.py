@@ -9,6 +9,7 @@ from rigplan.cli.argtypes import whole
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json, table
 from rigplan.model.parts import Kind, Part
+from rigplan.wording import money
 
 # Key specs per kind for the plain listing (the JSON output carries every field).
 KEY_SPECS: dict[Kind, list[tuple[str, str]]] = {
@@ -47,7 +48,7 @@ def _fmt(value: Any) -> str:
 
 
 def _price(part: Part) -> str:
-    return f"${part.price.amount:,.2f}" if part.price else "no price"
+    return money(part.price.currency, part.price.amount) if part.price else "no price"
 
 
 def _kind(value: str) -> Kind:

@@ -15,6 +15,7 @@ from rigplan.cli.argtypes import number, whole
 from rigplan.cli.assumption_flags import add_assumption_flags, apply_assumption_flags
 from rigplan.cli.output import print_json
 from rigplan.model.common import MAX_AMOUNT
+from rigplan.wording import BreakEven, money
 
 
 def _days(found: Any) -> float | None:
@@ -130,103 +131,126 @@ def _fit_json(sug: Any) -> dict[str, Any] | None:
 def cmd_suggest(ns: argparse.Namespace) -> int:
     from rigplan.catalog import load_catalog
     from rigplan.cli.main import UsageError
-    from rigplan.files import save, with_build_suffix
-    from rigplan.files.buildfile import build_to_dict
-    from rigplan.model.assumptions import Assumptions
-    from rigplan.suggest import Goal, Question, SuggestError, suggest
-    from rigplan.suggest.explain import money
+    from rigplan.suggest import SuggestError, suggest
 
     try:
-        a = apply_assumption_flags(ns, Assumptions())
-        if ns.work_hours_per_year is not None:  # the stated amount of work, as hours a day over the year
-            if not 0 < ns.work_hours_per_year <= 8766:
-                raise SuggestError(f"--work-hours-per-year must be 1 to 8766, not {ns.work_hours_per_year:g}")
-            a = a.model_copy(update={"hours_per_day": ns.work_hours_per_year / 365.25})
-        beat = resolve_offer(ns.beat, ns.region, a.pricing) if ns.beat else None
-        fit = None
-        if ns.fit_model:
-            fit = fit_need(ns.fit_model, ns.fit_task, ns.fit_seq, ns.fit_batch, ns.fit_weights)
-        elif any(v is not None for v in (ns.fit_seq, ns.fit_batch, ns.fit_weights)) or ns.fit_task != "lora":
-            raise SuggestError("--fit-task, --fit-seq, --fit-batch and --fit-weights need --fit-model")
-        goal = Goal(ns.goal) if ns.goal else (Goal.BREAKEVEN if beat is not None else Goal.THROUGHPUT)
-        if beat is not None and goal is not Goal.BREAKEVEN:
-            raise SuggestError("--beat asks for the earliest break-even; leave out --goal or use --goal breakeven")
-        q = Question(
-            budget=ns.budget,
-            currency=a.currency,  # --currency (an assumption flag) sets the budget's currency too
-            goal=goal,
-            target=ns.target,
-            gpus=ns.gpus,
-            max_gpus=ns.max_gpus,
-            min_vram_gb=ns.min_vram,
-            min_ram_gb=ns.min_ram,
-            min_storage_gb=ns.min_storage,
-            min_cores=ns.min_cores,
-            expert=not ns.no_expert_minimums,
-            allow_missing_data=ns.allow_missing_data,
-            case_form=ns.case,
-            include=tuple(ns.include or ()),
-            beat=beat,
-            own_prices=_own_prices(ns.prices_from, ns.my_prices),
-            fit=fit,
-        )
+        a, q = _question(ns)
         sug = suggest(load_catalog(), a, q)
     except (SuggestError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     rate = sug.total / sug.found.total_usd if sug.found.total_usd else 1.0
     if ns.output:
-        ns.output = str(with_build_suffix(ns.output))  # `-o mybuild` writes mybuild.rigplan (issue 18)
-        try:
-            save(sug.build, ns.output, inputs=(ns.prices_from,))  # never over the build it took prices from
-        except OSError as exc:
-            raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
-    o = sug.found.option
+        _write(ns, sug)
     if ns.json:
-        print_json(
-            {
-                "total": round(sug.total, 2),
-                "currency": sug.currency,
-                "throughput": round(o.throughput, 4),
-                "throughput_unit": "V100-equivalents",
-                "vram_gb": o.vram_gb,
-                "platform": sug.found.vendor or None,
-                "beat": None
-                if q.beat is None
-                else {
-                    "offer": q.beat.id,
-                    "pricing": a.pricing.value,
-                    "hourly_usd": q.beat.hourly(a.pricing),
-                    "price_date": q.beat.date_text,
-                    "breakeven_days": _days(sug.found),
-                    "status": sug.found.score.status if sug.found.score else None,
-                },
-                "own_prices_used": sorted(pid for pid in dict(q.own_prices) if pid in _ids(sug.build)),
-                "binding": sug.binding,
-                "binding_text": sug.binding_text,
-                "next_steps": [
-                    {"extra": extra, "buys": _alt(alt, sug.currency, rate) if alt else None}
-                    for extra, alt in sug.next_steps
-                ],
-                "runners_up": [_alt(r, sug.currency, rate) for r in sug.runners_up],
-                "check": sug.check_text,
-                "warnings": [f.to_json() for f in sug.report.findings if f.severity == "warning"] if sug.report else [],
-                "not_checked": [n.to_json() for n in sug.report.not_checked] if sug.report else [],
-                "minimums": sug.minimums,
-                "fits_workload": _fit_json(sug),
-                "notes": sug.notes,
-                "seconds": round(sug.seconds, 3),
-                "build": build_to_dict(sug.build),
-            }
-        )
-        return 0
-    print(
-        f"Suggested: {money(sug.total, sug.currency)}, {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory"
+        print_json(_json_out(sug, q, a, rate))
+    else:
+        _print_text(sug, q, a, rate, ns.output)
+    return 0
+
+
+def _question(ns: argparse.Namespace) -> tuple[Any, Any]:
+    """The assumptions and the question the flags ask; SuggestError names a flag that makes no sense."""
+    from rigplan.model.assumptions import Assumptions
+    from rigplan.suggest import Goal, Question, SuggestError
+
+    a = apply_assumption_flags(ns, Assumptions())
+    if ns.work_hours_per_year is not None:  # the stated amount of work, as hours a day over the year
+        if not 0 < ns.work_hours_per_year <= 8766:
+            raise SuggestError(f"--work-hours-per-year must be 1 to 8766, not {ns.work_hours_per_year:g}")
+        a = a.model_copy(update={"hours_per_day": ns.work_hours_per_year / 365.25})
+    beat = resolve_offer(ns.beat, ns.region, a.pricing) if ns.beat else None
+    fit = None
+    if ns.fit_model:
+        fit = fit_need(ns.fit_model, ns.fit_task, ns.fit_seq, ns.fit_batch, ns.fit_weights)
+    elif any(v is not None for v in (ns.fit_seq, ns.fit_batch, ns.fit_weights)) or ns.fit_task != "lora":
+        raise SuggestError("--fit-task, --fit-seq, --fit-batch and --fit-weights need --fit-model")
+    goal = Goal(ns.goal) if ns.goal else (Goal.BREAKEVEN if beat is not None else Goal.THROUGHPUT)
+    if beat is not None and goal is not Goal.BREAKEVEN:
+        raise SuggestError("--beat asks for the earliest break-even; leave out --goal or use --goal breakeven")
+    q = Question(
+        budget=ns.budget,
+        currency=a.currency,  # --currency (an assumption flag) sets the budget's currency too
+        goal=goal,
+        target=ns.target,
+        gpus=ns.gpus,
+        max_gpus=ns.max_gpus,
+        min_vram_gb=ns.min_vram,
+        min_ram_gb=ns.min_ram,
+        min_storage_gb=ns.min_storage,
+        min_cores=ns.min_cores,
+        expert=not ns.no_expert_minimums,
+        allow_missing_data=ns.allow_missing_data,
+        case_form=ns.case,
+        include=tuple(ns.include or ()),
+        beat=beat,
+        own_prices=_own_prices(ns.prices_from, ns.my_prices),
+        fit=fit,
     )
+    return a, q
+
+
+def _write(ns: argparse.Namespace, sug: Any) -> None:
+    from rigplan.cli.main import UsageError
+    from rigplan.files import save, with_build_suffix
+
+    ns.output = str(with_build_suffix(ns.output))  # `-o mybuild` writes mybuild.rigplan (issue 18)
+    try:
+        save(sug.build, ns.output, inputs=(ns.prices_from,))  # never over the build it took prices from
+    except OSError as exc:
+        raise UsageError(f"cannot write {ns.output}: {exc.strerror or exc}") from None
+
+
+def _beat_json(sug: Any, q: Any, a: Any) -> dict[str, Any] | None:
+    if q.beat is None:
+        return None
+    return {
+        "offer": q.beat.id,
+        "pricing": a.pricing.value,
+        "hourly_usd": q.beat.hourly(a.pricing),
+        "price_date": q.beat.date_text,
+        "breakeven_days": _days(sug.found),
+        "status": sug.found.score.status if sug.found.score else None,
+    }
+
+
+def _json_out(sug: Any, q: Any, a: Any, rate: float) -> dict[str, Any]:
+    from rigplan.files.buildfile import build_to_dict
+
+    o, report = sug.found.option, sug.report
+    return {
+        "total": round(sug.total, 2),
+        "currency": sug.currency,
+        "throughput": round(o.throughput, 4),
+        "throughput_unit": "V100-equivalents",
+        "vram_gb": o.vram_gb,
+        "platform": sug.found.vendor or None,
+        "beat": _beat_json(sug, q, a),
+        "own_prices_used": sorted(pid for pid in dict(q.own_prices) if pid in _ids(sug.build)),
+        "binding": sug.binding,
+        "binding_text": sug.binding_text,
+        "next_steps": [
+            {"extra": extra, "buys": _alt(alt, sug.currency, rate) if alt else None} for extra, alt in sug.next_steps
+        ],
+        "runners_up": [_alt(r, sug.currency, rate) for r in sug.runners_up],
+        "check": sug.check_text,
+        "warnings": [f.to_json() for f in report.findings if f.severity == "warning"] if report else [],
+        "not_checked": [n.to_json() for n in report.not_checked] if report else [],
+        "minimums": sug.minimums,
+        "fits_workload": _fit_json(sug),
+        "notes": sug.notes,
+        "seconds": round(sug.seconds, 3),
+        "build": build_to_dict(sug.build),
+    }
+
+
+def _print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> None:
+    o, cur = sug.found.option, sug.currency
+    print(f"Suggested: {money(cur, sug.total, 0)}, {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory")
     if q.beat is not None:
         print(f"  {_beat_line(sug, q, a)}")
     for item in sug.build.items:
         price = item.unit_price
-        each = f"{price.amount:,.2f} {price.currency}" if price else "no price"
+        each = money(price.currency, price.amount) if price else "no price"
         mine = " your price" if item.price_override else ""
         print(f"  {item.quantity}x {item.part.kind.label:<12} {item.part.name}  ({each}{mine})")
     print(f"Checks: {sug.check_text}")
@@ -236,24 +260,20 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
         print(f"Held to the expert's minimums: {'; '.join(sug.minimums)}")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
-        buys = (
-            f"{alt.found.option.count}x {alt.found.option.part.name}, {alt.found.option.throughput:.2f}"
-            if alt
-            else "nothing better"
-        )
-        print(f"{money(extra, sug.currency)} more buys: {buys}")
+        step = alt.found.option if alt else None
+        buys = f"{step.count}x {step.part.name}, {step.throughput:.2f}" if step else "nothing better"
+        print(f"{money(cur, extra, 0)} more buys: {buys}")
     for r in sug.runners_up:
         f = r.found
         days = "" if f.score is None else f", break-even day {_days(f) or 'never'}"
         print(
-            f"Runner-up ({r.why}): {money(f.total_usd * rate, sug.currency)}, "
+            f"Runner-up ({r.why}): {money(cur, f.total_usd * rate, 0)}, "
             f"{f.option.count}x {f.option.part.name}, {f.option.throughput:.2f}{days}"
         )
     for note in sug.notes:
         print(f"  note: {note}")
-    if ns.output:
-        print(f"Written to {ns.output} (checks: {sug.check_text})")
-    return 0
+    if output:
+        print(f"Written to {output} (checks: {sug.check_text})")
 
 
 def _ids(build: Any) -> set[str]:
@@ -263,10 +283,10 @@ def _ids(build: Any) -> set[str]:
 def _beat_line(sug: Any, q: Any, a: Any) -> str:
     sc = sug.found.score
     offer = q.beat
-    head = f"against {offer.id} at ${offer.hourly(a.pricing):.3f}/h {a.pricing.value} ({offer.date_text})"
+    head = f"against {offer.id} at {money('USD', offer.hourly(a.pricing), 3)}/h {a.pricing.value} ({offer.date_text})"
     if sc is None or math.isinf(sc.days):
         return f"never breaks even {head}"
-    if sc.status == "at-horizon-with-resale":
+    if sc.status is BreakEven.AT_HORIZON_WITH_RESALE:
         return f"breaks even only at the {a.horizon_years:g}-year horizon, with resale, {head}"
     return f"breaks even after {sc.days:,.0f} days ({sc.days * a.hours_per_day:,.0f} hours of work) {head}"
 

@@ -93,76 +93,100 @@ def _region(provider: str, location: str) -> str:
 def to_offers(
     items: Iterable[Any], provider: str, version: str, where: str, data_date: dt.date | None
 ) -> list[dict[str, Any]]:
+    groups = _group(items, provider)
+    names: dict[tuple[str, str, str], int] = {}
+    for prov, inst, region, _, _ in groups:
+        names[(prov, inst, region)] = names.get((prov, inst, region), 0) + 1
+    source = f"{SOURCE}; {provider} catalog {version}, {where}"
+    out = []
+    for (prov, inst, region, gpu, count), g in sorted(groups.items(), key=lambda kv: [str(x) for x in kv[0]]):
+        # GCP's N1 VMs take several GPU types and counts: one offer each, named by what is attached.
+        itype = inst if names[(prov, inst, region)] == 1 else f"{inst} + {count}x {gpu}"
+        out.append(_offer(g, prov, itype, region, gpu, count, source, version, data_date))
+    return out
+
+
+def _group(items: Iterable[Any], provider: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """gpuhunt's rows grouped by offer (provider, instance, region, GPU, count) with their on-demand and spot prices."""
     groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     for it in items:
         vendor = getattr(it.gpu_vendor, "value", it.gpu_vendor) or ""
         if not it.gpu_count or vendor == "google":  # CPU-only machines and TPUs: nothing to compare a GPU box with
             continue
-        prov = rigplan_provider(provider)
         gpu = gpu_name(it.gpu_name, it.gpu_memory)
-        key = (prov, it.instance_name, _region(provider, it.location), gpu, it.gpu_count)
-        g = groups.setdefault(
-            key,
-            {"item": it, "gpu": gpu, "vendor": vendor, "od": [], "spot": []},
-        )
+        key = (rigplan_provider(provider), it.instance_name, _region(provider, it.location), gpu, it.gpu_count)
+        g = groups.setdefault(key, {"item": it, "gpu": gpu, "vendor": vendor, "od": [], "spot": []})
         if it.price and it.price > 0:
             g["spot" if it.spot else "od"].append(float(it.price))
-    names: dict[tuple[str, str, str], int] = {}
-    for prov, inst, region, _, _ in groups:
-        names[(prov, inst, region)] = names.get((prov, inst, region), 0) + 1
-    out = []
-    for (prov, inst, region, gpu, count), g in sorted(groups.items(), key=lambda kv: [str(x) for x in kv[0]]):
-        it = g["item"]
-        # GCP's N1 VMs take several GPU types and counts: one offer each, named by what is attached.
-        itype = inst if names[(prov, inst, region)] == 1 else f"{inst} + {count}x {gpu}"
-        od = min(g["od"]) if g["od"] else None
-        spot = min(g["spot"]) if g["spot"] else None
-        quirks = []
-        if g["od"] and len(set(g["od"])) > 1:
-            lo, hi = min(g["od"]), max(g["od"])
-            quirks.append(f"{len(g['od'])} on-demand prices in the source ({lo:g}-{hi:g}): the lowest is shown")
-        if od is None:
-            quirks.append("no on-demand price in the source")
-        if od and spot and spot > od:
-            quirks.append(f"spot price {spot:g} is above on-demand {od:g} in the source")
-        arch = getattr(it.cpu_arch, "value", it.cpu_arch)
-        if arch == "arm":
-            quirks.append("Arm64 host CPU")
-        if g["vendor"] in ("intel", "tenstorrent") or (gpu or "").lower().startswith("gaudi"):
-            quirks.append(f"NOT A GPU: {gpu} accelerator; no GPU speed figure applies")
-        if g["vendor"] == "amd":
-            quirks.append("AMD accelerator: ROCm, not CUDA")
-        # A share of one GPU (Azure NVv4, NVadsA10 v5; AWS g6f): one GPU's slice, no GPU speed, never 0 GPUs.
-        fraction = float(count) if 0 < float(count) < 1 else None
-        if fraction is not None:
-            quirks.append(f"a {fraction:.3g} slice of one {gpu}: no GPU speed figure applies")
-        out.append(
-            {
-                "id": f"{prov}:{itype}:{region}",
-                "provider": prov,
-                "instance_type": itype,
-                "region": region,
-                "gpu_model": gpu,
-                "gpu_count": 1 if fraction is not None else int(count),
-                "gpu_fraction": fraction,
-                "vram_gb_each": float(it.gpu_memory) if it.gpu_memory else None,
-                "vcpus": int(it.cpu) if it.cpu else None,
-                "ram_gb": float(it.memory) if it.memory else None,
-                "ondemand_usd_h": od,
-                "spot_usd_h": spot,
-                "cpu_arch": "arm64" if arch == "arm" else None,
-                "source": f"{SOURCE}; {provider} catalog {version}, {where}",
-                "data_date": data_date.isoformat() if data_date else None,
-                "data_date_note": (
-                    f"collected {data_date.isoformat()} (gpuhunt catalog version {version})"
-                    if data_date
-                    else f"gpuhunt catalog version {version}: collection date not stated"
-                ),
-                "snapshot": "current",
-                "quirks": quirks,
-            }
-        )
-    return out
+    return groups
+
+
+def _price_quirks(ods: list[float], od: float | None, spot: float | None) -> list[str]:
+    quirks = []
+    if ods and len(set(ods)) > 1:
+        quirks.append(f"{len(ods)} on-demand prices in the source ({min(ods):g}-{max(ods):g}): the lowest is shown")
+    if od is None:
+        quirks.append("no on-demand price in the source")
+    if od and spot and spot > od:
+        quirks.append(f"spot price {spot:g} is above on-demand {od:g} in the source")
+    return quirks
+
+
+def _hardware_quirks(vendor: str, gpu: str | None, arch: Any, fraction: float | None) -> list[str]:
+    quirks = []
+    if arch == "arm":
+        quirks.append("Arm64 host CPU")
+    if vendor in ("intel", "tenstorrent") or (gpu or "").lower().startswith("gaudi"):
+        quirks.append(f"NOT A GPU: {gpu} accelerator; no GPU speed figure applies")
+    if vendor == "amd":
+        quirks.append("AMD accelerator: ROCm, not CUDA")
+    # A share of one GPU (Azure NVv4, NVadsA10 v5; AWS g6f): one GPU's slice, no GPU speed, never 0 GPUs.
+    if fraction is not None:
+        quirks.append(f"a {fraction:.3g} slice of one {gpu}: no GPU speed figure applies")
+    return quirks
+
+
+def _offer(
+    g: dict[str, Any],
+    prov: str,
+    itype: str,
+    region: str,
+    gpu: str | None,
+    count: Any,
+    source: str,
+    version: str,
+    data_date: dt.date | None,
+) -> dict[str, Any]:
+    """One offer in the offers file's form, from its group of gpuhunt rows."""
+    it = g["item"]
+    od = min(g["od"]) if g["od"] else None
+    spot = min(g["spot"]) if g["spot"] else None
+    arch = getattr(it.cpu_arch, "value", it.cpu_arch)
+    fraction = float(count) if 0 < float(count) < 1 else None
+    return {
+        "id": f"{prov}:{itype}:{region}",
+        "provider": prov,
+        "instance_type": itype,
+        "region": region,
+        "gpu_model": gpu,
+        "gpu_count": 1 if fraction is not None else int(count),
+        "gpu_fraction": fraction,
+        "vram_gb_each": float(it.gpu_memory) if it.gpu_memory else None,
+        "vcpus": int(it.cpu) if it.cpu else None,
+        "ram_gb": float(it.memory) if it.memory else None,
+        "ondemand_usd_h": od,
+        "spot_usd_h": spot,
+        "cpu_arch": "arm64" if arch == "arm" else None,
+        "source": source,
+        "data_date": data_date.isoformat() if data_date else None,
+        "data_date_note": (
+            f"collected {data_date.isoformat()} (gpuhunt catalog version {version})"
+            if data_date
+            else f"gpuhunt catalog version {version}: collection date not stated"
+        ),
+        "snapshot": "current",
+        "quirks": _price_quirks(g["od"], od, spot) + _hardware_quirks(g["vendor"], gpu, arch, fraction),
+    }
 
 
 def offers_from_fetched(f: Fetched) -> list[dict[str, Any]]:

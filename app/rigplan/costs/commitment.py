@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from rigplan.model.assumptions import Pricing
+from rigplan.wording import BreakEven
 
 TERM_DAYS = {Pricing.RESERVED_1Y: 365, Pricing.RESERVED_3Y: 3 * 365}
 
@@ -38,17 +39,17 @@ def commitment_curve(days: np.ndarray, per_day: float, upfront: float, term: int
     return curve, rest, int(terms[-1])
 
 
-def first_crossing(own: np.ndarray, cloud: np.ndarray) -> tuple[float | None, str]:
+def first_crossing(own: np.ndarray, cloud: np.ndarray) -> tuple[float | None, BreakEven]:
     """Break-even of a curve with steps (a commitment): the first day cloud >= own, interpolated within the day."""
     last = len(own) - 1
     hit = np.nonzero(cloud >= own)[0]
     if not len(hit):
-        return None, "never"
+        return None, BreakEven.NEVER
     i = int(hit[0])
     if i == 0:
-        return 0.0, "from-day-one"
+        return 0.0, BreakEven.FROM_DAY_ONE
     if i == last:
-        return float(last), "at-horizon-with-resale"
+        return float(last), BreakEven.AT_HORIZON_WITH_RESALE
     gap0, gap1 = own[i - 1] - cloud[i - 1], own[i] - cloud[i]
     frac = gap0 / (gap0 - gap1) if gap0 != gap1 else 1.0
-    return i - 1 + float(frac), "breaks-even"
+    return i - 1 + float(frac), BreakEven.BREAKS_EVEN

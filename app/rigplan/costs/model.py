@@ -23,6 +23,7 @@ from rigplan.costs.commitment import commitment_curve, first_crossing, instances
 from rigplan.costs.fx import electricity_price, rate_for
 from rigplan.costs.resale import resale_share
 from rigplan.model.assumptions import Assumptions, Pricing
+from rigplan.wording import BreakEven
 
 DAYS_PER_MONTH = 365.25 / 12
 RESNET50_IMAGES_PER_S = 833.0  # 1x V100 16GB, fp16, Lambda 2025-12-10 set: one reference-GPU-hour = 3.0 M images
@@ -68,7 +69,7 @@ class OfferResult:
     slope_per_day: float
     breakeven_days: float | None
     breakeven_hours: float | None  # hours of work on the desktop
-    status: str  # "breaks-even", "at-horizon-with-resale", "never", "from-day-one"
+    status: BreakEven  # never SPEED_UNKNOWN here: that is UnknownSpeedResult
     cost_at_horizon: dict[str, float]
     work_per_money: float | None  # reference-GPU-hours per unit of currency
     speedup_basis: str = ""
@@ -86,7 +87,7 @@ class UnknownSpeedResult:
     hourly: float  # effective, in the chosen currency (spot overhead included)
     breakeven_instance_hours: float  # instance hours that cost as much as the build up front (electricity aside)
     speedup_basis: str = ""
-    status: str = "speed-unknown"
+    status: BreakEven = BreakEven.SPEED_UNKNOWN
 
 
 @dataclass
@@ -144,18 +145,18 @@ def cloud_slope(o: OfferInput, a: Assumptions) -> tuple[float, float, float]:
 
 def breakeven(
     upfront: float, own_day: float, resale: float, cloud_day: float, horizon: int
-) -> tuple[float | None, str]:
+) -> tuple[float | None, BreakEven]:
     """First day the cumulative cloud cost reaches the cost of owning, and how it was reached."""
     gain = cloud_day - own_day
     if upfront <= 0 and gain >= 0:
-        return 0.0, "from-day-one"
+        return 0.0, BreakEven.FROM_DAY_ONE
     if gain > 0:
         d = upfront / gain
         if d <= horizon:
-            return d, "breaks-even"
+            return d, BreakEven.BREAKS_EVEN
     if cloud_day * horizon >= upfront + own_day * horizon - resale:
-        return float(horizon), "at-horizon-with-resale"
-    return None, "never"
+        return float(horizon), BreakEven.AT_HORIZON_WITH_RESALE
+    return None, BreakEven.NEVER
 
 
 def compute(own: OwnInputs, offers: list[OfferInput], a: Assumptions) -> CostReport:

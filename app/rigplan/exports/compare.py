@@ -15,15 +15,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from rigplan.exports.plan import ExportError, Plan, curve_labels, unpriced_other
-from rigplan.exports.wording import at_least, least
 from rigplan.model.assumptions import Pricing
 from rigplan.model.offers import Offer
 from rigplan.model.other import OtherCategory, OtherItem
 from rigplan.model.parts import Kind
 from rigplan.rules import Severity
+from rigplan.wording import BreakEven, at_least, least, money
 
 MIN_BUILDS, MAX_BUILDS = 2, 4
-STATUS = {"at-horizon-with-resale": "at horizon, via resale", "never": "never", "from-day-one": "from day one"}
+
+
+def _breakeven_cell(b: dict[str, Any]) -> str:
+    """ "412 days", or the status in the app's one wording ("never within the horizon")."""
+    status = BreakEven(b["status"])
+    if status is BreakEven.BREAKS_EVEN:
+        return f"{b['days'] or 0:,.0f} days"
+    return status.words
 
 
 @dataclass(frozen=True)
@@ -175,9 +182,9 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         return [label] + [("unknown" if x[key] is None else fmt(x[key])) for x in f]
 
     rows = [
-        lower_bound(row("Parts cost", "parts_cost", lambda v: f"{cur} {v:,.2f}"), f, full=True),
-        lower_bound(row("Up front", "upfront", lambda v: f"{cur} {v:,.2f}"), f),
-        lower_bound(row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{cur} {v:,.0f}"), f),
+        lower_bound(row("Parts cost", "parts_cost", lambda v: money(cur, v)), f, full=True),
+        lower_bound(row("Up front", "upfront", lambda v: money(cur, v)), f),
+        lower_bound(row("Owning at horizon", "own_cost_at_horizon", lambda v: money(cur, v, 0)), f),
         row("Full load (sizing)", "load_w", lambda v: f"{v:,.0f} W"),
         row("At the wall, training", "wall_load_w", lambda v: f"{v:,.0f} W"),
         row("Recommended PSU", "recommended_psu_w", lambda v: f"{v:,} W"),
@@ -190,7 +197,11 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         ],
         # Issue 29: in words a buyer reads, rounded to what the estimate can tell: the hours of training, at the speed
         # of one V100 GPU (the unit every speed ratio uses), that 1,000 of the currency buys over the horizon.
-        row(f"Training hours per {cur} 1,000", "work_per_money", lambda v: f"{two_figures(v * 1000)} at V100 speed"),
+        row(
+            f"Training hours per {money(cur, 1000, 0)}",
+            "work_per_money",
+            lambda v: f"{two_figures(v * 1000)} at V100 speed",
+        ),
         row("Errors", "errors", str),
         row("Warnings", "warnings", str),
         row("Notes", "notes", str),
@@ -203,6 +214,6 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         cells = []
         for x in f:
             b = x["breakeven"].get(k)
-            cells.append("-" if b is None else STATUS.get(b["status"], f"{b['days'] or 0:,.0f} days"))
+            cells.append("-" if b is None else _breakeven_cell(b))
         rows.append([f"Break-even vs {names.get(k, k)}"] + cells)
     return rows

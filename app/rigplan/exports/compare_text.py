@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from rigplan.exports.compare import Comparison, figure_rows
+from rigplan.wording import money
 
 
 def _cell(text: str) -> str:
@@ -38,7 +39,7 @@ def compare_markdown(cmp: Comparison, today: dt.date | None = None) -> str:
         out += ["", "### Notes", ""] + [f"- {n}" for n in cmp.notes]
     out += [
         "",
-        "Throughput is in V100-equivalents (the speed of one NVIDIA V100 training the same models); work per 1,000 "
-        f"{cmp.currency} is the hours of such work that much money buys over the horizon.",
+        "Throughput is in V100-equivalents (the speed of one NVIDIA V100 training the same models); work per "
+        f"{money(cmp.currency, 1000, 0)} is the hours of such work that much money buys over the horizon.",
     ]
     return "\n".join(out) + "\n"

@@ -7,9 +7,9 @@ from urllib.parse import quote, urlsplit
 
 from rigplan import __version__
 from rigplan.costs.fx import electricity_price
-from rigplan.exports.plan import Plan, breakeven_text, instance_text, job_lines, money, power_line, total_note
-from rigplan.exports.wording import at_least, least
+from rigplan.exports.plan import Plan, breakeven_text, instance_text, job_lines, power_line, total_note
 from rigplan.rules import Severity
+from rigplan.wording import at_least, least, money
 
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
 
@@ -89,7 +89,7 @@ def to_markdown(plan: Plan) -> str:
             hourly = c.offer.hourly(c.pricing) or 0.0
             out.append(
                 f"| {cell(names[(c.offer.id, c.pricing)])} | {cell(instance_text(c.offer))} | {c.pricing.value} | "
-                f"USD {hourly:,.3f} | "
+                f"{money('USD', hourly, 3)} | "
                 f"{'unknown' if s is None else f'{s:.2f}'}{' (estimate)' if (c.offer.id, c.pricing) in est else ''} | "
                 f"{breakeven_text(plan, c.offer.id, c.pricing)} | "
                 f"{cell(c.offer.date_text)} |"

@@ -24,6 +24,7 @@ from rigplan.model.build import Build
 from rigplan.model.offers import PROVIDER_NAMES, Offer
 from rigplan.rules import Report, check
 from rigplan.rules.power import PSU_SIZES
+from rigplan.wording import BreakEven, money
 
 # The GUI's starting comparison (gui/costs/costs_view.py DEFAULT_OFFERS): used when a build file does not name the
 # offers on its chart, so an export without --instance shows the same offers the Costs workspace starts with.
@@ -153,13 +154,6 @@ def make_plan(
     )
 
 
-def money(currency: str, amount: float | None, decimals: int = 2) -> str:
-    """'USD 1,234.50'; an unknown amount is 'no price', never 0."""
-    if amount is None:
-        return "no price"
-    return f"{currency} {amount:,.{decimals}f}"
-
-
 def price_source(source: str, date: dt.date | None) -> str:
     return f"{source or 'source unknown'}, {date.isoformat() if date else 'date unknown'}"
 
@@ -193,19 +187,15 @@ def breakeven_text(plan: Plan, offer_id: str, pricing: Pricing) -> str:
     cur = plan.currency
     for r in plan.cost.offers:
         if r.id == offer_id and r.pricing is pricing:
-            if r.status == "breaks-even" and r.breakeven_days is not None:
+            if r.status is BreakEven.BREAKS_EVEN and r.breakeven_days is not None:
                 return f"after {r.breakeven_days:,.0f} days ({r.breakeven_hours or 0:,.0f} h of training)"
-            return {
-                "at-horizon-with-resale": "only through resale at the horizon",
-                "never": "never within the horizon",
-                "from-day-one": "owning is cheaper from day one",
-            }.get(r.status, r.status)
+            return r.status.words
     for u in plan.cost.speed_unknown:
         if u.id == offer_id and u.pricing is pricing:
-            if plan.cost.upfront <= 0:  # nothing priced yet: "USD 0 rents 0 hours" would say nothing
-                return "speed ratio unknown"
+            if plan.cost.upfront <= 0:  # nothing priced yet: "$0 rents 0 hours" would say nothing
+                return BreakEven.SPEED_UNKNOWN.words
             return (
-                f"speed ratio unknown: {money(cur, plan.cost.upfront, 0)} rents "
+                f"{BreakEven.SPEED_UNKNOWN.words}: {money(cur, plan.cost.upfront, 0)} rents "
                 f"{u.breakeven_instance_hours:,.0f} instance hours"
             )
     return "no price"

@@ -257,7 +257,7 @@ class MainWindow(QMainWindow):
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
     def refresh(self, build: Build) -> None:
-        from rigplan.rules import Severity, check
+        from rigplan.rules import check
         from rigplan.rules.passed import passed
 
         self.money.set_assumptions(build.assumptions)  # first: everything below formats with it
@@ -269,12 +269,7 @@ class MainWindow(QMainWindow):
         self.build_header.show_build(build)
         self.notes.follow(build)
         self._update_title()  # a rename shows at once
-        c = self.report.counts()
-        self._status(
-            f"{c[Severity.ERROR]} error{'s' if c[Severity.ERROR] != 1 else ''}, {c[Severity.WARNING]} warning"
-            f"{'s' if c[Severity.WARNING] != 1 else ''}, {c[Severity.NOTE]} note{'s' if c[Severity.NOTE] != 1 else ''}"
-            f"; {len(self.report.not_checked)} not checked  ·  {len(self.catalog):,} parts in the catalog"
-        )
+        self._status(f"{self.report.summary()}  ·  {len(self.catalog):,} parts in the catalog")
 
     def _status(self, text: str) -> None:
         if self.statusBar().currentMessage() != text:

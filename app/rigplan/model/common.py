@@ -8,6 +8,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from rigplan.wording import money
+
 # ISO 4217 codes the app knows how to show. An exchange rate comes from the user's assumptions,
 # so a code outside this list is refused rather than shown with a made-up symbol.
 _CODES = "USD EUR GBP JPY CNY CAD AUD CHF SEK NOK DKK PLN CZK INR KRW SGD HKD NZD BRL MXN ZAR TWD ILS"
@@ -58,4 +60,4 @@ class Price(Frozen):
     def describe(self) -> str:
         when = self.date.isoformat() if self.date else "date unknown"
         src = self.source or "source unknown"
-        return f"{self.amount:,.2f} {self.currency} ({src}, {when})"
+        return f"{money(self.currency, self.amount)} ({src}, {when})"

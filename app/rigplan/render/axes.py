@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
-from rigplan.exports.wording import symbol
+from rigplan.wording import symbol
 
 
 class NumberAxis(pg.AxisItem):

@@ -13,6 +13,7 @@ from rigplan.exports.compare import Comparison, figure_rows
 from rigplan.exports.compare_text import part_table
 from rigplan.render.images import comparison_plot, lay_out, paint
 from rigplan.render.pdf import _doc, _Pages, _table
+from rigplan.wording import money
 
 
 def compare_html(cmp: Comparison, today: dt.date | None = None) -> str:
@@ -27,7 +28,7 @@ def compare_html(cmp: Comparison, today: dt.date | None = None) -> str:
         html.append("<h3>Notes</h3><ul>" + "".join(f"<li>{escape(n)}</li>" for n in cmp.notes) + "</ul>")
     html.append(
         "<p>Throughput is in V100-equivalents (the speed of one NVIDIA V100 training the same models); work per "
-        f"1,000 {escape(cmp.currency)} is the hours of such work that much money buys over the horizon.</p>"
+        f"{escape(money(cmp.currency, 1000, 0))} is the hours of such work that much money buys over the horizon.</p>"
     )
     return "".join(html)
 

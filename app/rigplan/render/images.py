@@ -20,9 +20,9 @@ from PySide6.QtSvg import QSvgGenerator
 from rigplan.costs.model import DAYS_PER_MONTH
 from rigplan.exports.compare import Comparison
 from rigplan.exports.plan import Plan, name_lines, stack_label
-from rigplan.exports.wording import symbol
 from rigplan.render.axes import BarAxis, MoneyAxis, NumberAxis
 from rigplan.render.svgfix import fix_strokes
+from rigplan.wording import BreakEven, symbol
 
 # The Costs workspace's colours (gui/costs/costs_view.py), so an exported chart matches the one on screen.
 OFFER_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
@@ -102,7 +102,7 @@ def breakeven_plot(plan: Plan) -> pg.PlotWidget:
     for n, o in enumerate(cost.offers):
         color = OFFER_COLORS[n % len(OFFER_COLORS)]
         w.plot(months[[0, last]], o.curve[[0, last]], pen=pg.mkPen(color, width=2), name=_name(plan, o), antialias=True)
-        if o.status == "breaks-even" and o.breakeven_days is not None:
+        if o.status is BreakEven.BREAKS_EVEN and o.breakeven_days is not None:
             x = o.breakeven_days / DAYS_PER_MONTH
             y = cost.upfront + cost.own_slope_per_day * o.breakeven_days
             # useCache=False: the dot is painted as a path, not stamped from a pixmap, so it stays vector in PDF/SVG

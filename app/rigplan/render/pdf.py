@@ -23,13 +23,12 @@ from rigplan.exports.plan import (
     data_sources,
     instance_text,
     job_lines,
-    money,
     power_line,
     total_note,
 )
-from rigplan.exports.wording import least, unpriced_text
 from rigplan.model.assumptions import DEFAULT_SOURCES
 from rigplan.render.images import breakdown_plot, breakeven_plot, lay_out, paint
+from rigplan.wording import least, money, unpriced_text
 
 DPI = 96  # layout units: 1 px = 1/96 in, so the point sizes below print at their size
 MARGIN_MM = 15
@@ -144,7 +143,7 @@ def summary_html(plan: Plan) -> str:
                 names[(c.offer.id, c.pricing)],
                 instance_text(c.offer),
                 c.pricing.value,
-                f"USD {c.offer.hourly(c.pricing) or 0:,.3f}",
+                money("USD", c.offer.hourly(c.pricing), 3),
                 "unknown" if s is None else f"{s:.2f}" + (" (estimate)" if (c.offer.id, c.pricing) in est else ""),
                 breakeven_text(plan, c.offer.id, c.pricing),
             ]

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from rigplan.model.parts import Kind
 from rigplan.rules.power import PowerEstimate
+from rigplan.wording import checks_summary
 
 
 class Severity(StrEnum):
@@ -70,12 +71,9 @@ class Report:
         return {f.rule for f in self.findings if severity is None or f.severity is severity}
 
     def summary(self) -> str:
+        """ "1 error, 2 warnings; 3 not checked" (rigplan.wording: the window, the CLI and the exports say it so)."""
         c = self.counts()
-        bits = [f"{c[s]} {s.value}{'s' if c[s] != 1 else ''}" for s in Severity if c[s]]
-        text = ", ".join(bits) if bits else "no problems found"
-        if self.not_checked:
-            text += f"; {len(self.not_checked)} not checked"
-        return text
+        return checks_summary(c[Severity.ERROR], c[Severity.WARNING], c[Severity.NOTE], len(self.not_checked))
 
     def sort(self) -> None:
         self.findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.rule))

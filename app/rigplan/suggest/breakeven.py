@@ -32,6 +32,7 @@ from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.model.parts import Gpu, Kind, Memory, Psu, Storage
 from rigplan.rules.power import EIGHTY_PLUS, UNKNOWN_EFFICIENCY, estimate_power, gpu_watts
+from rigplan.wording import BreakEven
 
 NEVER = math.inf
 # The least each non-GPU part adds in rigplan.rules.power (training W, idle W): board and chipset 10/6, one memory
@@ -44,7 +45,7 @@ BEST_EFFICIENCY = max(max(points.values()) for points in EIGHTY_PLUS.values())  
 @dataclass(frozen=True)
 class Score:
     days: float  # the break-even day, NEVER when renting stays cheaper
-    status: str  # the cost model's: "breaks-even", "at-horizon-with-resale", "never", "from-day-one"
+    status: BreakEven | None  # the cost model's verdict; None for a bound (no build was costed)
     total_usd: float
 
     def key(self) -> tuple[float, float]:
@@ -76,7 +77,7 @@ class Breakeven:
         inp = offer_input(self.offer, self.a, self.perf, costing.own.throughput)
         up, per_day, resale = own_terms(costing.own, self.a)
         if inp.speedup is None:
-            return Score(NEVER, "speed-unknown", total_usd)
+            return Score(NEVER, BreakEven.SPEED_UNKNOWN, total_usd)
         day, status = breakeven(up, per_day, resale, sum(cloud_slope(inp, self.a)), int(self.horizon))
         return Score(NEVER if day is None else day, status, total_usd)
 

@@ -17,6 +17,7 @@ from rigplan.suggest.expert import Minimums
 from rigplan.suggest.found import GpuOption
 from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.search import Found, Search
+from rigplan.wording import BreakEven, money, plural
 
 NEXT_STEPS = (100.0, 500.0)
 
@@ -62,11 +63,9 @@ def check_text(report: Report) -> str:
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     warnings = [f for f in report.findings if f.severity is Severity.WARNING]
     if errors:  # never for a suggestion (the search verifies it), said all the same if it happened
-        head = f"{len(errors)} error{'s' if len(errors) > 1 else ''}: " + "; ".join(f.message for f in errors)
+        head = f"{plural(len(errors), 'error')}: " + "; ".join(f.message for f in errors)
     elif warnings:
-        head = f"{len(warnings)} warning{'s' if len(warnings) > 1 else ''}: " + "; ".join(
-            f"{f.rule}: {f.message}" for f in warnings
-        )
+        head = f"{plural(len(warnings), 'warning')}: " + "; ".join(f"{f.rule}: {f.message}" for f in warnings)
     else:
         head = "passes every check (no errors, no warnings)"
     if report.not_checked:
@@ -90,10 +89,6 @@ def fit_text(q: Question, found: Found) -> str:
     return f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
 
 
-def money(amount: float, currency: str) -> str:
-    return f"${amount:,.0f}" if currency == "USD" else f"{amount:,.0f} {currency}"
-
-
 def breakeven_text(found: Found, s: Search) -> str:
     """When owning this build beats renting the offer, in the cost model's terms ("" for other goals)."""
     sc, offer = found.score, s.q.beat
@@ -101,7 +96,7 @@ def breakeven_text(found: Found, s: Search) -> str:
         return ""
     if math.isinf(sc.days):
         return f"never breaks even against {offer.id} within {s.a.horizon_years:g} years"
-    if sc.status == "at-horizon-with-resale":
+    if sc.status is BreakEven.AT_HORIZON_WITH_RESALE:
         return f"breaks even against {offer.id} only at the {s.a.horizon_years:g}-year horizon, with resale"
     months = sc.days / (365.25 / 12)
     hours = sc.days * s.a.hours_per_day
@@ -115,7 +110,7 @@ def describe(found: Found, s: Search) -> str:
     o = found.option
     text = (
         f"{o.count}x {o.part.name}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory, "
-        f"{money(s.from_usd(found.total_usd), s.q.currency)}"
+        f"{money(s.q.currency, s.from_usd(found.total_usd), 0)}"
     )
     be = breakeven_text(found, s)
     return f"{text}; {be}" if be else text
@@ -166,7 +161,7 @@ def suggest(
                 better = s.best(cap_usd=s.to_usd(question.budget + extra)) if sug.binding == "budget" else None
                 step = better if better and _improves(s, better, found) else None
                 sug.next_steps.append(
-                    (extra, Alternative(f"{money(extra, question.currency)} more", step) if step else None)
+                    (extra, Alternative(f"{money(question.currency, extra, 0)} more", step) if step else None)
                 )
         sug.runners_up = _runners_up(s, found)
     sug.seconds = time.perf_counter() - started
@@ -182,11 +177,11 @@ def _improves(s: Search, a: Found, b: Found) -> bool:
 def _never(s: Search, found: Found) -> str:
     offer = s.q.beat
     assert offer is not None
-    limit = f" within {money(s.q.budget, s.q.currency)}" if s.q.budget else ""
+    limit = f" within {money(s.q.currency, s.q.budget, 0)}" if s.q.budget else ""
     return (
         f"no priced {_gpus(s.q.gpus)}build{limit} breaks even against {offer.id} within {s.a.horizon_years:g} "
         f"years at {s.a.hours_per_day:g} h a day: renting is cheaper for this work (the cheapest build that "
-        f"passes is {money(s.from_usd(found.total_usd), s.q.currency)})"
+        f"passes is {money(s.q.currency, s.from_usd(found.total_usd), 0)})"
     )
 
 
@@ -214,8 +209,8 @@ def _why_none(s: Search) -> str:
         if (q.gpus or 0) >= 3 and q.expert:
             why += " (x8 per GPU needs a Threadripper or Xeon W platform)"
         return why + " (with these constraints and assumptions)"
-    budget = money(q.budget or 0, q.currency)
-    return f"{what} fits {budget}: the cheapest is {money(s.from_usd(cheapest.total_usd), q.currency)}"
+    budget = money(q.currency, q.budget or 0, 0)
+    return f"{what} fits {budget}: the cheapest is {money(q.currency, s.from_usd(cheapest.total_usd), 0)}"
 
 
 def _binding(s: Search, found: Found) -> tuple[str, str]:

@@ -145,7 +145,7 @@ class EarliestBreakeven:
             if self.progress is not None and n % 50 == 0:
                 self.progress(n, len(ranked))
             beaten = best is not None and best.score is not None
-            if beaten and not self.better(Score(lb, "bound", o.cost_usd + floor), best.score):  # type: ignore[union-attr]
+            if beaten and not self.better(Score(lb, None, o.cost_usd + floor), best.score):  # type: ignore[union-attr]
                 if lb > best.score.days + 1e-9:  # type: ignore[union-attr]
                     break  # ranked by the bound: no later option can break even sooner
                 continue
@@ -153,7 +153,7 @@ class EarliestBreakeven:
             least = o.cost_usd + max(floor, self.rest_floor(o.count, cap))
             if least > cap + 1e-9:
                 continue
-            if beaten and not self.better(Score(self.day_bound(o, least), "bound", least), best.score):  # type: ignore[union-attr]
+            if beaten and not self.better(Score(self.day_bound(o, least), None, least), best.score):  # type: ignore[union-attr]
                 continue
             found = self.timed(o.count, self._branch_and_bound, o, cap - o.cost_usd, best.score if best else None)
             if found is not None:

@@ -13,12 +13,12 @@ from rigplan.costs.jobs import jobs
 from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
 from rigplan.costs.perf import PerfTable
 from rigplan.exports.plan import curve_labels
-from rigplan.exports.wording import at_least, least
 from rigplan.gui.costs.chart_style import COLORS, DAYS_PER_MONTH
 from rigplan.gui.costs.offers_model import provider_name
 from rigplan.gui.widgets.plain import as_plain, esc, tip
 from rigplan.model import Assumptions, Build, Pricing
 from rigplan.model.build import ChartOffer
+from rigplan.wording import BreakEven, at_least, least
 
 
 def offer_names(offers: OfferCatalog, comparison: list[ChartOffer]) -> dict[str, str]:
@@ -216,7 +216,7 @@ def breakeven_cells(r: CostReport, by_months: bool) -> list[str]:
     """One cell per offer of the report: when owning becomes cheaper, on the chart's x axis."""
     out = []
     for o in r.offers:
-        if o.status == "from-day-one":
+        if o.status is BreakEven.FROM_DAY_ONE:
             out.append("day one")
         elif o.breakeven_days is None:
             out.append("never")

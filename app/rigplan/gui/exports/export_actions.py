@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rigplan.exports.text import text_export
 from rigplan.gui.settings import EXPORT_DPI, EXPORT_HEIGHT, EXPORT_LAST_DIR, EXPORT_WIDTH, Settings
 from rigplan.gui.widgets.plain import tip as plain
 
@@ -45,13 +46,6 @@ FORMATS = [
     ("Chart as P&NG…", "png", "PNG image (*.png)", ".png"),
     ("Chart as &SVG…", "svg", "SVG image (*.svg)", ".svg"),
 ]
-
-
-def text_export(plan: Plan, fmt: str) -> str:
-    from rigplan.exports.markdown import to_markdown
-    from rigplan.exports.tables import costs_csv, parts_csv
-
-    return {"md": to_markdown, "csv": parts_csv, "costs-csv": costs_csv}[fmt](plan)
 
 
 class ImageOptions(QDialog):

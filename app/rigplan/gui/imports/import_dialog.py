@@ -33,6 +33,7 @@ from rigplan.gui.jobs import Control, Job
 from rigplan.gui.widgets.plain import plain_label, tip
 from rigplan.imports.list_import import ImportedLine, ListImport, match_list
 from rigplan.imports.pcpartpicker import ListFormatError
+from rigplan.wording import money
 
 CUSTOM = "Custom part: the list's name and price, specs unknown"
 EXACT_SCORE = 0.995  # shown as "1.00"
@@ -207,7 +208,7 @@ class ReviewMatchesDialog(QDialog):
 
     def _fill_row(self, r: int, ln: ImportedLine) -> None:
         line = ln.line
-        price = f"{line.amount:,.2f} {line.currency}" if line.amount is not None else "no price"
+        price = money(line.currency, line.amount) if line.currency else "no price"
         cells = [line.type_label, line.name, price, STATUS_TEXT[ln.status]]
         for c, text in enumerate(cells):
             item = QTableWidgetItem(text)

@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rigplan.exports.wording import unpriced_text
 from rigplan.gui.parts.slots import SLOT_ORDER
 from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.plain import esc
 from rigplan.gui.widgets.plain import tip as plain_tip
 from rigplan.kinds import KIND_LABELS, Kind
+from rigplan.wording import unpriced_text
 
 if TYPE_CHECKING:  # the panel paints before pydantic and the checks are imported (see mainwindow)
     from rigplan.model import Build

@@ -11,6 +11,7 @@ from rigplan.catalog.loader import KindTable
 from rigplan.catalog.search import Condition
 from rigplan.gui.widgets.plain import tip
 from rigplan.kinds import Kind
+from rigplan.wording import money
 
 if TYPE_CHECKING:  # the window paints before the speed table (YAML, pydantic) is loaded
     from rigplan.costs.perf import PerfTable
@@ -190,7 +191,7 @@ class PartTableModel(QAbstractTableModel):
             if index.column() == self.price_col:
                 p = self.table.columns.get("price", [None] * (index.row() + 1))[index.row()]
                 if isinstance(p, dict):
-                    return tip(f"{p['amount']:,.2f} {p['currency']} on {p.get('date')}: {p.get('source')}")
+                    return tip(f"{money(p['currency'], p['amount'])} on {p.get('date')}: {p.get('source')}")
                 return "No retailer price in the 2025-07-23 snapshot"
             if value is None:
                 return "Not in the data: checks that need it are listed as 'not checked'"

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QDoubleSpinBox
 
 from rigplan.model.offers import Offer
 from rigplan.suggest import Suggestion
-from rigplan.suggest.explain import money
+from rigplan.wording import money
 
 
 def _day(found: object) -> str:
@@ -29,7 +29,7 @@ def explanation_html(s: Suggestion) -> str:
         for i in s.build.items
     )
     out = [
-        f"<h3>{money(s.total, s.currency)}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory</h3>",
+        f"<h3>{money(s.currency, s.total, 0)}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory</h3>",
     ]
     if s.question.beat is not None:
         out.append(f"<p><b>{html.escape(s.beat_text[:1].upper() + s.beat_text[1:])}</b></p>")
@@ -47,15 +47,15 @@ def explanation_html(s: Suggestion) -> str:
     for extra, alt in s.next_steps:
         buys = (
             f"{alt.found.option.count}x {html.escape(alt.found.option.part.name)} "
-            f"({alt.found.option.throughput:.2f}, {money(alt.found.total_usd * rate, s.currency)})"
+            f"({alt.found.option.throughput:.2f}, {money(s.currency, alt.found.total_usd * rate, 0)})"
             if alt
             else "nothing better"
         )
-        out.append(f"<p><b>{money(extra, s.currency)} more</b> buys: {buys}</p>")
+        out.append(f"<p><b>{money(s.currency, extra, 0)} more</b> buys: {buys}</p>")
     if s.runners_up:
         items = "".join(
             f"<li>{html.escape(r.why)}: {r.found.option.count}x {html.escape(r.found.option.part.name)}, "
-            f"{r.found.option.throughput:.2f} V100-eq., {money(r.found.total_usd * rate, s.currency)}"
+            f"{r.found.option.throughput:.2f} V100-eq., {money(s.currency, r.found.total_usd * rate, 0)}"
             f"{_day(r.found)}</li>"
             for r in s.runners_up
         )

@@ -41,7 +41,7 @@ from rigplan.model.build import Build
 from rigplan.model.common import Price
 from rigplan.model.offers import Offer
 from rigplan.suggest import Goal, Question, SuggestError, Suggestion, suggest
-from rigplan.suggest.explain import money
+from rigplan.wording import money
 
 log = logging.getLogger(__name__)
 
@@ -388,5 +388,5 @@ class SuggestDialog(QDialog):
         if self.suggestion is None:
             return None
         q = self.suggestion.question
-        name = f"Suggested: {money(q.budget, q.currency)} budget" if q.budget else "Suggested build"
+        name = f"Suggested: {money(q.currency, q.budget, 0)} budget" if q.budget else "Suggested build"
         return self.suggestion.build.model_copy(update={"name": name})

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rigplan.costs.fx import Rate
     from rigplan.model import Assumptions
 
-from rigplan.exports.wording import SYMBOLS, symbol  # noqa: F401 - one table for the screen and the exports
+from rigplan.wording import SYMBOLS, symbol  # noqa: F401 - one table for the screen and the exports
 
 
 def money_locale() -> QLocale:

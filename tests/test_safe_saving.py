@@ -1,6 +1,7 @@
-"""Round two of "nothing lost, nothing hangs" (issue 14), core and CLI. Each test reproduces an attack that lost
-data, crashed or hung before; the GUI side is in tests/gui/test_reliability_gui.py, the bad files themselves in
-tests/test_reliability.py, the random sequences in tests/test_stateful.py and kills in tests/test_kill.py."""
+"""Saving and reopening never lose data or hang (issue 14), core and CLI: conflicts, backups, autosave recovery,
+special files and bounded numbers. Each test reproduces an attack that lost data, crashed or hung before; the GUI
+side is in tests/gui/test_safe_saving_gui.py, the bad files themselves in tests/test_bad_build_files.py, the random
+sequences in tests/test_stateful.py and kills in tests/test_kill.py."""
 
 from __future__ import annotations
 

@@ -1,8 +1,12 @@
-"""Issue 24, round three of "nothing lost, nothing injected, nothing hangs": imports, your prices, exports, numbers.
+"""Hostile input to imports, your prices, exports, numbers and the cloud price files (issue 24): nothing lost,
+nothing injected, nothing hangs.
 
-Real files, real processes (`python -m rigplan`), a real FIFO, a real full disk (a 256 KB tmpfs, as root), and the
-real catalog. The cloud price download and cache are in test_reliability3_prices.py; the window in
-tests/gui/test_reliability3_gui.py.
+Over 400 lines: one section per attacked surface (imports, your prices, exports, numbers, cloud price files),
+in the order of docs/reliability.md's round three, so a guarantee and its test are found side by side.
+
+Real files, real processes (`python -m rigplan`), a real FIFO, a real full disk (a 256 KB tmpfs, as root; for every
+user, a write cut short by a file-size limit), and the real catalog. The cloud price download and cache are at the
+end of this file; the window in tests/gui/test_shown_as_typed_and_startup.py.
 """
 
 from __future__ import annotations
@@ -147,6 +151,32 @@ def test_an_export_on_a_full_disk_fails_in_one_line_and_leaves_the_old_file_whol
     assert "No space left" in line or "could not save" in line
     assert out.read_bytes() == old  # never torn, never removed
     assert [p.name for p in full_disk.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE with SIGXFSZ ignored: Linux")
+@pytest.mark.parametrize("fmt", ["md", "costs-csv"])
+def test_a_write_cut_short_fails_in_one_line_and_leaves_no_temporary_file(tmp_path: Path, fmt: str) -> None:
+    """The full disk above, without root: the export runs under a 2 KB file-size limit (RLIMIT_FSIZE; Python
+    ignores SIGXFSZ, so a write past the limit fails with EFBIG part-way through, as it does with ENOSPC on a full
+    disk). The old file stays whole and the half-written temporary file is removed."""
+    import resource
+
+    def limit() -> None:  # in the child only, before it runs Python
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    out = tmp_path / "exports" / f"report.{fmt}"
+    out.parent.mkdir()
+    old = b"the previous export\n" * 1000  # written before the limit: bigger than it
+    out.write_bytes(old)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "d"), "PYTHONDONTWRITEBYTECODE": "1"}
+    args = [sys.executable, "-m", "rigplan", "export", str(EXAMPLE), "--format", fmt, "-o", str(out)]
+    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=120, env=env, preexec_fn=limit)
+    line = one_line_refusal(done)
+    assert "could not save (File too large)" in line and "the previous file is unchanged" in line
+    assert out.read_bytes() == old
+    assert sorted(p.name for p in out.parent.iterdir()) == [out.name]  # no .tmp left beside it (and no .bak made)
+    unlimited = subprocess.run(args[:-2] + ["-o", str(tmp_path / f"whole.{fmt}")], capture_output=True, env=env)
+    assert unlimited.returncode == 0 and (tmp_path / f"whole.{fmt}").stat().st_size > 2048  # the limit bit
 
 
 def test_write_user_file_refuses_special_files_and_reads_refuse_oversize(tmp_path: Path) -> None:

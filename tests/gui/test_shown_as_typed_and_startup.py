@@ -99,7 +99,9 @@ def test_build_panel_tooltips_show_names_and_sources_as_typed(hostile_window: Ma
     assert literal(t.item(r_bold, 3).toolTip(), IMG)  # the price's source
     assert literal(t.item(r_img, 1).toolTip(), IMG)
     assert literal(t.item(r_img, 3).toolTip(), BOLD)
-    assert literal(hostile_window.build_header.name.toolTip() or BOLD, BOLD)
+    name = hostile_window.build_header.name
+    assert name.text() == BOLD and name.textFormat() == Qt.TextFormat.PlainText  # the label draws it as typed
+    assert literal(name.toolTip(), BOLD)  # and its tooltip, where Qt guesses the format
 
 
 def test_costs_summary_and_its_tooltip_show_offer_names_as_typed(qtbot, hostile_window: MainWindow) -> None:  # noqa: ANN001

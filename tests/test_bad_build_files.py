@@ -170,7 +170,7 @@ def test_autosave_per_instance_and_orphans(tmp_path: Path, catalog: Catalog) -> 
     ghost = AutosaveStore(tmp_path, pid=int(dead.stdout))
     ghost.save(build.model_copy(update={"name": "Crashed"}), Path("/somewhere/x.rigplan.yaml"))
     assert mine.orphans() == []  # its lock is held: alive, whatever its pid says
-    ghost.lock.release()  # what the OS does when the process dies (a real kill: tests/test_reliability2.py)
+    ghost.lock.release()  # what the OS does when the process dies (a real kill: tests/test_safe_saving.py)
     (found,) = mine.orphans()
     assert found.name == "Crashed" and found.items == 2 and found.original == "/somewhere/x.rigplan.yaml"
     assert found.load().count(Kind.GPU) == 2
