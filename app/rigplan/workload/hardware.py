@@ -34,6 +34,10 @@ class Hardware:
     count: int
     interconnect: str  # a costs.perf scaling group: "pcie" (cards) or "sxm" (NVLink/NVSwitch modules in the cloud)
     notes: tuple[str, ...] = ()
+    pcie_gen: float | None = None  # the GPUs' PCIe generation (None: 4.0 assumed, said in the basis)
+    ram_gb: float | None = None  # system RAM of the build or instance (offload and CPU layers need it)
+    nodes: int = 1  # instances of an offer working together (count is the GPUs of one)
+    node_gbs: float | None = None  # the network between nodes, GB/s per direction (None: not published)
 
 
 def _norm(s: str) -> str:
@@ -102,7 +106,15 @@ def build_hardware(build: Build, count: int | None = None) -> Hardware:
         if count > n:
             raise WorkloadError(f"--gpus {count}: the build has {n} GPU{'s' if n > 1 else ''}")
         n = count
-    return Hardware(build.name, smallest, n, "pcie", tuple(notes))
+    ram = [i.part.capacity_gb * i.quantity for i in build.of_kind(Kind.MEMORY) if getattr(i.part, "capacity_gb", None)]
+    gens = [_pcie_gen(g.interface) for g in cards]
+    gen = min((g for g in gens if g), default=None)
+    return Hardware(build.name, smallest, n, "pcie", tuple(notes), gen, sum(ram) if ram else None)
+
+
+def _pcie_gen(interface: str | None) -> float | None:
+    m = re.search(r"pcie\s*(\d(?:\.\d)?)", (interface or "").lower())
+    return float(m.group(1)) if m else None
 
 
 def offer_hardware(offer: Offer, count: int | None = None) -> Hardware:
@@ -118,7 +130,18 @@ def offer_hardware(offer: Offer, count: int | None = None) -> Hardware:
     if n > offer.gpu_count:
         raise WorkloadError(f"--gpus {n}: {offer.instance_type} has {offer.gpu_count} GPU(s)")
     link = "sxm" if spec.nvlink and offer.gpu_count > 1 else "pcie"
-    return Hardware(f"{offer.instance_type} ({offer.gpus_text})", spec, n, link)
+    gen = 5.0 if any(k in spec.name.lower() for k in ("h100", "h200", "gh200", "b200", "b300", "l40s")) else 4.0
+    if any(k in spec.name.lower() for k in ("v100", "k80", "m60", "p100", "t4", "p4")):
+        gen = 3.0
+    return Hardware(f"{offer.instance_type} ({offer.gpus_text})", spec, n, link, (), gen, offer.ram_gb,
+                    1, node_network_gbs(offer.instance_type))  # fmt: skip
+
+
+def node_network_gbs(instance_type: str) -> float | None:
+    """The network between instances, GB/s per direction, where the provider publishes it (parts/models.yaml)."""
+    nets = workload_data().get("node_network", {})
+    gbps = nets.get(instance_type, {}).get("gbps")
+    return gbps / 8 if gbps else None
 
 
 def _rest(s: GpuSpec) -> tuple:
