@@ -24,6 +24,11 @@ KEYS = {"fits", "memory_gb_per_gpu", "gpus", "strategy", "breakdown", "tokens_pe
 IDS = {
     "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-65b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b",
     "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-32b", "qwen2.5-72b", "gemma-2-9b", "gemma-2-27b",
+    # issue 39
+    "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b", "qwen2.5-14b", "llama-3.2-1b", "llama-3.2-3b", "llama-3.3-70b",
+    "mistral-nemo-12b", "mistral-small-24b", "phi-4", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b",
+    "deepseek-r1-distill-qwen-1.5b", "deepseek-r1-distill-qwen-7b", "deepseek-r1-distill-llama-8b",
+    "deepseek-r1-distill-qwen-14b", "deepseek-r1-distill-qwen-32b", "deepseek-r1-distill-llama-70b",
 }  # fmt: skip
 
 

@@ -128,7 +128,7 @@ def _training(m: ModelSpec, s: Setup) -> tuple[float, float, float, float]:
         host, optim = optim, 0.0
         if s.offload is Offload.PARAMS:  # weights and gradients stream in a layer at a time
             host += weights + grads
-            weights = grads = 2 * (weights + grads) / m.layers
+            weights, grads = 2 * weights / m.layers, 2 * grads / m.layers
     return weights, grads, optim, host
 
 
