@@ -216,7 +216,10 @@ def test_the_markdown_export_includes_a_saved_workload(tmp_path: Path, capsys: p
     assert "**Workload (estimates, docs/workload.md):**" in out
     e = estimate(spec, build_hardware(load(path)))
     need = f"fits: {e.memory.total:.1f} GB"  # with transformers' fp32 loss (issue 39): over 17 GB
-    assert e.memory.total > 17 and f"- Llama 3.1 8B, lora, sequence 2,048, micro-batch 1, 2x GeForce RTX 4090 (replicate): {need}" in out
+    assert (
+        e.memory.total > 17
+        and f"- Llama 3.1 8B, lora, sequence 2,048, micro-batch 1, 2x GeForce RTX 4090 (replicate): {need}" in out
+    )
     hours = e.hours
     assert f"one job of 100,000,000 tokens takes {hours:,.2f} h" in out
     assert "- Lambda 1x A100 (on-demand): " in out and "owning wins after" in out  # named as the table names it

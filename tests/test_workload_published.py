@@ -24,15 +24,23 @@ TORCHTUNE = "github.com/pytorch/torchtune README (2024-09), 'Memory and training
 LITGPT = "github.com/Lightning-AI/litgpt tutorials/resource-tables.md (2023-10-20), A100-SXM4-40GB"
 LLAMACPP = "github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference README, llama.cpp on RunPod (May 2024)"
 TORCHTITAN = "github.com/pytorch/torchtitan docs/performance.md, FSDP2 on 64 A100 80GB"
-QWEN = ("qwen.readthedocs.io/en/latest/benchmark/speed_benchmark.html (github.com/QwenLM/Qwen2.5 "
-        "docs/source/benchmark/speed_benchmark.rst), A100 80GB, batch 1, 2,048 tokens generated after a 1-token prompt")
-UNSLOTH = ("github.com/unslothai/unsloth README (2025-01), 'Context length benchmarks': Llama QLoRA rank 32 on all "
-           "linear layers, batch 1, longest context that fits")
+QWEN = (
+    "qwen.readthedocs.io/en/latest/benchmark/speed_benchmark.html (github.com/QwenLM/Qwen2.5 "
+    "docs/source/benchmark/speed_benchmark.rst), A100 80GB, batch 1, 2,048 tokens generated after a 1-token prompt"
+)
+UNSLOTH = (
+    "github.com/unslothai/unsloth README (2025-01), 'Context length benchmarks': Llama QLoRA rank 32 on all "
+    "linear layers, batch 1, longest context that fits"
+)
 LLAMACPP_Q = "github.com/ggml-org/llama.cpp tools/quantize/README.md, 'Memory/Disk Requirements' (Llama 3.1)"
-MLC = ("blog.mlc.ai/2023/10/19/Scalable-Language-Model-Inference-on-Multiple-NVDIA-AMD-GPUs: 4-bit Llama2-70B at "
-       "34.5 tok/sec on two NVIDIA RTX 4090")
-TT_TITAN_H100 = ("github.com/pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md Table 1: Llama 3.1 8B, "
-                 "FSDP on 8 H100, local batch 2, seq 8192, torch.compile")
+MLC = (
+    "blog.mlc.ai/2023/10/19/Scalable-Language-Model-Inference-on-Multiple-NVDIA-AMD-GPUs: 4-bit Llama2-70B at "
+    "34.5 tok/sec on two NVIDIA RTX 4090"
+)
+TT_TITAN_H100 = (
+    "github.com/pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md Table 1: Llama 3.1 8B, "
+    "FSDP on 8 H100, local batch 2, seq 8192, torch.compile"
+)
 
 
 @dataclass(frozen=True)

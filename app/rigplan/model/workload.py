@@ -119,7 +119,6 @@ class WorkloadSpec(Frozen):
     precision: Precision | None = None  # full fine-tuning's precision; None: mixed
     kv_bits: Literal[16, 8, 4] | None = None  # KV-cache precision for inference; None: 16
     concurrent: Annotated[int, Field(ge=1, le=4096)] | None = None  # requests served at once (continuous batching)
-    nodes: Annotated[int, Field(ge=1, le=64)] | None = None  # instances (for an instance question); None: 1
     rope_scaling: Annotated[float, Field(gt=1.0, le=64.0, allow_inf_nan=False)] | None = None  # context stretch
     # A measured model (resnet50, bert-large...: rigplan.workload.measured): one job in hours on one V100 SXM2 16 GB.
     v100_hours: Annotated[float, Field(gt=0, le=1e7, allow_inf_nan=False)] | None = None

@@ -49,20 +49,44 @@ def weight_format(w: Weights, bpw: float | None = None) -> Format:
         b = GGUF_BPW[w]
         return Format(b, b, b, True, GGUF, f"GGUF {w.value.upper()} ({b:.2f} bits per weight, llama.cpp's table)")
     if w is Weights.GPTQ_INT4 or w is Weights.AWQ:
-        return Format(4.156, 16, 16, True, SERVE | {Engine.MLC, Engine.EXLLAMAV2},
-                      f"{'AWQ' if w is Weights.AWQ else 'GPTQ'} int4, group 128 (4.16 bits; head and embeddings 16)")
+        return Format(
+            4.156,
+            16,
+            16,
+            True,
+            SERVE | {Engine.MLC, Engine.EXLLAMAV2},
+            f"{'AWQ' if w is Weights.AWQ else 'GPTQ'} int4, group 128 (4.16 bits; head and embeddings 16)",
+        )
     if w is Weights.GPTQ_INT8:
         return Format(8.156, 16, 16, True, SERVE, "GPTQ int8, group 128 (8.16 bits; head and embeddings 16)")
     if w is Weights.NF4:
-        return Format(4.127, 16, 16, True, frozenset({Engine.HF, Engine.VLLM, Engine.TGI, Engine.UNSLOTH}),
-                      "bitsandbytes NF4 (4.13 bits; head and embeddings 16)")
+        return Format(
+            4.127,
+            16,
+            16,
+            True,
+            frozenset({Engine.HF, Engine.VLLM, Engine.TGI, Engine.UNSLOTH}),
+            "bitsandbytes NF4 (4.13 bits; head and embeddings 16)",
+        )
     if w is Weights.FP8:
-        return Format(8.0, 16, 16, False, frozenset({Engine.VLLM, Engine.TGI, Engine.HF, Engine.TORCHTUNE}),
-                      "FP8 E4M3, per-tensor scale (8 bits; head and embeddings 16)")
+        return Format(
+            8.0,
+            16,
+            16,
+            False,
+            frozenset({Engine.VLLM, Engine.TGI, Engine.HF, Engine.TORCHTUNE}),
+            "FP8 E4M3, per-tensor scale (8 bits; head and embeddings 16)",
+        )
     if w is Weights.EXL2:
         b = bpw if bpw is not None else 4.0
-        return Format(b, 6.0, 0.0, True, frozenset({Engine.EXLLAMAV2}),
-                      f"EXL2 at {b:g} bits per weight (head 6 bits; embeddings in system RAM)")
+        return Format(
+            b,
+            6.0,
+            0.0,
+            True,
+            frozenset({Engine.EXLLAMAV2}),
+            f"EXL2 at {b:g} bits per weight (head 6 bits; embeddings in system RAM)",
+        )
     if w is Weights.INT8:
         return Format(8.5, 8.5, 8.5, True, ANY, "int8 (nominal: llama.cpp Q8_0 size, 8.5 bits)")
     if w is Weights.INT4:

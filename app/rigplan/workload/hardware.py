@@ -9,7 +9,7 @@ from functools import cache
 from rigplan.costs.perf import instance_model
 from rigplan.model.build import Build
 from rigplan.model.offers import Offer
-from rigplan.model.parts import Gpu, Kind
+from rigplan.model.parts import Gpu, Kind, Memory
 from rigplan.workload.models import WorkloadError, workload_data
 
 
@@ -38,6 +38,7 @@ class Hardware:
     ram_gb: float | None = None  # system RAM of the build or instance (offload and CPU layers need it)
     nodes: int = 1  # instances of an offer working together (count is the GPUs of one)
     node_gbs: float | None = None  # the network between nodes, GB/s per direction (None: not published)
+    ram_mts: int | None = None  # system RAM speed (llama.cpp layers on the CPU)
 
 
 def _norm(s: str) -> str:
@@ -106,10 +107,13 @@ def build_hardware(build: Build, count: int | None = None) -> Hardware:
         if count > n:
             raise WorkloadError(f"--gpus {count}: the build has {n} GPU{'s' if n > 1 else ''}")
         n = count
-    ram = [i.part.capacity_gb * i.quantity for i in build.of_kind(Kind.MEMORY) if getattr(i.part, "capacity_gb", None)]
+    kits = [(i.part, i.quantity) for i in build.of_kind(Kind.MEMORY) if isinstance(i.part, Memory)]
+    ram = [k.capacity_gb * q for k, q in kits if k.capacity_gb]
     gens = [_pcie_gen(g.interface) for g in cards]
     gen = min((g for g in gens if g), default=None)
-    return Hardware(build.name, smallest, n, "pcie", tuple(notes), gen, sum(ram) if ram else None)
+    speeds = [k.speed_mts for k, _ in kits if k.speed_mts]
+    return Hardware(build.name, smallest, n, "pcie", tuple(notes), gen, sum(ram) if ram else None,
+                    ram_mts=min(speeds) if speeds else None)  # fmt: skip
 
 
 def _pcie_gen(interface: str | None) -> float | None:

@@ -16,8 +16,6 @@ from rigplan.paths import parts_dir
 MAX_CONFIG_BYTES = 1_000_000  # a config.json is a few kB; a large file is not one
 
 
-
-
 class WorkloadError(ValueError):
     """Input the workload planner cannot use (unknown model, broken config.json...): one line for the user."""
 

@@ -42,6 +42,7 @@ class Estimate:
     hours: float | None
     tokens: float | None
     notes: tuple[str, ...] = field(default=())
+    reverse: dict[str, Any] = field(default_factory=dict)  # the questions asked the other way round
 
     @property
     def summary(self) -> str:
@@ -212,7 +213,28 @@ def estimate(spec: WorkloadSpec, hw: Hardware, available_gpus: int | None = None
     if spec.tokens is not None and sp.tokens_per_s:
         hours = spec.tokens / sp.tokens_per_s / 3600
     notes = list(hw.notes) + _notes(m, run or s, memory(m, run) if run else mem, hw)
-    return Estimate(m, hw, s, mem, vram, fits, verdict, change, changed, sp, hours, spec.tokens, tuple(notes))
+    return Estimate(m, hw, s, mem, vram, fits, verdict, change, changed, sp, hours, spec.tokens, tuple(notes),
+                    _reverse(m, s, hw))  # fmt: skip
+
+
+def _reverse(m: ModelSpec, s: Setup, hw: Hardware) -> dict[str, Any]:
+    """The longest context that fits as set; for inference the best format that fits, and llama.cpp's layers on the
+    GPUs with the rest in system RAM when the model does not fit them (rigplan.workload.reverse)."""
+    from rigplan.workload.reverse import best_format, cpu_offload, longest_context
+
+    vram = hw.gpu.vram_gb
+    if vram is None:
+        return {}
+    out: dict[str, Any] = {"longest_context": longest_context(m, s, vram)}
+    if s.task is Task.INFERENCE:
+        best = best_format(m, s, vram)
+        out["best_weights"] = best.value if best else None
+        if s.engine is Engine.LLAMA_CPP and memory(m, s).total > vram:
+            off = cpu_offload(m, s, hw, hw.ram_mts)
+            if off is not None:
+                out["cpu_offload"] = {"gpu_layers": off.gpu_layers, "layers": m.layers, "cpu_gb": r(off.cpu_gb),
+                                      "tokens_per_s": r(off.tokens_per_s, 1), "basis": off.basis}  # fmt: skip
+    return out
 
 
 def _notes(m: ModelSpec, s: Setup, mem: Memory, hw: Hardware) -> list[str]:
@@ -225,8 +247,10 @@ def _notes(m: ModelSpec, s: Setup, mem: Memory, hw: Hardware) -> list[str]:
                    "programs may not leave room; a smaller format, sequence or batch is safer")  # fmt: skip
     fp8 = s.weights is Weights.FP8 or s.precision is Precision.FP8
     if fp8 and not fp8_native(hw.gpu.name):
-        out.append(f"the {hw.gpu.name} has no FP8 tensor cores (Ada, Hopper and newer have): FP8 weights are "
-                   "stored in 8 bits and computed in 16 (vLLM's weight-only FP8), FP8 training runs at bf16 speed")  # fmt: skip
+        out.append(
+            f"the {hw.gpu.name} has no FP8 tensor cores (Ada, Hopper and newer have): FP8 weights are stored in "
+            "8 bits and computed in 16 (vLLM's weight-only FP8), FP8 training runs at bf16 speed"
+        )
     if mem.host_gb > 0:
         need = mem.host_gb * (s.gpus if s.strategy is Strategy.REPLICATE else 1)
         ram = hw.ram_gb
@@ -291,4 +315,5 @@ def to_json(e: Estimate) -> dict[str, Any]:
         "hours": r(e.hours, 3),
         "basis": e.speed.basis,
         "notes": list(e.notes),
+        **e.reverse,
     }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rigplan.model.workload import Engine, MAX_SEQ, Strategy, Task, Weights
+from rigplan.model.workload import MAX_SEQ, Engine, Strategy, Task, Weights
 from rigplan.workload.formats import BEST_FIRST, SERVE_BEST_FIRST, weight_format
 from rigplan.workload.hardware import Hardware
 from rigplan.workload.memory import GIB, Setup, kv_cache_bytes, memory, weight_bytes
@@ -76,6 +76,8 @@ def cpu_offload(m: ModelSpec, s: Setup, hw: Hardware, ram_mts: int | None, chann
     gpu_read = (total - cpu_bytes) * active / (hw.gpu.bandwidth_gbs * 1e9 * eff)
     cpu_read = cpu_bytes * active / (ram_gbs * 1e9 * CPU_BANDWIDTH_EFFICIENCY)
     step = gpu_read + cpu_read + m.layers * t0 * 1e-6
-    basis = (f"{gpu_layers} of {m.layers} layers on the GPUs, {cpu_bytes / GIB:.1f} GB in system RAM read at "
-             f"{ram_gbs:g} GB/s x {CPU_BANDWIDTH_EFFICIENCY} ({channels} channels of {ram_mts} MT/s; estimate)")  # fmt: skip
+    basis = (
+        f"{gpu_layers} of {m.layers} layers on the GPUs, {cpu_bytes / GIB:.1f} GB in system RAM read at "
+        f"{ram_gbs:g} GB/s x {CPU_BANDWIDTH_EFFICIENCY} ({channels} channels of {ram_mts} MT/s; estimate)"
+    )
     return CpuOffload(gpu_layers, cpu_bytes / GIB, s.batch / step, ram_gbs, basis)

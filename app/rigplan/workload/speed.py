@@ -103,7 +103,10 @@ def _nodes(m: ModelSpec, s: Setup, hw: Hardware, one: float) -> tuple[float, str
     """Data parallel across nodes: each node's speed, less the gradient all-reduce over the network per step (no
     overlap with compute assumed: a floor)."""
     if not hw.node_gbs:
-        return one * hw.nodes, f"{hw.nodes} nodes; the network between them is not published: linear scaling (a ceiling)"
+        return (
+            one * hw.nodes,
+            f"{hw.nodes} nodes; the network between them is not published: linear scaling (a ceiling)",
+        )
     trainable = m.params if s.task is Task.FULL else m.lora_params(s.lora_rank)
     step_tokens = s.batch * s.seq * hw.count
     compute = step_tokens / one
@@ -132,7 +135,11 @@ def inference_speed(m: ModelSpec, s: Setup, hw: Hardware) -> Speed:
         step += 2 * m.layers * allreduce_s(link, tp, 2.0 * m.hidden * s.batch)
         where = f"; tensor parallel over {tp} GPUs, 2 all-reduces a layer over {link.label}"
     elif n > 1:
-        where = f"; {n} copies" if s.strategy is Strategy.REPLICATE else f"; layers split across {n} GPUs, read one after the other"
+        where = (
+            f"; {n} copies"
+            if s.strategy is Strategy.REPLICATE
+            else f"; layers split across {n} GPUs, read one after the other"
+        )
     copies = n if s.strategy is Strategy.REPLICATE else 1
     decode = s.batch / step * copies
     prefill = ttft = None
