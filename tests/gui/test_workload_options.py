@@ -55,6 +55,7 @@ def test_serving_options_change_the_answer(panel: WorkloadPanel, qtbot) -> None:
     spec = panel.spec()
     assert spec.engine is Engine.VLLM and spec.weights is Weights.AWQ
     one = panel.comparison.own.speed.tokens_per_s
+    assert "system RAM" not in panel.verdict.text()
     assert "vLLM" in panel.speed.toolTip() and "AWQ" in panel.speed.toolTip() and "first token" in panel.speed.text()
     with qtbot.waitSignal(panel.workloadChanged) as sig:
         _type(qtbot, panel.options.concurrent_spin, 8)
@@ -83,6 +84,7 @@ def test_training_options_change_the_memory(panel: WorkloadPanel, qtbot) -> None
     assert spec.optimizer is Optimizer.ADAMW8BIT and spec.offload is Offload.OPTIMIZER and spec.lora_rank is None
     e = panel.comparison.own
     assert e.memory.parts["optimizer"] == 0 and e.memory.host_gb > 0
+    assert "of 128 GB of system RAM" in panel.verdict.text()  # the build's RAM, checked and said
     _pick(qtbot, panel.options.engine_box, "unsloth")
     assert panel.spec().engine is Engine.UNSLOTH and panel.spec().task is Task.FULL
 

@@ -290,7 +290,8 @@ class WorkloadPanel(QWidget):
         e = self.comparison.own
         colour = {FITS: "#006400", FITS_WITH: "#8B5A00"}.get(e.verdict, "#B00000")
         per = f"{e.setup.gpus}x {e.hardware.gpu.name}, {e.setup.strategy.value}"
-        self.verdict.setText(f"<b style='color:{colour}'>{e.summary}</b><br>{e.model.name}, {per}")
+        notes = "".join(f"<br><i>{n}</i>" for n in e.notes)  # over 90 % of a card, FP8, system RAM (issue 39)
+        self.verdict.setText(f"<b style='color:{colour}'>{e.summary}</b><br>{e.model.name}, {per}{notes}")
         self.bar.set_memory(e.memory.parts, e.vram_gb)
         self.legend.setText(
             "  ".join(
