@@ -7,6 +7,7 @@ in docs/workload.md with the fitted constants. Figures that disagree and why are
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pytest
 
@@ -302,6 +303,8 @@ def test_enough_published_figures() -> None:
         got = _measured(row)
         print(f"| {row.id} | {row.published:g} {row.unit} | {got:.3g} | {got / row.published - 1:+.0%} |")
     assert len({r.id for r in MEMORY + SPEED}) == len(MEMORY + SPEED)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "workload.md").read_text("utf-8")
+    assert all(f"| {r.id} |" in doc for r in MEMORY + SPEED + MISSES)
     assert all(r.source for r in MEMORY + SPEED)
 
 
