@@ -295,9 +295,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="will a model fit, how fast, and what one job costs",
         description="Memory per GPU, speed and cost per job of training or serving a language model on a build or "
         "a cloud offer (docs/workload.md). Models: llama-2-7b/13b/70b, llama-65b, llama-3.1-8b/70b/405b, "
-        "mistral-7b, mixtral-8x7b, qwen2.5-7b/32b/72b, gemma-2-9b/27b, or a Hugging Face config.json file; or "
-        "the measured models (Lambda's benchmarks): resnet50, ssd, bert-base, bert-large, gnmt, tacotron2, waveglow, "
-        "tacotron2-dataloader-bound, with --hours-on-v100.",
+        "llama-3.2-1b/3b, llama-3.3-70b, mistral-7b, mistral-nemo-12b, mistral-small-24b, mixtral-8x7b, "
+        "qwen2.5-0.5b/1.5b/3b/7b/14b/32b/72b, phi-4, gemma-2-9b/27b, gemma-3-4b/12b/27b, "
+        "deepseek-r1-distill-qwen-1.5b/7b/14b/32b, deepseek-r1-distill-llama-8b/70b, or a Hugging Face config.json "
+        "file; or the measured models (Lambda's benchmarks): resnet50, ssd, bert-base, bert-large, gnmt, tacotron2, "
+        "waveglow, tacotron2-dataloader-bound, with --hours-on-v100.",
     )
     p.add_argument("build", nargs="?", help="a .rigplan build (its GPUs; its saved workload unless flags say else)")
     p.add_argument("--instance", action="append", metavar="OFFER", help="instance type or offer id; repeatable")
