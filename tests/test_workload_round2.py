@@ -160,15 +160,23 @@ def test_config_key_families_and_kv_cache_by_architecture() -> None:
 
 
 def test_serving_concurrency_kv_quantization_and_the_reverse_questions(capsys: pytest.CaptureFixture[str]) -> None:
-    one = cli_json(capsys, BUILD, "--model", "qwen2.5-7b", "--task", "inference", "--engine", "vllm", "--seq", "8192")
+    one = cli_json(capsys, BUILD, "--model", "qwen2.5-7b", "--task", "inference", "--engine", "vllm", "--seq", "8192",
+                   "--gpus", "1")  # fmt: skip
     many = cli_json(capsys, BUILD, "--model", "qwen2.5-7b", "--task", "inference", "--engine", "vllm", "--seq",
-                    "8192", "--concurrent", "16", "--strategy", "tensor")  # fmt: skip
+                    "8192", "--concurrent", "8", "--gpus", "1")  # fmt: skip
     q8 = cli_json(capsys, BUILD, "--model", "qwen2.5-7b", "--task", "inference", "--engine", "vllm", "--seq",
-                  "8192", "--concurrent", "16", "--kv-bits", "8", "--strategy", "tensor")  # fmt: skip
+                  "8192", "--concurrent", "8", "--kv-bits", "8", "--gpus", "1")  # fmt: skip
+    assert many["fits"] is True and many["strategy"] == "replicate"
     assert many["tokens_per_s"] > 4 * one["tokens_per_s"] and many["per_request_tokens_per_s"] < one["tokens_per_s"]
     assert q8["breakdown"]["kv_cache"] == pytest.approx(many["breakdown"]["kv_cache"] / 2, rel=0.01)
     assert one["ttft_s"] > 0 and one["longest_context"] > 100_000
-    # the most 8k-token requests that fit: the batch at which it stops fitting
+    # the most 8k-token requests that fit: that many fit, one more does not
+    most = one["most_requests"]
+    fits = cli_json(capsys, BUILD, "--model", "qwen2.5-7b", "--task", "inference", "--engine", "vllm", "--seq", "8192",
+                    "--concurrent", str(most), "--gpus", "1")  # fmt: skip
+    over = cli_json(capsys, BUILD, "--model", "qwen2.5-7b", "--task", "inference", "--engine", "vllm", "--seq", "8192",
+                    "--concurrent", str(most + 1), "--gpus", "1")  # fmt: skip
+    assert fits["fits"] is True and over["fits"] is False
     e = estimate(WorkloadSpec(model="llama-3.1-70b", task=Task.INFERENCE, weights=Weights.Q4_K_M),
                  Hardware("1x 4090", table_gpu("L40S") or pytest.fail(), 1, "pcie"))  # fmt: skip
     assert e.reverse["best_weights"] in ("q4_k_m", "q3_k_l") and e.reverse["longest_context"] > 8192

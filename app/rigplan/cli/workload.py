@@ -152,6 +152,8 @@ def _print_text(out: dict[str, Any]) -> None:
               f"{_fmt(out['per_request_tokens_per_s'], ' tokens/s')} of {out['batch']} at once")  # fmt: skip
     if out.get("longest_context"):
         print(f"  longest context that fits as set: {out['longest_context']:,} tokens")
+    if out.get("most_requests"):
+        print(f"  most requests of {out['seq']:,} tokens at once that fit: {out['most_requests']:,}")
     if out.get("best_weights"):
         print(f"  best weight format that fits: {out['best_weights']}")
     off = out.get("cpu_offload")

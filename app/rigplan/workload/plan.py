@@ -220,7 +220,7 @@ def estimate(spec: WorkloadSpec, hw: Hardware, available_gpus: int | None = None
 def _reverse(m: ModelSpec, s: Setup, hw: Hardware) -> dict[str, Any]:
     """The longest context that fits as set; for inference the best format that fits, and llama.cpp's layers on the
     GPUs with the rest in system RAM when the model does not fit them (rigplan.workload.reverse)."""
-    from rigplan.workload.reverse import best_format, cpu_offload, longest_context
+    from rigplan.workload.reverse import best_format, cpu_offload, longest_context, most_requests
 
     vram = hw.gpu.vram_gb
     if vram is None:
@@ -229,6 +229,7 @@ def _reverse(m: ModelSpec, s: Setup, hw: Hardware) -> dict[str, Any]:
     if s.task is Task.INFERENCE:
         best = best_format(m, s, vram)
         out["best_weights"] = best.value if best else None
+        out["most_requests"] = most_requests(m, s, vram)  # of --seq tokens each, at once
         if s.engine is Engine.LLAMA_CPP and memory(m, s).total > vram:
             off = cpu_offload(m, s, hw, hw.ram_mts)
             if off is not None:

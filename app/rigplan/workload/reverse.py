@@ -33,6 +33,21 @@ def longest_context(m: ModelSpec, s: Setup, vram: float) -> int | None:
     return lo
 
 
+def most_requests(m: ModelSpec, s: Setup, vram: float) -> int | None:
+    """The most requests of the setup's length served at once that fit (their KV caches beside the weights)."""
+    from rigplan.model.workload import MAX_BATCH
+
+    if memory(m, replace(s, batch=1)).total > vram:
+        return None
+    lo, hi = 1, MAX_BATCH
+    if memory(m, replace(s, batch=hi)).total <= vram:
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if memory(m, replace(s, batch=mid)).total <= vram else (lo, mid)
+    return lo
+
+
 def best_format(m: ModelSpec, s: Setup, vram: float) -> Weights | None:
     """The highest-quality weight format the engine loads that fits (inference)."""
     order = BEST_FIRST if s.engine is Engine.LLAMA_CPP else (*SERVE_BEST_FIRST, Weights.NF4)
