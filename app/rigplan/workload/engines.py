@@ -44,26 +44,31 @@ class EngineSpec:
     layer_us_quantized: float
     shards: bool  # training: can shard across GPUs (FSDP)
     source: str
+    attention: str = "FlashAttention 2"  # the kernel: none of these keeps an s x s score matrix
 
 
 ENGINES: dict[Engine, EngineSpec] = {
     Engine.HF: EngineSpec("Hugging Face transformers", 16.0, False, True, Strategy.SPLIT, 500.0, 500.0, True,
                           "transformers fp32 loss; generate() 500 us/layer (Qwen2.5 speed benchmark)"),
     Engine.TORCHTUNE: EngineSpec("torchtune", 3.5, False, False, Strategy.SPLIT, 500.0, 500.0, True,
-                                 "torchtune CEWithChunkedOutputLoss (8 chunks)"),
+                                 "torchtune CEWithChunkedOutputLoss (8 chunks)", "SDPA (flash / memory-efficient)"),
     Engine.UNSLOTH: EngineSpec("Unsloth", 0.0, True, False, Strategy.SPLIT, 500.0, 500.0, False,
-                               "Unsloth fused cross-entropy, checkpoints offloaded to RAM"),
+                               "Unsloth fused cross-entropy, checkpoints offloaded to RAM",
+                               "FlashAttention 2 / xformers"),
     Engine.LLAMA_CPP: EngineSpec("llama.cpp", 0.0, False, False, Strategy.SPLIT, 77.0, 77.0, False,
-                                 "llama.cpp: 77 us/layer fitted on its RTX 4090 rows; layers split across GPUs"),
+                                 "llama.cpp: 77 us/layer fitted on its RTX 4090 rows; layers split across GPUs",
+                                 "llama.cpp flash attention (-fa)"),
     Engine.VLLM: EngineSpec("vLLM", 0.0, False, False, Strategy.TENSOR, 77.0, 154.0, False,
                             "vLLM: 77 us/layer at 16 bits, 154 with GPTQ/AWQ kernels (Qwen2.5 speed benchmark); "
-                            "tensor parallel"),
+                            "tensor parallel", "PagedAttention / FlashAttention"),
     Engine.TGI: EngineSpec("TGI", 0.0, False, False, Strategy.TENSOR, 77.0, 154.0, False,
-                           "TGI taken as vLLM (paged attention, CUDA graphs); tensor parallel"),
+                           "TGI taken as vLLM (paged attention, CUDA graphs); tensor parallel",
+                           "PagedAttention / FlashAttention"),
     Engine.EXLLAMAV2: EngineSpec("ExLlamaV2", 0.0, False, False, Strategy.TENSOR, 77.0, 77.0, False,
-                                 "ExLlamaV2 taken as llama.cpp per layer; tensor parallel (0.2.x)"),
+                                 "ExLlamaV2 taken as llama.cpp per layer; tensor parallel (0.2.x)", "FlashAttention 2"),
     Engine.MLC: EngineSpec("MLC LLM", 0.0, False, False, Strategy.TENSOR, 77.0, 77.0, False,
-                           "MLC taken as llama.cpp per layer (its 2x RTX 4090 row validates it); tensor parallel"),
+                           "MLC taken as llama.cpp per layer (its 2x RTX 4090 row validates it); tensor parallel",
+                           "compiled paged attention (TVM)"),
 }  # fmt: skip
 
 

@@ -95,7 +95,8 @@ def training_speed(m: ModelSpec, s: Setup, hw: Hardware) -> Speed:
     if hw.nodes > 1:
         total, how = _nodes(m, s, hw, total)
         bits.append(how)
-    basis = f"{flops / 1e9:.1f} GFLOP per token; " + "; ".join(bits)
+    e = engine_spec(s.engine)
+    basis = f"{e.label} ({e.attention}): {flops / 1e9:.1f} GFLOP per token; " + "; ".join(bits)
     return Speed(total, None, "estimate", basis)
 
 
@@ -152,7 +153,7 @@ def inference_speed(m: ModelSpec, s: Setup, hw: Hardware) -> Speed:
         prefill = copies / per_token
         ttft = s.seq * per_token + step
     basis = (
-        f"{e.label}: decode reads {w_bytes / GIB:.1f} GB of weights ({fmt.label})"
+        f"{e.label} ({e.attention}): decode reads {w_bytes / GIB:.1f} GB of weights ({fmt.label})"
         + (f" ({m.active_params / 1e9:.1f}B active parameters)" if m.experts > 1 else "")
         + f" and {kv_bytes / GIB:.2f} GB of KV cache per step at {g.bandwidth_gbs:g} GB/s x {eff:g} ({eff_src}), "
         f"plus {t0_us:g} us per layer ({e.source}){where}; bandwidth: {g.source}"
