@@ -71,6 +71,12 @@ def _check(spec: WorkloadSpec, engine: Engine) -> None:
         raise WorkloadError(f"--weights {spec.weights.value} is not a format {engine_spec(engine).label} loads")
     if spec.bpw is not None and spec.weights is not Weights.EXL2:
         raise WorkloadError("--bpw is the bits per weight of an EXL2 file: give --weights exl2")
+    _check_options(spec, engine)
+
+
+def _check_options(spec: WorkloadSpec, engine: Engine) -> None:
+    """The options that apply to some tasks only: refused in one line elsewhere."""
+    training = spec.task is not Task.INFERENCE
     lora_only = {"lora_bits": spec.lora_bits, "lora_rank": spec.lora_rank, "lora_targets": spec.lora_targets}
     given = [k for k, v in lora_only.items() if v is not None]
     if given and spec.task not in (Task.LORA, Task.QLORA):
