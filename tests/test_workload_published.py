@@ -38,6 +38,9 @@ MLC = (
     "blog.mlc.ai/2023/10/19/Scalable-Language-Model-Inference-on-Multiple-NVDIA-AMD-GPUs: 4-bit Llama2-70B at "
     "34.5 tok/sec on two NVIDIA RTX 4090"
 )
+EXL2 = "github.com/turboderp/exllamav2 README (2024-12), 'Performance': RTX 4090"
+LLAMA2 = ("Touvron et al. 2023, Llama 2 (arXiv 2307.09288) Table 2: GPU hours on A100-80GB for 2T tokens at 4,096 "
+          "tokens a sequence; tokens/s per GPU = 2e12 / (hours x 3,600)")
 TT_TITAN_H100 = (
     "github.com/pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md Table 1: Llama 3.1 8B, "
     "FSDP on 8 H100, local batch 2, seq 8192, torch.compile"
@@ -169,6 +172,24 @@ SPEED2 = [
         W("llama-3.1-70b", "lora", batch=2, engine=Engine.TORCHTUNE, strategy=Strategy.SHARD, lora_rank=16,
           lora_targets=LoraTargets.ATTENTION), "tokens_per_s", 3497, "tok/s",
         TORCHTUNE + ": Llama 3.1 70B LoRA on 8x A100, 3,497 tokens/s", link="sxm"),
+    Row("exl2-4090-7b-3bpw", "GeForce RTX 4090", 1,
+        W("llama-2-7b", "inference", engine=Engine.EXLLAMAV2, weights=Weights.EXL2, bpw=3.0, seq=256), "tokens_per_s",
+        257, "tok/s", EXL2 + ", Llama2 7B EXL2 3.0 bpw: 257 t/s"),
+    Row("exl2-4090-7b-5bpw", "GeForce RTX 4090", 1,
+        W("llama-2-7b", "inference", engine=Engine.EXLLAMAV2, weights=Weights.EXL2, bpw=5.0, seq=256), "tokens_per_s",
+        179, "tok/s", EXL2 + ", Llama2 7B EXL2 5.0 bpw: 179 t/s"),
+    Row("exl2-4090-7b-gptq", "GeForce RTX 4090", 1,
+        W("llama-2-7b", "inference", engine=Engine.EXLLAMAV2, weights=Weights.GPTQ_INT4, seq=256), "tokens_per_s",
+        205, "tok/s", EXL2 + ", Llama 7B GPTQ group 128: 205 t/s (LLaMA 7B has Llama 2 7B's shapes)"),
+    Row("exl2-4090-13b-gptq", "GeForce RTX 4090", 1,
+        W("llama-2-13b", "inference", engine=Engine.EXLLAMAV2, weights=Weights.GPTQ_INT4, seq=256), "tokens_per_s",
+        114, "tok/s", EXL2 + ", Llama 13B GPTQ group 128: 114 t/s (LLaMA 13B has Llama 2 13B's shapes)"),
+    Row("llama2-paper-7b", "A100 80GB SXM4", 1, W("llama-2-7b", "full", seq=4096), "tokens_per_s", 3014, "tok/s",
+        LLAMA2 + ": 7B 184,320 GPU hours = 3,014 tokens/s per GPU"),
+    Row("llama2-paper-13b", "A100 80GB SXM4", 1, W("llama-2-13b", "full", seq=4096), "tokens_per_s", 1507, "tok/s",
+        LLAMA2 + ": 13B 368,640 GPU hours = 1,507 tokens/s per GPU"),
+    Row("llama2-paper-70b", "A100 80GB SXM4", 1, W("llama-2-70b", "full", seq=4096), "tokens_per_s", 323, "tok/s",
+        LLAMA2 + ": 70B 1,720,320 GPU hours = 323 tokens/s per GPU"),
     Row("torchtune-full-70b-offload-speed", "A100 80GB SXM4", 8,
         W("llama-3.1-70b", "full", batch=2, engine=Engine.TORCHTUNE, strategy=Strategy.SHARD, offload=Offload.PARAMS),
         "tokens_per_s", 1568, "tok/s", TORCHTUNE + ": Llama 3.1 70B full on 8x A100 with CPU offload, 1,568 tokens/s",
