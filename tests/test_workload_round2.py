@@ -194,3 +194,21 @@ def test_nodes_add_the_network_to_an_instance_question(capsys: pytest.CaptureFix
     assert one["tokens_per_s"] < two["tokens_per_s"] < 2 * one["tokens_per_s"]
     assert "400 Gb/s" in two["basis"]
     assert "instance question" in cli_err(capsys, BUILD, "--model", "llama-3.1-8b", "--nodes", "2")
+
+
+def test_the_new_options_travel_in_the_build_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from rigplan.files import load
+
+    path = tmp_path / "box.rigplan"
+    shutil.copy(BUILD, path)
+    saved = cli_json(capsys, str(path), "--model", "qwen2.5-32b", "--task", "inference", "--engine", "vllm",
+                     "--weights", "awq", "--concurrent", "4", "--kv-bits", "8", "--save")  # fmt: skip
+    text = path.read_text("utf-8")
+    assert "engine: vllm" in text and "weights: awq" in text and "concurrent: 4" in text and "kv_bits: 8" in text
+    assert "optimizer" not in text and "lora_rank" not in text  # unset options are not written
+    w = load(path).workload
+    assert w is not None and w.engine is Engine.VLLM and w.weights is Weights.AWQ and w.concurrent == 4
+    again = cli_json(capsys, str(path))  # the saved workload, as saved
+    assert again["engine"] == "vllm" and again["batch"] == 4 and again["tokens_per_s"] == saved["tokens_per_s"]
