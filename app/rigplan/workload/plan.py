@@ -176,8 +176,10 @@ def _smaller_formats(s: Setup) -> list[Weights]:
         order: tuple[Weights, ...] = BEST_FIRST
     elif s.engine is Engine.EXLLAMAV2:
         order = ()
+    elif s.engine is Engine.MLC:  # MLC's q8f16 / q4f16_1: 8 or 4 bits with an fp16 scale per 32, the nominal sizes
+        order = (Weights.INT8, Weights.INT4)
     else:
-        order = (*SERVE_BEST_FIRST, Weights.INT8, Weights.INT4)
+        order = (*SERVE_BEST_FIRST, Weights.NF4) if s.engine is Engine.HF else SERVE_BEST_FIRST
     fits = [w for w in order if s.engine in weight_format(w).engines and weight_format(w).linear_bits < bits]
     return sorted(set(fits), key=lambda w: -weight_format(w).linear_bits)
 

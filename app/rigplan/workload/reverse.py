@@ -50,7 +50,12 @@ def most_requests(m: ModelSpec, s: Setup, vram: float) -> int | None:
 
 def best_format(m: ModelSpec, s: Setup, vram: float) -> Weights | None:
     """The highest-quality weight format the engine loads that fits (inference)."""
-    order = BEST_FIRST if s.engine is Engine.LLAMA_CPP else (*SERVE_BEST_FIRST, Weights.NF4)
+    if s.engine is Engine.LLAMA_CPP:
+        order: tuple[Weights, ...] = BEST_FIRST
+    elif s.engine is Engine.MLC:
+        order = (Weights.BF16, Weights.INT8, Weights.INT4)
+    else:
+        order = (*SERVE_BEST_FIRST, Weights.NF4)
     for w in order:
         if s.engine in weight_format(w).engines and memory(m, replace(s, weights=w, bpw=None)).total <= vram:
             return w
