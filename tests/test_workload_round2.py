@@ -183,7 +183,11 @@ def test_serving_concurrency_kv_quantization_and_the_reverse_questions(capsys: p
     off = cli_json(capsys, BUILD, "--model", "llama-3.1-70b", "--task", "inference", "--weights", "q4_k_m", "--gpus",
                    "1")  # fmt: skip
     assert 0 < off["cpu_offload"]["gpu_layers"] < 80 and off["cpu_offload"]["tokens_per_s"] < 10
-    assert "--rope-scaling" in cli_err(capsys, BUILD, "--model", "llama-2-7b", "--task", "lora", "--seq", "8192")
+    assert "context of 4096 tokens" in cli_err(
+        capsys, BUILD, "--model", "llama-2-7b", "--task", "lora", "--seq", "8192"
+    )
+    assert "x 1.5 (RoPE scaling)" in cli_err(capsys, BUILD, "--model", "llama-2-7b", "--task", "lora", "--seq", "8192",
+                                             "--rope-scaling", "1.5")  # fmt: skip
     ok = cli_json(capsys, BUILD, "--model", "llama-2-7b", "--task", "qlora", "--seq", "8192", "--rope-scaling", "2")
     assert ok["seq"] == 8192
 

@@ -98,10 +98,9 @@ def setup_for(spec: WorkloadSpec, m: ModelSpec, hw: Hardware) -> Setup:
     engine = spec.engine or default_engine(spec.task)
     _check(spec, engine)
     context = m.context or spec.seq
-    if spec.seq > context * (spec.rope_scaling or 1.0):
-        raise WorkloadError(f"--seq {spec.seq} is longer than {m.name}'s context of {m.context:,} tokens"
-                            + (f" x {spec.rope_scaling:g}" if spec.rope_scaling else "; give --rope-scaling F to "
-                               "stretch it (linear / YaRN RoPE scaling)"))  # fmt: skip
+    if spec.seq > context * (spec.rope_scaling or 1.0):  # --rope-scaling F stretches it (docs/workload.md)
+        scaled = f" x {spec.rope_scaling:g} (RoPE scaling)" if spec.rope_scaling else ""
+        raise WorkloadError(f"--seq {spec.seq} is longer than {m.name}'s context of {m.context} tokens{scaled}")
     weights = spec.weights or Weights.BF16
     ckpt = training if spec.checkpointing is None else spec.checkpointing
     strategy = spec.strategy or Strategy.REPLICATE
