@@ -216,3 +216,14 @@ def test_the_new_options_travel_in_the_build_file(tmp_path: Path, capsys: pytest
     assert w is not None and w.engine is Engine.VLLM and w.weights is Weights.AWQ and w.concurrent == 4
     again = cli_json(capsys, str(path))  # the saved workload, as saved
     assert again["engine"] == "vllm" and again["batch"] == 4 and again["tokens_per_s"] == saved["tokens_per_s"]
+
+
+def test_fp8_tensor_cores_and_geforce_by_name_not_by_a_shared_number() -> None:
+    from rigplan.workload.formats import fp8_native
+    from rigplan.workload.parallel import geforce
+
+    native = {"H100 SXM5", "L4", "L40S", "GeForce RTX 4090", "GeForce RTX 5090", "RTX 5000 Ada", "RTX PRO 6000 Server"}
+    older = {"A100 80GB SXM4", "GeForce RTX 3090", "Quadro RTX 5000", "RTX A6000", "T4", "V100 SXM2 16GB"}
+    assert all(fp8_native(n) for n in native) and not any(fp8_native(n) for n in older)
+    assert geforce("GeForce RTX 3090") and geforce("RTX 4090") and not geforce("Quadro RTX 8000")
+    assert not geforce("RTX 4000 Ada") and not geforce("RTX A6000")

@@ -19,6 +19,7 @@ Figures:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rigplan.model.workload import Engine, Weights
@@ -101,9 +102,10 @@ SERVE_BEST_FIRST = (Weights.BF16, Weights.FP8, Weights.GPTQ_INT8, Weights.AWQ, W
 
 
 def fp8_native(gpu_name: str) -> bool:
-    """FP8 tensor cores: Ada (RTX 40, L4, L40S, RTX 6000 Ada), Hopper (H100, H200, GH200), Blackwell (B200, B300,
-    RTX 50, RTX PRO 6000): NVIDIA's Ada and Hopper architecture whitepapers (FP8 Transformer Engine)."""
+    """FP8 tensor cores: Ada (GeForce RTX 40, L4, L40/L40S, RTX 2000-6000 Ada), Hopper (H100, H200, GH200), Blackwell
+    (B200, B300, GeForce RTX 50, RTX PRO): NVIDIA's Ada and Hopper architecture whitepapers (FP8 Transformer Engine).
+    Turing's Quadro RTX 4000/5000 are not Ada, whatever their names share."""
     n = gpu_name.lower()
-    keys = ("h100", "h200", "gh200", "b200", "b300", "l4", "l40", "ada", "rtx 40", "rtx 50", "rtx pro", "4060", "4070",
-            "4080", "4090", "5060", "5070", "5080", "5090")  # fmt: skip
-    return any(k in n for k in keys) and "a100" not in n
+    if re.search(r"\b(h100|h200|gh200|b200|b300|l4|l40s?)\b", n) or "ada" in n or "rtx pro" in n:
+        return True
+    return re.search(r"\brtx [45]0[5-9]0\b", n) is not None  # GeForce RTX 4050-4090, 5050-5090

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rigplan.workload.hardware import Hardware
@@ -43,8 +44,9 @@ def pcie_gbs(gen: float | None) -> float:
 
 
 def geforce(name: str) -> bool:
+    """GeForce by name: "GeForce" or an RTX 2050-5090 number (not the Quadro RTX 4000/5000/6000/8000)."""
     n = name.lower()
-    return "geforce" in n or any(f"rtx {g}0" in n for g in "2345")
+    return "geforce" in n or re.search(r"\brtx [2345]0[5-9]0\b", n) is not None
 
 
 def gpu_link(hw: Hardware) -> Link:
