@@ -97,6 +97,10 @@ FAMILY_ANCHORS = {
     "A100 40GB SXM4": ("A100 40GB PCIe",),
 }
 ALL_ANCHORS = ("RTX 3090", "RTX A6000", "Quadro RTX 8000", "A100 40GB PCIe")
+# AWS instances Lambda measured whole in its 2021 set (rows "p3.8xlarge", "p3.16xlarge", "p4d.24xlarge"): their
+# measurement is the instance's speed (issue 39); the per-GPU figure x the scaling fit only fills the gaps. Bridged to
+# the 2025 set as the other 2021 rows without a same-family GPU measured alone in both sets.
+INSTANCES_2021 = {"p3.8xlarge": 4, "p3.16xlarge": 8, "p4d.24xlarge": 8}
 # H100 NVL: no measurement and its specs mislead (more bandwidth than the SXM5 at 400 W instead of 700 W). NVIDIA's
 # H100 datasheet gives FP16 tensor throughput (with sparsity) of 1,671 TFLOPS for the NVL against 1,513 for the PCIe
 # card (and 1,979 for SXM5): the NVL is taken as the measured H100 PCIe x 1671/1513.
@@ -265,6 +269,38 @@ def measured(data: Path, prec: str) -> dict[str, tuple[float, str]]:
             v * scale,
             f"measured: {LAMBDA}, 2021-04-10 set ({k} models), bridged to the 2025 set through {', '.join(anchors)} "
             f"({how}; factor {scale:.3f})",
+        )
+    return out
+
+
+def measured_instances(data: Path, prec: str) -> dict[str, tuple[float, dict[str, float], str]]:
+    """Whole instances Lambda measured: (speed, per-column speeds, basis) in the 2025 set's units."""
+    bench = data / "benchmarks"
+    new_rows = read_set(bench / f"lambda_pytorch-train-throughput-{prec}_2025-12-10.csv")
+    old_rows = read_set(bench / f"lambda_pytorch-train-throughput-{prec}_2021-04-10.csv")
+    new = {NAMES_2025[k]: v for k, v in new_rows.items() if k in NAMES_2025}
+    old = {NAMES_2021[k]: v for k, v in old_rows.items() if k in NAMES_2021}
+    ref, base = new[REFERENCE], old["RTX 3090"]
+    scale = math.exp(statistics.fmean(math.log(gmean_ratio(new[a], ref)[0] / gmean_ratio(old[a], base)[0])
+                                      for a in ALL_ANCHORS))  # fmt: skip
+    out: dict[str, tuple[float, dict[str, float], str]] = {}
+    for inst, n in INSTANCES_2021.items():
+        row = old_rows[inst]
+        v, k = gmean_ratio(row, base)
+        cols: dict[str, float] = {}
+        for c in COLUMNS:
+            pairs = [
+                (new[a][c] / ref[c]) / (old[a][c] / base[c])
+                for a in ALL_ANCHORS
+                if new[a].get(c, 0) > 0 and old[a].get(c, 0) > 0 and base.get(c, 0) > 0
+            ]
+            if row.get(c, 0) > 0 and pairs:
+                cols[c] = row[c] / base[c] * math.exp(statistics.fmean(math.log(p) for p in pairs))
+        out[inst] = (
+            v * scale,
+            cols,
+            f"measured as a whole instance ({n} GPUs): {LAMBDA}, 2021-04-10 set, row {inst} ({k} models), bridged "
+            f"to the 2025 set through {', '.join(ALL_ANCHORS)} (factor {scale:.3f})",
         )
     return out
 
@@ -625,7 +661,30 @@ def build(data: Path, catalog_gpus: dict[str, str]) -> dict[str, Any]:
         "scaling": scal["groups"],
         "models": [models[k] for k in sorted(models)],
         "chipsets": chipsets,
+        "instances": instances_doc(data),
     }
+
+
+def instances_doc(data: Path) -> list[dict[str, Any]]:
+    per = {p: measured_instances(data, lam) for p, lam in PRECISIONS.items()}
+    out = []
+    for inst, n in INSTANCES_2021.items():
+        cols = {p: per[p][inst][1] for p in PRECISIONS}
+        out.append(
+            {
+                "instance": inst,
+                "gpus": n,
+                "mixed": round(per["mixed"][inst][0], 3),
+                "fp32": round(per["fp32"][inst][0], 3),
+                "basis": per["mixed"][inst][2],
+                "workloads": {
+                    w: {p: round(cols[p][c], 3) for p in PRECISIONS}
+                    for w, c in ((w["id"], w["column"]) for w in WORKLOADS[1:8])
+                    if all(c in cols[p] for p in PRECISIONS)
+                },
+            }
+        )
+    return out
 
 
 def main() -> int:

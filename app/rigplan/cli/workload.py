@@ -10,7 +10,19 @@ from typing import Any
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json, table
 from rigplan.model.assumptions import Pricing
-from rigplan.model.workload import MAX_BATCH, MAX_SEQ, Strategy, Task, Weights, WorkloadSpec
+from rigplan.model.workload import (
+    MAX_BATCH,
+    MAX_SEQ,
+    Engine,
+    LoraTargets,
+    Offload,
+    Optimizer,
+    Precision,
+    Strategy,
+    Task,
+    Weights,
+    WorkloadSpec,
+)
 
 
 def _whole(name: str, upper: int):  # noqa: ANN202 - argparse type
@@ -46,7 +58,27 @@ def _tokens(text: str) -> float:
     return v
 
 
-LLM_ONLY = ("task", "weights", "seq", "batch", "gpus", "strategy", "tokens")
+LLM_ONLY = (
+    "task",
+    "weights",
+    "seq",
+    "batch",
+    "gpus",
+    "strategy",
+    "tokens",
+    "engine",
+    "bpw",
+    "lora_bits",
+    "lora_rank",
+    "lora_targets",
+    "optimizer",
+    "offload",
+    "precision",
+    "kv_bits",
+    "concurrent",
+    "nodes",
+    "rope_scaling",
+)
 
 
 def _measured_spec(ns: argparse.Namespace, saved: WorkloadSpec | None) -> WorkloadSpec | None:
@@ -58,7 +90,9 @@ def _measured_spec(ns: argparse.Namespace, saved: WorkloadSpec | None) -> Worklo
         if ns.hours_on_v100 is not None:
             raise UsageError("--hours-on-v100 is for the measured models (resnet50, bert-large...); give --tokens")
         return None
-    given = [f"--{k}" for k in LLM_ONLY if getattr(ns, k) is not None] + (["--no-checkpointing"] * ns.no_checkpointing)
+    given = [f"--{k.replace('_', '-')}" for k in LLM_ONLY if getattr(ns, k) is not None] + (
+        ["--no-checkpointing"] * ns.no_checkpointing
+    )
     if given:
         raise UsageError(f"{model} is a measured model; not for it: {', '.join(given)} (give --hours-on-v100 N)")
     hours = ns.hours_on_v100 if ns.hours_on_v100 is not None else saved.v100_hours if saved else None
@@ -80,11 +114,16 @@ def _spec(ns: argparse.Namespace, saved: WorkloadSpec | None) -> WorkloadSpec:
         "strategy": ns.strategy,
         "tokens": ns.tokens,
         "checkpointing": False if ns.no_checkpointing else None,
+        **{k: getattr(ns, k) for k in LLM_ONLY[7:] if k != "nodes"},
     }
     merged = {**base, **{k: v for k, v in given.items() if v is not None}}
     if "model" not in merged:
         raise UsageError("give --model (a model id such as llama-3.1-8b, or a config.json file)")
-    return WorkloadSpec.model_validate(merged)
+    try:
+        return WorkloadSpec.model_validate(merged)
+    except ValueError as exc:  # pydantic: one line naming the option
+        first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": ("?",), "msg": str(exc)}  # type: ignore[union-attr]
+        raise UsageError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
 
 
 def _fmt(v: float | None, unit: str = "", nd: int = 1) -> str:
@@ -107,7 +146,20 @@ def _print_text(out: dict[str, Any]) -> None:
     speed = _fmt(out["tokens_per_s"], " tokens/s")
     if out.get("prefill_tokens_per_s"):
         speed += f" decode, {out['prefill_tokens_per_s']:,.0f} tokens/s prefill"
-    print(f"  speed (estimate): {speed}")
+    print(f"  speed (estimate, {out['engine']}): {speed}")
+    if out.get("ttft_s") is not None and out["task"] == "inference":
+        print(f"  time to first token ({out['seq']:,}-token prompt): {out['ttft_s']:,.2f} s; one request "
+              f"{_fmt(out['per_request_tokens_per_s'], ' tokens/s')} of {out['batch']} at once")  # fmt: skip
+    if out.get("longest_context"):
+        print(f"  longest context that fits as set: {out['longest_context']:,} tokens")
+    if out.get("most_requests"):
+        print(f"  most requests of {out['seq']:,} tokens at once that fit: {out['most_requests']:,}")
+    if out.get("best_weights"):
+        print(f"  best weight format that fits: {out['best_weights']}")
+    off = out.get("cpu_offload")
+    if off:
+        print(f"  llama.cpp offload: {off['gpu_layers']} of {off['layers']} layers on the GPUs, {off['cpu_gb']} GB in "
+              f"system RAM, {_fmt(off['tokens_per_s'], ' tokens/s')} ({off['basis']})")  # fmt: skip
     if out["hours"] is not None:
         cost = out.get("electricity_per_job")
         elec = f", electricity {out['currency']} {cost:,.2f}" if cost is not None else ""
@@ -187,6 +239,8 @@ def cmd_workload(ns: argparse.Namespace) -> int:
             from rigplan.exports.plan import ExportError, chart_offers
             from rigplan.files import load, save
 
+            if ns.nodes:
+                raise UsageError("--nodes is for an instance question (--instance without a BUILD)")
             build = load(ns.build)
             measured = _measured_spec(ns, build.workload)
             spec = measured or _spec(ns, build.workload)
@@ -213,7 +267,12 @@ def cmd_workload(ns: argparse.Namespace) -> int:
         else:
             spec = _spec(ns, None)
             offer = _pick_offer(catalog, ns.instance[0], ns.region, pricing, None)
-            e = estimate(spec, offer_hardware(offer, spec.gpus))
+            hw = offer_hardware(offer, spec.gpus)
+            if ns.nodes:
+                from dataclasses import replace
+
+                hw = replace(hw, nodes=ns.nodes)
+            e = estimate(spec, hw)
             out = to_json(e)
             hourly = offer.hourly(pricing)
             out["currency"] = "USD"
@@ -238,9 +297,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="will a model fit, how fast, and what one job costs",
         description="Memory per GPU, speed and cost per job of training or serving a language model on a build or "
         "a cloud offer (docs/workload.md). Models: llama-2-7b/13b/70b, llama-65b, llama-3.1-8b/70b/405b, "
-        "mistral-7b, mixtral-8x7b, qwen2.5-7b/32b/72b, gemma-2-9b/27b, or a Hugging Face config.json file; or "
-        "the measured models (Lambda's benchmarks): resnet50, ssd, bert-base, bert-large, gnmt, tacotron2, waveglow, "
-        "tacotron2-dataloader-bound, with --hours-on-v100.",
+        "llama-3.2-1b/3b, llama-3.3-70b, mistral-7b, mistral-nemo-12b, mistral-small-24b, mixtral-8x7b, "
+        "qwen2.5-0.5b/1.5b/3b/7b/14b/32b/72b, phi-4, gemma-2-9b/27b, gemma-3-4b/12b/27b, "
+        "deepseek-r1-distill-qwen-1.5b/7b/14b/32b, deepseek-r1-distill-llama-8b/70b, or a Hugging Face config.json "
+        "file; or the measured models (Lambda's benchmarks): resnet50, ssd, bert-base, bert-large, gnmt, tacotron2, "
+        "waveglow, tacotron2-dataloader-bound, with --hours-on-v100.",
     )
     p.add_argument("build", nargs="?", help="a .rigplan build (its GPUs; its saved workload unless flags say else)")
     p.add_argument("--instance", action="append", metavar="OFFER", help="instance type or offer id; repeatable")
@@ -255,6 +316,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--strategy", choices=[s.value for s in Strategy], help="replicate, shard (FSDP) or split")
     p.add_argument("--no-checkpointing", action="store_true", help="turn gradient checkpointing off")
     p.add_argument("--tokens", type=_tokens, help="tokens in one job (trained, or generated for inference)")
+    p.add_argument(
+        "--engine",
+        choices=[e.value for e in Engine],
+        help="default: hf for training, llama.cpp for inference; fixes the loss memory, the multi-GPU way "
+        "(llama.cpp/hf split layers, vllm/tgi/mlc/exllamav2 tensor parallel) and the decode overhead",
+    )
+    p.add_argument("--bpw", type=float, help="bits per weight of an EXL2 file (with --weights exl2)")
+    p.add_argument("--lora-bits", type=int, choices=[16, 8, 4, 2], help="LoRA's frozen base (lora 16, qlora 4)")
+    p.add_argument("--lora-rank", type=_whole("--lora-rank", 1024), help="LoRA rank (default 16)")
+    p.add_argument("--lora-targets", choices=[t.value for t in LoraTargets], help="default all-linear")
+    p.add_argument("--optimizer", choices=[o.value for o in Optimizer], help="default adamw")
+    p.add_argument("--offload", choices=[o.value for o in Offload], help="optimizer states / params to system RAM")
+    p.add_argument("--precision", choices=[x.value for x in Precision], help="full fine-tuning (default mixed)")
+    p.add_argument("--kv-bits", type=int, choices=[16, 8, 4], help="KV-cache precision (inference, default 16)")
+    p.add_argument(
+        "--concurrent",
+        type=_whole("--concurrent", 4096),
+        help="requests served at once (continuous batching): throughput, per-request speed, KV cache",
+    )
+    p.add_argument("--nodes", type=_whole("--nodes", 64), help="instances working together (instance question)")
+    p.add_argument("--rope-scaling", type=float, metavar="F", help="context stretched F times beyond the native")
     p.add_argument("--hours-on-v100", type=_v100_hours, metavar="N",
                    help="measured models (resnet50...): one job, in hours on one V100 SXM2 16 GB")  # fmt: skip
     p.add_argument("--save", action="store_true", help="save the workload in the BUILD file")

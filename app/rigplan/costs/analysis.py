@@ -161,7 +161,7 @@ def offer_input(
     s = offer_speed(perf, offer)
     inst, how = None, ""
     if s is not None:
-        factor, how = multi_gpu(perf, s, offer.gpu_count, a.scaling_cloud)
+        factor, how = multi_gpu(perf, s, offer.gpu_count, a.scaling_cloud, offer.instance_type)
         inst = s.value * factor
     ratio: float | None
     kind = "set by the user"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,7 @@ class PerfTable:
     leave_one_out: dict[str, Any]
     workload: str = "all"
     workload_label: str = "All models (geometric mean)"
+    instances: dict[str, tuple[int, Speed]] = field(default_factory=dict)  # whole instances measured: (GPUs, speed)
 
 
 def key(name: str) -> str:
@@ -145,16 +146,38 @@ def load_perf(path: Path | None = None, precision: str = "mixed", workload: str 
         else:
             scaling[group] = ScalingFit(float(g["exponent"]), g["basis"])
     loo = doc["leave_one_out"][precision]
-    return PerfTable(precision, models, chipsets, fit, fit_basis, gains, scaling, loo, w["id"], w["label"])
+    instances = {
+        i["instance"]: (int(i["gpus"]), s) for i in doc.get("instances", []) if (s := _instance_speed(i, precision, w))
+    }
+    return PerfTable(precision, models, chipsets, fit, fit_basis, gains, scaling, loo, w["id"], w["label"], instances)
 
 
-def multi_gpu(table: PerfTable, speed: Speed, count: int, override: float | None = None) -> tuple[float, str]:
+def _instance_speed(i: dict[str, Any], precision: str, w: dict[str, Any]) -> Speed | None:
+    """A whole instance Lambda measured: its speed in V100s (all its GPUs), for the workload's column when measured."""
+    value, basis = float(i[precision]), str(i["basis"])
+    if w["column"]:
+        # One model's column bridged from the 2021 set swings with that model's own software gains (WaveGlow on
+        # the V100s: 3.4x on 4 GPUs measured by NVIDIA, 5.9x from Lambda's bridged 2021 instance row): the
+        # all-models figure is the instance's measured speed; a single model's keeps the per-GPU figure and fit.
+        return None
+    return Speed(value, "measured", basis, i["instance"])
+
+
+def multi_gpu(
+    table: PerfTable, speed: Speed, count: int, override: float | None = None, instance: str | None = None
+) -> tuple[float, str]:
     """(throughput of `count` such GPUs in units of one, how it was got): the user's per-added-GPU efficiency; else
-    the GPU's own measured scaling (all-models workload only); else the fit of its interconnect and workload."""
+    the instance's own measurement when Lambda measured it whole (issue 39: the measurement is its speed, the fits
+    only fill gaps); else the GPU's own measured scaling (all-models workload only); else the fit of its
+    interconnect and workload."""
     if count <= 1:
         return float(max(count, 0)), ""
     if override is not None:
         return 1 + (count - 1) * override, f"{count} GPUs at {override:.2f} per added GPU (set by the user)"
+    gpus, whole = table.instances.get(instance or "", (0, None))
+    if whole is not None and gpus == count and speed.value > 0:
+        f = whole.value / speed.value
+        return f, f"{count} GPUs = {f:.2f}x one: {whole.basis}"
     if speed.own_scaling is not None and table.workload == "all":
         f = float(count) ** speed.own_scaling
         return f, f"{count} GPUs = {f:.2f}x one, from the {speed.model}'s own measured multi-GPU runs (Lambda)"

@@ -9,7 +9,7 @@ from functools import cache
 from rigplan.costs.perf import instance_model
 from rigplan.model.build import Build
 from rigplan.model.offers import Offer
-from rigplan.model.parts import Gpu, Kind
+from rigplan.model.parts import Gpu, Kind, Memory
 from rigplan.workload.models import WorkloadError, workload_data
 
 
@@ -34,6 +34,11 @@ class Hardware:
     count: int
     interconnect: str  # a costs.perf scaling group: "pcie" (cards) or "sxm" (NVLink/NVSwitch modules in the cloud)
     notes: tuple[str, ...] = ()
+    pcie_gen: float | None = None  # the GPUs' PCIe generation (None: 4.0 assumed, said in the basis)
+    ram_gb: float | None = None  # system RAM of the build or instance (offload and CPU layers need it)
+    nodes: int = 1  # instances of an offer working together (count is the GPUs of one)
+    node_gbs: float | None = None  # the network between nodes, GB/s per direction (None: not published)
+    ram_mts: int | None = None  # system RAM speed (llama.cpp layers on the CPU)
 
 
 def _norm(s: str) -> str:
@@ -102,7 +107,18 @@ def build_hardware(build: Build, count: int | None = None) -> Hardware:
         if count > n:
             raise WorkloadError(f"--gpus {count}: the build has {n} GPU{'s' if n > 1 else ''}")
         n = count
-    return Hardware(build.name, smallest, n, "pcie", tuple(notes))
+    kits = [(i.part, i.quantity) for i in build.of_kind(Kind.MEMORY) if isinstance(i.part, Memory)]
+    ram = [k.capacity_gb * q for k, q in kits if k.capacity_gb]
+    gens = [_pcie_gen(g.interface) for g in cards]
+    gen = min((g for g in gens if g), default=None)
+    speeds = [k.speed_mts for k, _ in kits if k.speed_mts]
+    return Hardware(build.name, smallest, n, "pcie", tuple(notes), gen, sum(ram) if ram else None,
+                    ram_mts=min(speeds) if speeds else None)  # fmt: skip
+
+
+def _pcie_gen(interface: str | None) -> float | None:
+    m = re.search(r"pcie\s*(\d(?:\.\d)?)", (interface or "").lower())
+    return float(m.group(1)) if m else None
 
 
 def offer_hardware(offer: Offer, count: int | None = None) -> Hardware:
@@ -118,7 +134,18 @@ def offer_hardware(offer: Offer, count: int | None = None) -> Hardware:
     if n > offer.gpu_count:
         raise WorkloadError(f"--gpus {n}: {offer.instance_type} has {offer.gpu_count} GPU(s)")
     link = "sxm" if spec.nvlink and offer.gpu_count > 1 else "pcie"
-    return Hardware(f"{offer.instance_type} ({offer.gpus_text})", spec, n, link)
+    gen = 5.0 if any(k in spec.name.lower() for k in ("h100", "h200", "gh200", "b200", "b300", "l40s")) else 4.0
+    if any(k in spec.name.lower() for k in ("v100", "k80", "m60", "p100", "t4", "p4")):
+        gen = 3.0
+    return Hardware(f"{offer.instance_type} ({offer.gpus_text})", spec, n, link, (), gen, offer.ram_gb,
+                    1, node_network_gbs(offer.instance_type))  # fmt: skip
+
+
+def node_network_gbs(instance_type: str) -> float | None:
+    """The network between instances, GB/s per direction, where the provider publishes it (parts/models.yaml)."""
+    nets = workload_data().get("node_network", {})
+    gbps = nets.get(instance_type, {}).get("gbps")
+    return gbps / 8 if gbps else None
 
 
 def _rest(s: GpuSpec) -> tuple:

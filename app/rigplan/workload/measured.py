@@ -89,7 +89,7 @@ def on_offer(model: str, offer: Offer, pricing: Pricing, v100_hours: float | Non
     if s is None:
         return Side(label, None, "unknown", f"no measurement of {offer.gpu_model or 'this GPU'} for {w.label}",
                     None, pricing, offer.hourly(pricing))  # fmt: skip
-    factor, how = multi_gpu(perf, s, offer.gpu_count)
+    factor, how = multi_gpu(perf, s, offer.gpu_count, instance=offer.instance_type)
     speed = s.value * factor
     basis = f"{offer.gpu_count}x {s.model}: {s.basis}" + (f"; {how}" if how else "")
     return Side(label, speed, s.kind, basis, _hours(v100_hours, speed), pricing, offer.hourly(pricing))

@@ -16,14 +16,6 @@ from rigplan.paths import parts_dir
 MAX_CONFIG_BYTES = 1_000_000  # a config.json is a few kB; a large file is not one
 
 
-# model_type values of transformers' configs: models whose MLP is one up and one down projection (no gate), and
-# encoder models the decoder formulas do not describe.
-PLAIN_MLP = frozenset({"gpt_neox", "falcon", "phi", "gpt2", "gptj", "bloom", "opt", "starcoder2", "gpt_bigcode", "mpt"})
-ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "electra", "deberta", "deberta-v2", "albert",
-                      "t5", "mt5", "umt5", "bart", "mbart", "pegasus", "whisper", "marian"})  # fmt: skip
-UNSUPPORTED_KEYS = ("moe_intermediate_size", "shared_expert_intermediate_size", "n_shared_experts", "kv_lora_rank")
-
-
 class WorkloadError(ValueError):
     """Input the workload planner cannot use (unknown model, broken config.json...): one line for the user."""
 
@@ -47,20 +39,44 @@ class ModelSpec:
     stated_params_b: float | None = None  # the maker's figure, to check the count below
     stated_active_b: float | None = None
     source: str = ""
+    # Mixtures of experts with experts of their own size, shared experts, dense first layers (DeepSeek, Qwen-MoE)
+    expert_ffn: int | None = None  # a routed expert's MLP size (None: ffn)
+    shared_ffn: int = 0  # the shared experts' MLP size, all together
+    dense_layers: int = 0  # the first layers with a dense MLP of size ffn
+    # Attention variants: sliding-window layers, MLA's compressed latent, hybrid attention / state-space stacks
+    sliding_window: int | None = None
+    sliding_layers: int = 0  # layers that attend to the window only
+    attn_layers: int | None = None  # layers with attention (a KV cache); None: all
+    mla: tuple[int, int, int, int, int] | None = None  # q_lora_rank, kv_lora_rank, qk_nope, qk_rope, v_head_dim
 
     @property
     def attn_dim(self) -> int:
-        return self.heads * self.head_dim
+        return self.heads * (self.mla[2] + self.mla[3] if self.mla else self.head_dim)
 
     @property
     def kv_dim(self) -> int:
         return self.kv_heads * self.head_dim
 
-    def _layer_params(self, experts: int) -> int:
-        attn = self.hidden * self.attn_dim * 2 + self.hidden * self.kv_dim * 2  # q, o; k, v
-        mlp = self.mlp_matrices * self.hidden * self.ffn * experts
-        router = self.hidden * self.experts if self.experts > 1 else 0
-        return attn + mlp + router + 2 * self.hidden  # two norms
+    @property
+    def moe_layers(self) -> int:
+        return self.layers - self.dense_layers if self.experts > 1 else 0
+
+    def _attn_params(self) -> int:
+        if self.mla:
+            q_lora, kv_lora, nope, rope, v = self.mla
+            q = self.hidden * q_lora + q_lora * self.heads * (nope + rope) if q_lora else self.hidden * self.attn_dim
+            kv = self.hidden * (kv_lora + rope) + kv_lora * self.heads * (nope + v)
+            return q + kv + self.heads * v * self.hidden
+        return self.hidden * self.attn_dim * 2 + self.hidden * self.kv_dim * 2  # q, o; k, v
+
+    def _mlp_params(self, experts: int) -> int:
+        """All layers' MLP parameters with `experts` routed experts per MoE layer."""
+        dense = self.mlp_matrices * self.hidden * self.ffn
+        if self.experts == 1:
+            return dense * self.layers
+        moe = self.mlp_matrices * self.hidden * ((self.expert_ffn or self.ffn) * experts + self.shared_ffn)
+        router = self.hidden * self.experts
+        return dense * self.dense_layers + (moe + router) * self.moe_layers
 
     @property
     def embedding_params(self) -> int:
@@ -68,18 +84,29 @@ class ModelSpec:
         return self.vocab * self.hidden * (1 if self.tied_embeddings else 2)
 
     @cached_property
+    def linear_params(self) -> int:
+        """Parameters in the transformer blocks' linear layers: what 4-bit quantization and LoRA act on."""
+        return self.layers * self._attn_params() + self._mlp_params(self.experts)
+
+    @cached_property
+    def active_linear_params(self) -> int:
+        return self.layers * self._attn_params() + self._mlp_params(self.experts_per_token)
+
+    @cached_property
     def params(self) -> int:
-        return self.layers * self._layer_params(self.experts) + self.embedding_params + self.hidden
+        return self.linear_params + self.embedding_params + self.hidden * (2 * self.layers + 1)
 
     @cached_property
     def active_params(self) -> int:
         """Parameters one token passes through (a mixture of experts uses experts_per_token of its experts)."""
-        return self.layers * self._layer_params(self.experts_per_token) + self.embedding_params + self.hidden
+        return self.active_linear_params + self.embedding_params + self.hidden * (2 * self.layers + 1)
 
-    @cached_property
-    def linear_params(self) -> int:
-        """Parameters in the transformer blocks' linear layers: what 4-bit quantization and LoRA act on."""
-        return self.params - self.embedding_params - self.hidden - self.layers * 2 * self.hidden
+    @property
+    def ffn_active(self) -> int:
+        """The MLP width one token goes through in a layer (the activations' f)."""
+        if self.experts == 1:
+            return self.ffn
+        return (self.expert_ffn or self.ffn) * self.experts_per_token + self.shared_ffn
 
     @property
     def matmul_params(self) -> int:
@@ -87,16 +114,26 @@ class ModelSpec:
         embedding is a lookup)."""
         return self.active_params - self.vocab * self.hidden * (0 if self.tied_embeddings else 1)
 
-    def kv_bytes_per_token(self, bytes_per_value: float = 2.0) -> float:
-        return 2 * self.layers * self.kv_dim * bytes_per_value
+    def kv_bytes_for(self, seq: int, bytes_per_value: float = 2.0) -> float:
+        """KV-cache bytes of one sequence of `seq` tokens: keys and values of each attention layer over the tokens
+        it keeps (its window for a sliding-window layer); MLA keeps one latent of kv_lora_rank + rope per token."""
+        width = (self.mla[1] + self.mla[3]) if self.mla else 2 * self.kv_dim
+        attn = self.attn_layers if self.attn_layers is not None else self.layers
+        local = min(self.sliding_layers, attn) if self.sliding_window else 0
+        tokens = (attn - local) * seq + local * min(seq, self.sliding_window or seq)
+        return width * tokens * bytes_per_value
 
-    def lora_params(self, rank: int) -> int:
-        """LoRA adapters of `rank` on every linear layer (q, k, v, o, gate, up, down): r x (in + out) each."""
-        per_layer = (
-            (self.hidden + self.attn_dim) * 2  # q, o
-            + (self.hidden + self.kv_dim) * 2  # k, v
-            + (self.hidden + self.ffn) * self.mlp_matrices * self.experts_per_token  # MLP (of the experts in use)
-        )
+    def kv_bytes_per_token(self, bytes_per_value: float = 2.0) -> float:
+        """Per token of context when every attention layer keeps it (no window)."""
+        width = (self.mla[1] + self.mla[3]) if self.mla else 2 * self.kv_dim
+        return width * (self.attn_layers if self.attn_layers is not None else self.layers) * bytes_per_value
+
+    def lora_params(self, rank: int, all_linear: bool = True) -> int:
+        """LoRA adapters of `rank` on every linear layer (q, k, v, o, gate, up, down), or on attention only:
+        r x (in + out) each."""
+        per_layer = (self.hidden + self.attn_dim) * 2 + (self.hidden + self.kv_dim) * 2  # q, o; k, v
+        if all_linear:
+            per_layer += (self.hidden + self.ffn_active) * self.mlp_matrices  # MLP (of the experts in use)
         return rank * per_layer * self.layers
 
 
@@ -118,6 +155,13 @@ def _model_from_entry(e: dict[str, Any]) -> ModelSpec:
         stated_params_b=e.get("params_b"),
         stated_active_b=e.get("active_params_b"),
         source=str(e.get("source", "")),
+        expert_ffn=e.get("expert_ffn"),
+        shared_ffn=int(e.get("shared_ffn", 0)),
+        dense_layers=int(e.get("dense_layers", 0)),
+        sliding_window=e.get("sliding_window"),
+        sliding_layers=int(e.get("sliding_layers", 0)),
+        attn_layers=e.get("attn_layers"),
+        mla=tuple(e["mla"]) if e.get("mla") else None,
     )
 
 
@@ -141,69 +185,11 @@ def constant(name: str) -> tuple[float, str]:
     return float(c["value"]), str(c["source"])
 
 
-def _int(cfg: dict[str, Any], *keys: str, required: bool = True) -> int | None:
-    for k in keys:
-        v = cfg.get(k)
-        if isinstance(v, bool):
-            continue
-        if isinstance(v, int) and v > 0:
-            return v
-    if required:
-        raise WorkloadError(f"config.json has no positive whole number for {' / '.join(keys)}")
-    return None
-
-
 def model_from_config(doc: Any, name: str) -> ModelSpec:
-    """A decoder-only transformer from the fields transformers' config.json uses (Llama, Mistral, Mixtral, Qwen2,
-    Gemma, Phi-3 and most others): hidden_size, num_hidden_layers, num_attention_heads, num_key_value_heads,
-    intermediate_size, vocab_size, and num_local_experts / num_experts_per_tok for a mixture of experts."""
-    if not isinstance(doc, dict):
-        raise WorkloadError("config.json is not a JSON object")
-    inner = doc.get("text_config")
-    cfg: dict[str, Any] = inner if isinstance(inner, dict) else doc  # multimodal configs wrap the language model
-    kind = str(cfg.get("model_type") or doc.get("model_type") or "").lower()
-    if cfg.get("is_encoder_decoder") or kind in ENCODERS:
-        raise WorkloadError(f"{kind or 'this model'} is an encoder or encoder-decoder: only decoder language models "
-                            "are planned")  # fmt: skip
-    unsupported = [k for k in UNSUPPORTED_KEYS if cfg.get(k)]
-    if unsupported:
-        raise WorkloadError(
-            f"config.json has {unsupported[0]}: experts of their own size, shared experts or compressed key/value "
-            "attention (DeepSeek, Qwen-MoE) are not modelled yet"
-        )
-    hidden = _int(cfg, "hidden_size", "n_embd", "d_model")
-    layers = _int(cfg, "num_hidden_layers", "n_layer", "num_layers")
-    heads = _int(cfg, "num_attention_heads", "n_head", "num_heads")
-    assert hidden and layers and heads
-    kv = _int(cfg, "num_key_value_heads", "num_kv_heads", required=False) or heads
-    ffn = _int(cfg, "intermediate_size", "n_inner", "ffn_dim", "d_ff", required=False)
-    if ffn is None:
-        raise WorkloadError("config.json has no intermediate_size: only transformer language models are supported")
-    vocab = _int(cfg, "vocab_size")
-    assert vocab
-    head_dim = _int(cfg, "head_dim", required=False) or hidden // heads
-    experts = _int(cfg, "num_local_experts", "num_experts", "n_routed_experts", required=False) or 1
-    per_tok = _int(cfg, "num_experts_per_tok", "moe_top_k", required=False) or 1
-    if kv > heads or per_tok > experts or hidden * layers > 10**9:
-        raise WorkloadError("config.json describes an impossible model (key/value heads, experts or size)")
-    ctx = _int(cfg, "max_position_embeddings", "n_positions", "seq_length", required=False)
-    return ModelSpec(
-        id=name,
-        name=str(doc.get("_name_or_path") or name),
-        layers=layers,
-        hidden=hidden,
-        heads=heads,
-        kv_heads=kv,
-        ffn=ffn,
-        vocab=vocab,
-        head_dim=head_dim,
-        context=ctx,
-        experts=experts,
-        experts_per_token=min(per_tok, experts),
-        tied_embeddings=bool(cfg.get("tie_word_embeddings", doc.get("tie_word_embeddings", False))),
-        mlp_matrices=2 if kind in PLAIN_MLP else 3,
-        source=f"architecture read from {name}" + (f" ({kind})" if kind else ""),
-    )
+    """A decoder-only transformer from the fields of its config.json (rigplan.workload.config: every key family)."""
+    from rigplan.workload.config import spec_from_config
+
+    return spec_from_config(doc, name)
 
 
 def load_config(path: Path | str) -> ModelSpec:

@@ -44,7 +44,7 @@ def work_per_dollar(
     price = offer.hourly(pricing)
     if s is None or not price:
         return 0.0
-    return s.value * multi_gpu(perf, s, offer.gpu_count, efficiency)[0] / price
+    return s.value * multi_gpu(perf, s, offer.gpu_count, efficiency, offer.instance_type)[0] / price
 
 
 # Offers the default comparison leaves out: graphics/VDI instances are not training machines, and the cloud catalog

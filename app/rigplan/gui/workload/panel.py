@@ -42,6 +42,7 @@ from .jobs_model import JobsModel, Names, chart_names, offer_name
 from .measured_view import add_group, speed_text, table_model, verdict_text
 from .measured_view import cost_rows as measured_cost_rows
 from .membar import COLOURS, MemoryBar, label
+from .options import OptionsGrid
 
 TASKS = {Task.LORA: "LoRA fine-tuning", Task.QLORA: "QLoRA (4-bit base)", Task.FULL: "Full fine-tuning",
          Task.INFERENCE: "Inference"}  # fmt: skip
@@ -105,7 +106,8 @@ class WorkloadPanel(QWidget):
         self.weights_box = QComboBox()
         for w in Weights:
             self.weights_box.addItem(w.value, w.value)
-        self.weights_box.setToolTip("Inference weights: 16-bit, 8-bit or 4-bit (llama.cpp Q8_0 / Q4_0 sizes)")
+        self.weights_box.setToolTip("Inference weights as downloaded: GGUF, GPTQ/AWQ, FP8, EXL2... (docs/workload.md)")
+        self.options = OptionsGrid()  # engine, optimizer, offload, LoRA rank, requests at once, KV bits (issue 39)
         self.seq_spin = QSpinBox(minimum=1, maximum=MAX_SEQ, singleStep=512)
         self.seq_spin.setToolTip("Sequence length in tokens (the context for inference)")
         self.batch_spin = QSpinBox(minimum=1, maximum=MAX_BATCH)
@@ -135,6 +137,7 @@ class WorkloadPanel(QWidget):
         form.addRow("GPUs", self.gpus_spin)
         form.addRow("Strategy", self.strategy_box)
         form.addRow("", self.ckpt_box)
+        form.addRow(self.options)
         self.job_label = QLabel("Tokens per job")
         form.addRow(self.job_label, self.tokens_edit)
 
@@ -175,6 +178,7 @@ class WorkloadPanel(QWidget):
         for spin in (self.seq_spin, self.batch_spin, self.gpus_spin):
             spin.valueChanged.connect(self._edited)
         self.ckpt_box.toggled.connect(self._edited)
+        self.options.changed.connect(self._edited)
         self.tokens_edit.editingFinished.connect(self._edited)
         self.config_button.clicked.connect(self._open_config)
 
@@ -213,6 +217,7 @@ class WorkloadPanel(QWidget):
             if self.ckpt_box.isChecked() == (task is not Task.INFERENCE)
             else self.ckpt_box.isChecked(),
             tokens=tokens,
+            **self.options.values(task),
         )
 
     def set_spec(self, spec: WorkloadSpec, emit: bool = True) -> None:
@@ -231,6 +236,7 @@ class WorkloadPanel(QWidget):
             )
             training = spec.task is not Task.INFERENCE
             self.ckpt_box.setChecked(training if spec.checkpointing is None else spec.checkpointing)
+            self.options.set_values(spec)
             self._was_measured = is_measured(spec.model)
             self.tokens_edit.setText(_tokens_text(spec.tokens))
             if self._was_measured:
@@ -251,6 +257,7 @@ class WorkloadPanel(QWidget):
             w.setEnabled(not measured)  # a measured model is its benchmark's training run, on every GPU
         self.weights_box.setEnabled(task is Task.INFERENCE and not measured)
         self.ckpt_box.setEnabled(task is not Task.INFERENCE and not measured)
+        self.options.set_task(task, measured)
         self.job_label.setText(HOURS if measured else "Tokens per job")
         self.tokens_edit.setPlaceholderText("e.g. 10" if measured else "e.g. 1e8")
         self.tokens_edit.setToolTip(
@@ -283,7 +290,8 @@ class WorkloadPanel(QWidget):
         e = self.comparison.own
         colour = {FITS: "#006400", FITS_WITH: "#8B5A00"}.get(e.verdict, "#B00000")
         per = f"{e.setup.gpus}x {e.hardware.gpu.name}, {e.setup.strategy.value}"
-        self.verdict.setText(f"<b style='color:{colour}'>{e.summary}</b><br>{e.model.name}, {per}")
+        notes = "".join(f"<br><i>{n}</i>" for n in e.notes)  # over 90 % of a card, FP8, system RAM (issue 39)
+        self.verdict.setText(f"<b style='color:{colour}'>{e.summary}</b><br>{e.model.name}, {per}{notes}")
         self.bar.set_memory(e.memory.parts, e.vram_gb)
         self.legend.setText(
             "  ".join(
@@ -300,6 +308,8 @@ class WorkloadPanel(QWidget):
             text = f"Speed ({sp.kind}): {sp.tokens_per_s:,.0f} tokens/s {kind}"
             if sp.prefill_tokens_per_s:
                 text += f", {sp.prefill_tokens_per_s:,.0f} tokens/s prefill"
+            if sp.ttft_s is not None:
+                text += f", first token {sp.ttft_s:,.2f} s"
             if e.hours is not None:
                 text += f"; one job: {e.hours:,.2f} h"
         self.speed.setText(text)
