@@ -39,8 +39,10 @@ MLC = (
     "34.5 tok/sec on two NVIDIA RTX 4090"
 )
 EXL2 = "github.com/turboderp/exllamav2 README (2024-12), 'Performance': RTX 4090"
-LLAMA2 = ("Touvron et al. 2023, Llama 2 (arXiv 2307.09288) Table 2: GPU hours on A100-80GB for 2T tokens at 4,096 "
-          "tokens a sequence; tokens/s per GPU = 2e12 / (hours x 3,600)")
+LLAMA2 = (
+    "Touvron et al. 2023, Llama 2 (arXiv 2307.09288) Table 2: GPU hours on A100-80GB for 2T tokens at 4,096 "
+    "tokens a sequence; tokens/s per GPU = 2e12 / (hours x 3,600)"
+)
 TT_TITAN_H100 = (
     "github.com/pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md Table 1: Llama 3.1 8B, "
     "FSDP on 8 H100, local batch 2, seq 8192, torch.compile"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rigplan.workload.models import ModelSpec, WorkloadError
+from rigplan.workload.spec import ModelSpec, WorkloadError
 
 # model_type values of transformers' configs: models whose MLP is one up and one down projection (no gate), and
 # encoder models the decoder formulas do not describe.
