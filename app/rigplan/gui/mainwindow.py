@@ -211,6 +211,7 @@ class MainWindow(QMainWindow):
         self.findings.slot_selected.connect(self.select_slot)
         self.build_header.example_requested.connect(self.files.open_example)
         self.notes.edited.connect(lambda t: self.doc.edit(self.doc.build.model_copy(update={"notes": t}), "Edit notes"))
+        self.notes.refused.connect(self.statusBar().showMessage)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.comparison_changed.connect(self.doc.set_comparison)
         self.costs.workload_changed.connect(self.doc.set_workload)
