@@ -6,9 +6,11 @@ tests/gui/test_reliability4_gui.py (docs/reliability.md, "Round four")."""
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -115,6 +117,7 @@ def test_a_backup_already_linked_to_the_file_leaves_no_temporary_name(tmp_path: 
 
 SAVER = """
 import sys
+import time
 from rigplan.files import load, save
 build = load(sys.argv[1])
 for i in range(int(sys.argv[3])):
@@ -133,3 +136,94 @@ def test_two_processes_saving_at_once_leave_no_temporary_file(tmp_path: Path) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.rigplan", "b.rigplan.bak"]
     assert load(target).notes in ("first 149", "second 149")
     assert load(tmp_path / "b.rigplan.bak").notes.split()[0] in ("first", "second")
+
+
+# --- config.json: the one safe read, bounded nesting, plausible sizes -----------------------------------------------
+
+
+def llama_config(**over: object) -> str:
+    cfg = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+           "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}  # fmt: skip
+    cfg.update(over)
+    return json.dumps(cfg)
+
+
+def special(tmp_path: Path, kind: str) -> str:
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "config.json")
+        return str(tmp_path / "config.json")
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    return "/dev/zero"  # only ever read (never written); a device is never made by the test
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["workload", "--model", "{m}", "--instance", "g5.xlarge"],
+        ["suggest", "--budget", "3000", "--fit-model", "{m}", "--fit-task", "inference"],
+    ],
+    ids=["workload", "suggest-fit-model"],
+)
+def test_a_fifo_or_device_as_the_model_is_refused_at_once(tmp_path: Path, kind: str, command: list[str]) -> None:
+    """Hang guard: the process runs with a timeout; it used to wait on the FIFO forever and read /dev/zero until the
+    memory ran out."""
+    m = special(tmp_path, kind)
+    start = time.monotonic()
+    line = one_line_refusal(rigplan(*[a.format(m=m) for a in command], data=tmp_path / "data", timeout=60))
+    assert ("named pipe (FIFO)" if kind == "fifo" else "a device") in line
+    assert time.monotonic() - start < 50
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_shared_build_whose_workload_config_is_a_fifo_exports_without_hanging(tmp_path: Path) -> None:
+    from rigplan.model.workload import WorkloadSpec
+
+    os.mkfifo(tmp_path / "config.json")
+    build = tmp_path / "shared.rigplan"
+    save(load(EXAMPLE).model_copy(update={"workload": WorkloadSpec(model=str(tmp_path / "config.json"))}), build)
+    assert "model: config.json" in build.read_text("utf-8")  # saved relative, as a shared build holds it
+    for args in (["export", str(build), "--format", "md"], ["workload", str(build)], ["check", str(build)]):
+        run = rigplan(*args, data=tmp_path / "data", timeout=60)
+        assert "Traceback" not in run.stderr
+        if run.returncode != 0:
+            assert "named pipe (FIFO)" in one_line_refusal(run)
+        else:
+            assert "named pipe (FIFO)" in run.stdout + run.stderr or args[0] == "check"
+
+
+@pytest.mark.parametrize(
+    ("config", "task", "message"),
+    [
+        ("[" * 200_000 + "]" * 200_000, "lora", "nested more than 16 levels deep"),
+        ('{"a": ' + "[" * 200_000 + "]" * 200_000 + "}", "lora", "nested more than 16 levels deep"),
+        (llama_config(intermediate_size=10**303), "lora", "intermediate_size a 304-digit number, over 1,048,576"),
+        (llama_config(intermediate_size=10**302), "full", "intermediate_size a 303-digit number, over 1,048,576"),
+        (llama_config(intermediate_size=10**299), "lora", "intermediate_size a 300-digit number"),
+        (llama_config(num_attention_heads=8192, num_key_value_heads=8192), "lora", "8,192 attention heads on a hidden"),
+        (llama_config(vocab_size=4_000_000, hidden_size=131_072, num_attention_heads=1024, num_key_value_heads=1024,
+                      intermediate_size=1_000_000, num_hidden_layers=1000), "lora", "over 10^13"),
+        (llama_config(hidden_size=10**20), "lora", "describes an impossible model"),
+    ],
+    ids=["nested-200000", "nested-in-object", "ffn-1e303", "ffn-1e302-full", "ffn-1e299", "zero-width-heads",
+         "over-1e13-params", "hidden-1e20"],
+)  # fmt: skip
+def test_implausible_configs_are_one_line_never_an_internal_error(
+    tmp_path: Path, config: str, task: str, message: str
+) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(config, encoding="utf-8")
+    run = rigplan("workload", "--model", str(path), "--task", task, "--instance", "p4d.24xlarge", data=tmp_path)
+    line = one_line_refusal(run)
+    assert message in line, line
+    assert "inf" not in line.split() and not any(len(w) > 40 for w in line.split())
+
+
+def test_every_released_shape_in_the_bundled_models_passes_the_bounds() -> None:
+    """The bounds refuse no real model: every bundled architecture (from the makers' config.json) is plausible."""
+    from rigplan.workload.models import bundled_models, plausible
+
+    for m in bundled_models().values():
+        assert plausible(m) is m

