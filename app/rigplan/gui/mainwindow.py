@@ -90,6 +90,8 @@ class MainWindow(QMainWindow):
         self.startup_problems: list[str] = []  # one line each, shown in the status bar (see note_problem)
         self.problem_label: QLabel | None = None
         self.settings.on_problem = self.note_problem  # a bad stored setting: its default, and one line
+        if (why := self.settings.unusable()) is not None:
+            self.note_problem(why)
         # Issue 29: the one money formatter: every amount on screen is converted and labelled by it, in the build's
         # currency (kept in step by refresh()); the panels and charts below are given it.
         self.money = Money(window_state.saved_currency(self.settings))
