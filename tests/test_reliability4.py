@@ -227,3 +227,24 @@ def test_every_released_shape_in_the_bundled_models_passes_the_bounds() -> None:
 
     for m in bundled_models().values():
         assert plausible(m) is m
+
+
+# --- suggest --include names a catalog part ------------------------------------------------------------------------
+
+
+def test_suggest_include_of_an_unknown_id_is_one_line_naming_it(tmp_path: Path) -> None:
+    line = one_line_refusal(rigplan("suggest", "--budget", "3000", "--include", "no-such-id", data=tmp_path))
+    assert "--include 'no-such-id': no part with this id in the catalog" in line
+    line = one_line_refusal(
+        rigplan("suggest", "--budget", "3000", "--include", "nope-1", "--include", "nope-2", data=tmp_path)
+    )
+    assert "'nope-1'" in line and "'nope-2'" in line
+
+
+def test_suggest_include_of_a_real_part_still_answers_with_it(tmp_path: Path) -> None:
+    from rigplan.kinds import Kind
+
+    gpu = next(i.part for i in load(ROOT / "examples" / "budget-1-gpu.rigplan").items if i.kind is Kind.GPU)
+    run = rigplan("suggest", "--budget", "6000", "--include", gpu.id, "--json", data=tmp_path, timeout=240)
+    assert run.returncode == 0, run.stderr
+    assert gpu.id in run.stdout
