@@ -69,9 +69,9 @@ def test_notes_over_the_models_limit_are_refused_with_a_message_not_cut(
     from rigplan.gui.parts import build_notes
     from rigplan.model.build import MAX_NOTES, Build
 
-    assert build_notes.MAX_NOTES == MAX_NOTES == Build.model_fields["notes"].metadata[0].max_length
+    assert build_notes.notes_limit() == MAX_NOTES == Build.model_fields["notes"].metadata[0].max_length
     assert window.files.open_path(EXAMPLE, ask=False)
-    monkeypatch.setattr(build_notes, "MAX_NOTES", 10)
+    monkeypatch.setattr(build_notes, "notes_limit", lambda: 10)
     before = window.doc.build.notes
     window.notes.setFocus()
     window.notes.selectAll()

@@ -8,16 +8,21 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
-from rigplan.model.build import MAX_NOTES
-
 if TYPE_CHECKING:
     from rigplan.model import Build
 
 
+def notes_limit() -> int:
+    """The model's limit (model.build.MAX_NOTES), imported when first needed: pydantic loads after the first paint."""
+    from rigplan.model.build import MAX_NOTES
+
+    return MAX_NOTES
+
+
 class BuildNotes(QPlainTextEdit):
     """Never cuts what is typed (issue 35: it kept the first 20,000 characters on every edit). Text over the model's
-    limit (model.build.MAX_NOTES, the same the file loader applies) stays in the box, is not made the build's notes,
-    and `refused` says so in one line; shortening it below the limit commits it."""
+    limit (model.build.MAX_NOTES, the same the file loader applies, via notes_limit) stays in the box, is not made
+    the build's notes, and `refused` says so in one line; shortening it below the limit commits it."""
 
     edited = Signal(str)
     refused = Signal(str)
@@ -45,9 +50,9 @@ class BuildNotes(QPlainTextEdit):
     def commit(self) -> None:
         self._pause.stop()
         text = self.toPlainText()
-        if len(text) > MAX_NOTES:
+        if len(text) > (limit := notes_limit()):
             self.refused.emit(
-                f"Notes are limited to {MAX_NOTES:,} characters and these are {len(text):,}: not kept in the build "
+                f"Notes are limited to {limit:,} characters and these are {len(text):,}: not kept in the build "
                 "until they are shortened (nothing was cut)"
             )
             return
