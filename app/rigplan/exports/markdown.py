@@ -8,6 +8,7 @@ from urllib.parse import quote, urlsplit
 from rigplan import __version__
 from rigplan.costs.fx import electricity_price
 from rigplan.exports.plan import Plan, breakeven_text, instance_text, job_lines, power_line, total_note
+from rigplan.printable import printable
 from rigplan.rules import Severity
 from rigplan.wording import at_least, least, money
 
@@ -105,4 +106,4 @@ def to_markdown(plan: Plan) -> str:
         out.append("")
     # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
-    return "\n".join(out) + "\n"
+    return printable("\n".join(out) + "\n")  # ESC, C1 and bidi characters as visible escapes (rigplan.printable)

@@ -11,11 +11,21 @@ from PySide6.QtWidgets import QPlainTextEdit
 if TYPE_CHECKING:
     from rigplan.model import Build
 
-MAX_NOTES = 20_000
+
+def notes_limit() -> int:
+    """The model's limit (model.build.MAX_NOTES), imported when first needed: pydantic loads after the first paint."""
+    from rigplan.model.build import MAX_NOTES
+
+    return MAX_NOTES
 
 
 class BuildNotes(QPlainTextEdit):
+    """Never cuts what is typed (issue 35: it kept the first 20,000 characters on every edit). Text over the model's
+    limit (model.build.MAX_NOTES, the same the file loader applies, via notes_limit) stays in the box, is not made
+    the build's notes, and `refused` says so in one line; shortening it below the limit commits it."""
+
     edited = Signal(str)
+    refused = Signal(str)
 
     def __init__(self) -> None:
         super().__init__()
@@ -39,7 +49,13 @@ class BuildNotes(QPlainTextEdit):
 
     def commit(self) -> None:
         self._pause.stop()
-        text = self.toPlainText()[:MAX_NOTES]
+        text = self.toPlainText()
+        if len(text) > (limit := notes_limit()):
+            self.refused.emit(
+                f"Notes are limited to {limit:,} characters and these are {len(text):,}: not kept in the build "
+                "until they are shortened (nothing was cut)"
+            )
+            return
         if text != self._build_text:
             self._build_text = text
             self.edited.emit(text)
