@@ -1,7 +1,7 @@
 """Issue 35, round four of "nothing lost, nothing injected, nothing hangs": saves after a read, concurrent saves, the
 one safe read, config.json bounds, suggest --include. Real files, real processes, a real FIFO. The terminal and export
-sanitiser is in test_reliability4_text.py, the folders in test_reliability4_folders.py, the window in
-tests/gui/test_reliability4_gui.py (docs/reliability.md, "Round four")."""
+sanitiser is in test_no_terminal_escapes.py, the folders in test_private_folders.py, the window in
+tests/gui/test_hostile_settings_and_shared_builds.py (docs/reliability.md, "Round four")."""
 
 from __future__ import annotations
 
