@@ -94,6 +94,13 @@ def snapshot_line(about: dict[str, Any]) -> str:
     return f"parts: BuildCores OpenDB @{commit} ({about.get('date') or 'date unknown'}), {which}; part prices {prices}"
 
 
+def about_in_use(data_dir: Path | None = None) -> dict[str, Any]:
+    """Which parts data is in use, without loading it: the update's about.json, else the shipped snapshot's."""
+    folder = updated_dir(data_dir)
+    about = read_about(folder) if folder is not None else {}
+    return {**about, "catalog": "updated"} if about else dict(SHIPPED_ABOUT)
+
+
 def read_about(folder: Path) -> dict[str, Any]:
     """An update's about.json (commit, date, origin, counts); {} when unreadable."""
     try:
@@ -105,6 +112,17 @@ def read_about(folder: Path) -> dict[str, Any]:
 
 
 # --- the user's corrections -------------------------------------------------------------------------------------------
+
+
+def shown(value: Any) -> str:
+    """A value as a person reads it: 304 (not 304.0), "unknown" for None, JSON for lists and tables."""
+    if value is None:
+        return "unknown"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (list, dict, tuple)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
 
 
 @dataclass(frozen=True)

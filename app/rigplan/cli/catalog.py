@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rigplan.catalog.overlay import shown
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json
 
@@ -36,13 +37,13 @@ def summary_lines(s: Any) -> list[str]:
     if s.rule_fields:
         lines.append(f"Values the checks read changed on {len(s.rule_fields):,} parts, e.g.:")
         for r in s.rule_fields[:SHOW]:
-            vals = "; ".join(f"{f} {a!r} -> {b!r}" for f, (a, b) in list(r["fields"].items())[:3])
+            vals = "; ".join(f"{f} {shown(a)} -> {shown(b)}" for f, (a, b) in list(r["fields"].items())[:3])
             lines.append(f"  {r['name'][:60]} ({r['id']}): {vals[:160]} [{', '.join(r['rules'][:4])}]")
     else:
         lines.append("No value the checks read changed.")
     for c in s.stale_yours:
-        now = "the part is gone" if c["gone"] else f"now {c['now']!r}"
-        lines.append(f"Your correction of {c['field']} on {c['name'] or c['id']}: was {c['was']!r}, {now} (kept)")
+        now = "the part is gone" if c["gone"] else f"now {shown(c['now'])}"
+        lines.append(f"Your correction of {c['field']} on {c['name'] or c['id']}: was {shown(c['was'])}, {now} (kept)")
     if s.stale_ours:
         lines.append(f"RigPlan's own corrections whose source value changed (not applied): {len(s.stale_ours)}")
     skipped = sum(s.skipped.values())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rigplan.catalog.overlay import shown
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json, table
 
@@ -18,7 +19,7 @@ def cmd_correct(ns: argparse.Namespace) -> int:
     except CorrectionRefused as exc:
         raise UsageError(f"{exc} (nothing was changed)") from exc
     for c in made:
-        print(f"{c.name}: {c.field} {c.was!r} -> {c.value!r}, {c.label()}")
+        print(f"{c.name}: {c.field} {shown(c.was)} -> {shown(c.value)}, {c.label()}")
     return 0
 
 
@@ -35,7 +36,7 @@ def cmd_list(ns: argparse.Namespace) -> int:
     if not found:
         print("You have no corrections. Make one with: rigplan parts correct ID FIELD=VALUE --source TEXT")
         return 0
-    rows = [[c.part_id, c.name[:40], c.field, repr(c.was), repr(c.value), c.source[:50], c.made] for c in found]
+    rows = [[c.part_id, c.name[:40], c.field, shown(c.was), shown(c.value), c.source[:50], c.made] for c in found]
     print(table(rows, ["ID", "Part", "Field", "Was", "Now", "Source", "Made"]))
     return 0
 

@@ -26,6 +26,7 @@ from rigplan.catalog.overlay import (
     corrections_file,
     get_field,
     load_user_corrections,
+    shown,
     updated_dir,
     with_field,
 )
@@ -172,7 +173,7 @@ def export_opendb(target: Path, data_dir: Path | None = None) -> list[Path]:
         written.append(out)
         whole = "" if pid in raw else " (rebuilt from RigPlan's fields: compare with the upstream file before sending)"
         notes.append(f"- {part.name} (`open-db/{category(kind)}/{pid}.json`){whole}:")
-        notes += [f"  - `{c.field}`: {c.was!r} -> {c.value!r}; source: {c.source}" for c in cs]
+        notes += [f"  - `{c.field}`: {shown(c.was)} -> {shown(c.value)}; source: {c.source}" for c in cs]
     (target / "CORRECTIONS.md").write_text("\n".join(notes) + "\n", encoding="utf-8")
     return written
 
