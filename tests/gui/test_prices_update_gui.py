@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton
 
+from rigplan.gui import jobs
 from rigplan.gui.costs.offers_model import COL_DATE, COL_INSTANCE, COL_OD, COL_REGION
 from rigplan.gui.mainwindow import MainWindow
-from rigplan.gui.prices import prices_update
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from prices_server import serve  # noqa: E402
@@ -53,8 +53,9 @@ def test_update_shows_progress_then_new_dated_prices(qtbot, pwindow: MainWindow)
             w.prices.act_update.trigger()
             dialog = w.findChild(QProgressDialog)
             assert dialog is not None and dialog.isVisible() and dialog.windowTitle() == "Updating cloud prices"
-            w.prices.job.progress.connect(lambda _, text: labels.append(text))
+            w.prices.job.progress.connect(lambda _done, _total, text: labels.append(text))
     assert any("/v3/aws/" in p for p in asked)
+    assert "aws: reading the catalog" in labels  # the core's progress lines reached the dialog's label
     assert done.args[0].startswith("Cloud prices updated:") and "2026-11-01" in done.args[0]
     assert w.findChild(QProgressDialog) is None or not w.findChild(QProgressDialog).isVisible()
     row = _row(w, "g4dn.xlarge", "us-east-1")
@@ -78,11 +79,11 @@ def test_cancel_keeps_the_old_prices(qtbot, pwindow: MainWindow) -> None:  # noq
         with qtbot.waitSignal(w.prices.done, timeout=40000) as done:
             w.prices.act_update.trigger()
             dialog = w.findChild(QProgressDialog)
-            qtbot.waitUntil(lambda: w.prices.worker_thread is not None and w.prices.worker_thread.isRunning())
+            qtbot.waitUntil(lambda: w.prices.job is not None and w.prices.job.running())
             qtbot.mouseClick(dialog.findChild(QPushButton), Qt.MouseButton.LeftButton)  # its Cancel button
     assert done.args[0] == "Price update cancelled; the prices in use are unchanged"
     assert not dialog.isVisible()
-    qtbot.waitUntil(lambda: not prices_update._RUNNING, timeout=30000)  # the abandoned download's thread ends too
+    qtbot.waitUntil(lambda: not jobs.live_jobs(), timeout=30000)  # the abandoned download's thread ends too
     assert w.warnings == []  # a cancel is not an error to shout about
     assert _row(w, "g4dn.xlarge", "us-east-1")[COL_DATE] == "after 2025-06"
     assert w.prices.act_update.isEnabled()
@@ -154,7 +155,7 @@ def test_a_job_that_fails_while_its_progress_is_shown_does_not_crash(qtbot, pwin
             w.prices._start("Stress", work)  # noqa: SLF001 - the path both menu actions take
         assert len(w.warnings) == n + 1 and w.warnings[-1] == "the server went away"
         assert w.prices.dialog is None and w.prices.act_update.isEnabled()
-    qtbot.waitUntil(lambda: not prices_update._RUNNING, timeout=30000)
+    qtbot.waitUntil(lambda: not jobs.live_jobs(), timeout=30000)
 
 
 def test_offline_update_says_so_and_which_prices_stay(qtbot, pwindow: MainWindow) -> None:  # noqa: ANN001

@@ -282,14 +282,14 @@ with serve("timeout") as (url, _):
     w.prices.url, w.prices.providers = url, ("aws",)
     w.prices.act_update.trigger()
     def cancel():
-        if w.prices.worker_thread is None or not w.prices.worker_thread.isRunning():
+        if w.prices.job is None or not w.prices.job.running():
             QTimer.singleShot(20, cancel)
             return
         w.findChild(QProgressDialog).cancel()
         QTimer.singleShot(100, lambda: (w.close(), app.quit()))
     QTimer.singleShot(0, cancel)
     rc = app.exec()
-    print("quit with the download still waiting:", bool(w.prices.worker_thread is None), flush=True)
+    print("quit with the download still waiting:", bool(w.prices.job is None), flush=True)
 sys.exit(rc)
 """
 

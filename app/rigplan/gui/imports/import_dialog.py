@@ -7,10 +7,9 @@ ones in one click.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.catalog import Catalog
+from rigplan.gui.jobs import Control, Job
 from rigplan.gui.widgets.plain import plain_label, tip
 from rigplan.imports.list_import import ImportedLine, ListImport, match_list
 from rigplan.imports.pcpartpicker import ListFormatError
@@ -48,16 +48,11 @@ MAX_FILE = 1_000_000
 class PasteListDialog(QDialog):
     """Step 1: the list's text. Accepting parses and matches it; a text that is not a list says why and stays."""
 
-    _matched = Signal(int, object)  # run number, ListImport or the exception (emitted from the worker thread)
-
     def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.catalog = catalog
         self.imported: ListImport | None = None
-        self.busy = False
-        self._run = 0
-        self._closed = False
-        self._matched.connect(self._done, Qt.ConnectionType.QueuedConnection)
+        self.job: Job | None = None
         self.setWindowTitle("Import a PCPartPicker list")
         lay = QVBoxLayout(self)
         lay.addWidget(
@@ -105,45 +100,57 @@ class PasteListDialog(QDialog):
         except BuildFileError as exc:
             self.error.setText(f"Cannot read {path.name}: {exc.message}")
 
+    @property
+    def busy(self) -> bool:
+        return self.job is not None
+
     def accept(self) -> None:
-        """Parse and match in a worker thread (a hostile paste must never freeze the window); the result comes
-        back to the GUI thread through a queued signal, and a newer click or a closed dialog drops it."""
-        if self.busy:
+        """Parse and match as a background job (a hostile paste must never freeze the window); its end reaches
+        `_matched` or `_refused` in the GUI thread, and closing the dialog cancels it and drops what it delivers."""
+        if self.job is not None:
             return
-        self.busy = True
-        self._run += 1
-        run, text, catalog, done = self._run, self.text.toPlainText(), self.catalog, self._matched
+        text, catalog = self.text.toPlainText(), self.catalog
 
-        def work() -> None:
+        def work(control: Control) -> ListImport:
             try:
-                result: object = match_list(text, catalog)
+                return match_list(text, catalog)
             except ListFormatError as exc:
-                result = exc
-            except Exception as exc:  # noqa: BLE001 - reported in the dialog, never lost in a thread
-                result = exc
-            done.emit(run, result)
+                raise NotAList(f"This is not a PCPartPicker list: {exc}.") from None
 
+        self.job = job = Job(work, name="matching the list", expected=(NotAList,))
+        job.succeeded.connect(self._matched)
+        job.failed.connect(self._refused)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
         self.error.setText("Matching parts...")
-        threading.Thread(target=work, name="pcpartpicker-match", daemon=True).start()
+        job.start()
 
-    def _done(self, run: int, result: object) -> None:
-        if run != self._run or self._closed:
-            return
-        self.busy = False
+    def _ended(self) -> None:
+        self.job = None
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
-        if isinstance(result, ListFormatError):
-            self.error.setText(f"This is not a PCPartPicker list: {result}.")
-        elif isinstance(result, Exception):
-            self.error.setText(f"The list could not be read: {type(result).__name__}: {result}")
-        elif isinstance(result, ListImport):
-            self.error.clear()
-            self.imported = result
-            super().accept()
+
+    @Slot(object)
+    def _matched(self, result: ListImport) -> None:
+        self._ended()
+        self.error.clear()
+        self.imported = result
+        super().accept()
+
+    @Slot(str)
+    def _refused(self, message: str) -> None:
+        self._ended()
+        self.error.setText(message)
 
     def reject(self) -> None:
-        self._closed = True
+        job, self.job = self.job, None
+        if job is not None:
+            job.succeeded.disconnect(self._matched)
+            job.failed.disconnect(self._refused)
+            job.cancel()
         super().reject()
+
+
+class NotAList(Exception):
+    """The pasted text is not a PCPartPicker list (one line, shown in the dialog)."""
 
 
 class ReviewMatchesDialog(QDialog):

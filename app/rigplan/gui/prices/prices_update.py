@@ -7,7 +7,6 @@ the cache is touched, so the prices in use stay as they were. On success the Cos
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,45 +15,8 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
+from rigplan.gui.jobs import Control, Job
 from rigplan.gui.widgets.plain import tip as plain
-
-# Jobs whose work has not returned yet, kept here rather than as children of a window: a cancelled download may
-# still wait for its server's answer after its window is gone. Each runs in a daemon Python thread, not a QThread:
-# a QThread still running when the app quits aborts the process ("QThread: Destroyed while thread is still
-# running"); a daemon thread is simply dropped at exit, and the core's whole-download deadline ends it anyway.
-# The job is kept with its thread: Python owns both, and dropping the last reference to a QObject deletes it.
-_RUNNING: dict[_Worker, QObject] = {}
-
-
-class _Worker(threading.Thread):
-    """A daemon thread with the few QThread calls the controller and its tests use."""
-
-    def __init__(self, job: PriceJob) -> None:
-        super().__init__(target=job.run, name="rigplan-prices", daemon=True)
-
-    def isRunning(self) -> bool:  # noqa: N802 - QThread's name
-        return self.is_alive()
-
-    def isFinished(self) -> bool:  # noqa: N802
-        return self.ident is not None and not self.is_alive()
-
-    def wait(self, ms: int) -> bool:
-        self.join(ms / 1000)
-        return not self.is_alive()
-
-
-class _Reaper(QObject):
-    """Lives in the GUI thread, so a finished job is released there, never from inside its thread."""
-
-    @Slot()
-    def reap(self) -> None:
-        for t in [t for t, job in _RUNNING.items() if getattr(job, "over", False)]:
-            t.join(1.0)  # its last act was to emit `ended`
-            _RUNNING.pop(t)
-
-
-_REAPER: _Reaper | None = None
-
 
 OFFLINE = "offline"  # the job's word for "no connection at all"; the controller says what stays in use
 
@@ -71,35 +33,22 @@ def offline_message(user_dir: Path | None) -> str:
     return f"No internet connection; the bundled prices ({bundled.removeprefix('prices ')}) are still in use."
 
 
-class PriceJob(QObject):
-    """Runs one update or import in its thread; Qt queues the signals to the GUI thread."""
+class _Offline(Exception):
+    """No connection at all: the controller says which prices stay in use."""
 
-    progress = Signal(int, str)  # per mille done, what is happening
-    succeeded = Signal(object)  # rigplan.cloud.store.PriceSet
-    failed = Signal(str)
-    ended = Signal()  # after either of the two: the thread may stop
 
-    def __init__(self, work: Callable[[Callable[[float, str], None], Callable[[], bool]], Any]) -> None:
-        super().__init__()
-        self._work = work
-        self.cancel_event = threading.Event()
-        self.over = False  # set by the worker thread once the work has returned
+def _price_work(work: Callable[[Callable[[float, str], None], Callable[[], bool]], Any]) -> Callable[[Control], Any]:
+    """The core's update or import as a job's work: its progress (a fraction, a line) as per mille."""
 
-    @Slot()
-    def run(self) -> None:
+    def run(control: Control) -> Any:
         from rigplan.cloud.fetch import PriceUpdateError
 
         try:
-            result = self._work(lambda s, t: self.progress.emit(int(s * 1000), t), self.cancel_event.is_set)
+            return work(lambda share, text: control.progress(int(share * 1000), 1000, text), control.cancelled)
         except PriceUpdateError as exc:
-            self.failed.emit(OFFLINE if exc.offline else str(exc))
-        except Exception as exc:  # a bug must not kill the thread silently: say it in one line
-            self.failed.emit(f"price update failed: {type(exc).__name__}: {exc}")
-        else:
-            self.succeeded.emit(result)
-        finally:
-            self.over = True
-            self.ended.emit()
+            raise (_Offline(OFFLINE) if exc.offline else exc) from None
+
+    return run
 
 
 class PricesController(QObject):
@@ -111,8 +60,7 @@ class PricesController(QObject):
         super().__init__(parent)
         self.parent_widget, self.user_dir, self.reload, self.url = parent, user_dir, reload, url
         self.providers: tuple[str, ...] | None = None  # None: gpuhunt's names of the four clouds (fetch.py)
-        self.worker_thread: _Worker | None = None
-        self.job: PriceJob | None = None
+        self.job: Job | None = None
         self.dialog: QProgressDialog | None = None
         self._in_set_value = 0  # how deep inside the dialog's setValue (see _progress; reports can nest)
         self._closing: QProgressDialog | None = None
@@ -159,7 +107,9 @@ class PricesController(QObject):
         self._start(f"Importing {path.name}", lambda p, c: import_file(user_dir, path, provider, date))
 
     def _start(self, title: str, work: Callable[..., Any]) -> None:
-        if self.worker_thread is not None:
+        from rigplan.cloud.fetch import PriceUpdateError
+
+        if self.job is not None:
             return  # one job at a time; its dialog is already showing
         self.dialog = QProgressDialog(title + "...", "Cancel", 0, 1000, self.parent_widget)
         self.dialog.setWindowTitle(title)
@@ -168,34 +118,31 @@ class PricesController(QObject):
         self.dialog.setAutoClose(False)
         self.dialog.setAutoReset(False)
         self.dialog.setMinimumWidth(460)
-        self.job = PriceJob(work)
-        global _REAPER
-        if _REAPER is None:
-            _REAPER = _Reaper()
-        self.worker_thread = thread = _Worker(self.job)
-        _RUNNING[thread] = self.job
-        self.job.ended.connect(_REAPER.reap, Qt.ConnectionType.QueuedConnection)
-        self.job.progress.connect(self._progress)
-        self.job.succeeded.connect(self._succeeded)
-        self.job.failed.connect(self._failed)
+        self.job = job = Job(_price_work(work), name="price update", expected=(PriceUpdateError, _Offline))
+        job.progress.connect(self._progress)
+        job.succeeded.connect(self._succeeded)
+        job.failed.connect(self._failed)
         self.dialog.canceled.connect(self.cancel)
         for a in (self.act_update, self.act_import, self.act_revert):
             a.setEnabled(False)
-        self.worker_thread.start()
+        job.start()
         self.dialog.show()
 
     def cancel(self) -> None:
         """Stop at once for the user: the job is told to stop (it checks between chunks and before saving) and
-        its result, should it still come, is ignored; its thread ends on its own."""
-        if self.job is None:
+        nothing it still delivers reaches this controller; its thread ends on its own."""
+        job = self.job
+        if job is None:
             return
-        self.job.cancel_event.set()
-        self.job.succeeded.disconnect(self._succeeded)
-        self.job.failed.disconnect(self._failed)
+        job.progress.disconnect(self._progress)
+        job.succeeded.disconnect(self._succeeded)
+        job.failed.disconnect(self._failed)
+        job.cancel()
         self._finish("Price update cancelled; the prices in use are unchanged")
 
-    def _progress(self, per_mille: int, text: str) -> None:
-        if self.dialog is None or self.job is None or self.job.cancel_event.is_set():
+    @Slot(int, int, str)
+    def _progress(self, per_mille: int, _total: int, text: str) -> None:
+        if self.dialog is None or self.job is None or self.job.is_cancelled():
             return  # a report still queued when the job ended, or the user cancelled
         dialog = self.dialog
         dialog.setLabelText(text)
@@ -218,7 +165,7 @@ class PricesController(QObject):
 
     def _finish(self, message: str) -> None:
         dialog, self.dialog = self.dialog, None
-        self.worker_thread = self.job = None
+        self.job = None
         if dialog is not None:
             if self._in_set_value:
                 dialog.hide()  # the user sees it go now; _progress closes and deletes it after its setValue
@@ -230,12 +177,14 @@ class PricesController(QObject):
         self._sync_revert()
         self.done.emit(message)
 
+    @Slot(object)
     def _succeeded(self, ps: Any) -> None:
         from rigplan.cloud.store import load_prices
 
         self.reload(load_prices(self.user_dir))
         self._finish(f"Cloud prices updated: {len(ps.offers):,} offers, prices as of {ps.as_of()}")
 
+    @Slot(str)
     def _failed(self, message: str) -> None:
         if message == OFFLINE:  # issue 29: what it means for the user, not a URL and an errno
             message = offline_message(self.user_dir)
@@ -252,9 +201,7 @@ class PricesController(QObject):
         self._sync_revert()
         self.done.emit("Using the bundled cloud prices")
 
+    @Slot()
     def shutdown(self) -> None:
-        """On quitting: tell a running job to stop and give its thread a moment to end."""
-        if self.job is not None:
-            self.cancel()
-        for t in list(_RUNNING):
-            t.wait(3000)
+        """On quitting: tell a running job to stop (gui/jobs.py then waits for its thread)."""
+        self.cancel()

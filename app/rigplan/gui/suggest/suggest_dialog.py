@@ -1,7 +1,8 @@
 """The "Suggest a build" dialog: the question as a form, the exact answer with its reasons, "Open as new build".
 
-The search (rigplan.suggest) runs in a worker thread (gui/suggest/worker.py); Cancel, and closing the dialog, set
-the flag the search checks at each node. The inputs are remembered (gui/settings.py: SUGGEST_INPUTS).
+The search (rigplan.suggest) runs as a background job (gui/jobs.py), whose ends reach this dialog's bound slots
+in the GUI thread; Cancel, and closing the dialog, set the flag the search checks at each node. The inputs are
+remembered (gui/settings.py: SUGGEST_INPUTS).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QThread, Signal
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,15 +32,15 @@ from PySide6.QtWidgets import (
 
 from rigplan.catalog.loader import Catalog
 from rigplan.cloud.offers import OfferCatalog
+from rigplan.gui.jobs import Control, Job
 from rigplan.gui.settings import SUGGEST_INPUTS, Settings
 from rigplan.gui.suggest.answer import _spin, explanation_html, offer_label
 from rigplan.gui.suggest.fit_box import FitBox
-from rigplan.gui.suggest.worker import SuggestJob, start
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
 from rigplan.model.common import Price
 from rigplan.model.offers import Offer
-from rigplan.suggest import Goal, Question, Suggestion
+from rigplan.suggest import Goal, Question, SuggestError, Suggestion, suggest
 from rigplan.suggest.explain import money
 
 log = logging.getLogger(__name__)
@@ -89,8 +90,7 @@ class SuggestDialog(QDialog):
         self.own_prices = tuple({**(user_prices or {}), **dict(own_prices)}.items())
         self.suggestion: Suggestion | None = None
         self.settings = settings
-        self.job: SuggestJob | None = None
-        self.thread_: QThread | None = None
+        self.job: Job | None = None
 
         cur = assumptions.currency
         self.budget = _spin(1_000_000, f" {cur}", 5000, special="no limit")
@@ -295,52 +295,66 @@ class SuggestDialog(QDialog):
 
     def _on_cancel(self) -> None:
         if self.job is not None:
-            self.job.cancel_event.set()
+            self.job.cancel()
 
-    def _progress(self, done: int, total: int) -> None:
+    @Slot(int, int, str)
+    def _progress(self, done: int, total: int, _text: str = "") -> None:
+        if self.job is None or self.job.is_cancelled():
+            return
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
 
     def searching(self) -> bool:
-        return self.thread_ is not None and self.thread_.isRunning()
+        return self.job is not None and self.job.running()
 
     def run(self) -> None:
-        """Start the search in its thread; the answer arrives through the job's signals (then `answered`)."""
+        """Start the search as a background job; its end arrives in `_succeeded`, `_failed` or `_cancelled`."""
         if self.searching():
             return
         self.suggestion = None
         self.open_button.setEnabled(False)
         if self.current_goal() is Goal.BREAKEVEN and self.beat_offer() is None:
             name = self.beat.currentText().strip()
-            self._show(
-                f"<p><b>No answer:</b> {html.escape(f'no cloud offer called {name!r}: choose one from the list')}</p>"
-            )
+            self._no_answer(f"no cloud offer called {name!r}: choose one from the list")
             return
         self.save_inputs()
+        try:
+            question = self.question()
+        except ValueError as exc:  # the workload cannot be sized (an option out of its model's range)
+            self._no_answer(str(exc))
+            return
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 0)  # busy until the search reports
         self.result_view.setHtml("<p>Searching...</p>")
-        try:
-            question = self.question()
-        except ValueError as exc:  # the workload cannot be sized (an option out of its model's range)
-            self._show(f"<p><b>No answer:</b> {html.escape(str(exc))}</p>")
-            return
-        self.job = job = SuggestJob(self.catalog, self.assumptions, question)
+        catalog, assumptions = self.catalog, self.assumptions
+
+        def work(control: Control) -> Suggestion:
+            return suggest(catalog, assumptions, question, progress=control.progress, cancelled=control.cancelled)
+
+        self.job = job = Job(work, name="suggest", expected=(SuggestError,))
         job.progress.connect(self._progress)
         job.succeeded.connect(self._succeeded)
-        job.failed.connect(lambda text: self._show(f"<p><b>No answer:</b> {html.escape(text)}</p>"))
-        job.cancelled.connect(lambda: self._show("<p>Search cancelled; nothing changed.</p>"))
-        self.thread_ = start(job)
+        job.failed.connect(self._no_answer)
+        job.cancelled.connect(self._cancelled)
+        job.start()
 
+    @Slot(object)
     def _succeeded(self, answer: Suggestion) -> None:
         self.suggestion = answer
         self._show(self.explanation_html(answer))
         self.open_button.setEnabled(True)
 
+    @Slot(str)
+    def _no_answer(self, text: str) -> None:
+        self._show(f"<p><b>No answer:</b> {html.escape(text)}</p>")
+
+    @Slot()
+    def _cancelled(self) -> None:
+        self._show("<p>Search cancelled; nothing changed.</p>")
+
     def _show(self, text: str) -> None:
-        if self.thread_ is not None:  # the job has ended (its result is here): its thread stops at once
-            self.thread_.wait()
+        self.job = None
         self.result_view.setHtml(text)
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
@@ -349,13 +363,18 @@ class SuggestDialog(QDialog):
         self.answered.emit()
 
     def stop(self) -> None:
-        """Cancel a running search and wait for its thread (the search checks the flag at every node)."""
-        if self.job is not None:
-            self.job.cancel_event.set()
-        if self.thread_ is not None:
-            self.thread_.quit()
-            self.thread_.wait()
-        self.thread_ = None
+        """Cancel a running search and let it go: the search checks the flag at every node, its thread ends on its
+        own, and nothing it delivers reaches this dialog any more."""
+        job, self.job = self.job, None
+        if job is not None and job.running():
+            for signal, slot in (
+                (job.progress, self._progress),
+                (job.succeeded, self._succeeded),
+                (job.failed, self._no_answer),
+                (job.cancelled, self._cancelled),
+            ):
+                signal.disconnect(slot)
+            job.cancel()
 
     def done(self, result: int) -> None:  # Close, Escape, the window's X and "Open as new build" all end here
         self.stop()
