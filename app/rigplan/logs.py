@@ -5,17 +5,31 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import os
-import tempfile
 from pathlib import Path
+from typing import Any
+
+from rigplan.paths import own_folder, private_temp_folder
 
 LOG_NAME = "rigplan.log"
 
 
 def fallback_folder(name: str) -> Path:
     """A private folder in the system's temporary folder, for when the data folder cannot be used (it is a file,
-    read-only, on a full disk): the log and the autosaves still have somewhere to go."""
-    uid = getattr(os, "getuid", lambda: os.getpid())()
-    return Path(tempfile.gettempdir()) / f"rigplan-{uid}" / name
+    read-only, on a full disk, or another user's): the log and the autosaves still have somewhere to go. Made by
+    tempfile.mkdtemp (issue 35: the predictable `$TMPDIR/rigplan-<uid>` could be made first by another user)."""
+    return private_temp_folder(name)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class _NoFollowHandler(logging.handlers.RotatingFileHandler):
+    """Never writes through a symbolic link: a log file replaced by a link to another file is refused (ELOOP), so
+    log lines cannot be appended to a file of the attacker's choosing. Created private (600)."""
+
+    def _open(self) -> Any:
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW, 0o600)
+        return os.fdopen(fd, "a", encoding=self.encoding or "utf-8", errors=self.errors)
 
 
 def setup_logging(folder: Path) -> Path:
@@ -25,12 +39,12 @@ def setup_logging(folder: Path) -> Path:
     for h in root.handlers:
         if isinstance(h, logging.handlers.RotatingFileHandler):
             return Path(h.baseFilename)
-    for where in (folder, fallback_folder("logs")):
-        path = where / LOG_NAME
+    for where in (folder, None):
         try:
-            where.mkdir(parents=True, exist_ok=True)
-            handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
-        except OSError:
+            where = own_folder(where) if where is not None else fallback_folder("logs")
+            path = where / LOG_NAME
+            handler = _NoFollowHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+        except OSError:  # a file, read-only, full, another user's folder, a log that is a symbolic link
             continue
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root.addHandler(handler)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rigplan.kinds import Kind
+from rigplan.paths import own_folder
 
 COMPILED_NAME = "catalog.json"
 COMPILED_FORMAT = 3
@@ -156,7 +157,7 @@ def write_compiled_result(result: CompileResult, target: Path) -> None:
         "tables": {kind: {f: _pool(col) for f, col in cols.items()} for kind, cols in tables.items()},
     }
     data = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    own_folder(target.parent)  # the user's own cache folder, never another user's (rigplan.paths)
     fd, tmp = tempfile.mkstemp(prefix=".catalog-", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

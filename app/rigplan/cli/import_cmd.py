@@ -188,14 +188,16 @@ def _parse(ns: argparse.Namespace) -> Any:
 
 
 def _prices_into_build(ns: argparse.Namespace) -> int:
-    from rigplan.files import load, save
+    from rigplan.files import load_tracked
+    from rigplan.files.tracked import save_after_read
     from rigplan.imports.price_file import apply_to_build
 
     if not ns.output:
         raise UsageError("import prices --build: give -o OUT for the updated build")
     pf = _parse(ns)
-    build, updated, unused = apply_to_build(pf, load(ns.build))
-    save(build, ns.output, inputs=(ns.file,))
+    read, fingerprint = load_tracked(ns.build)
+    build, updated, unused = apply_to_build(pf, read)
+    save_after_read(build, ns.output, (ns.build, fingerprint), inputs=(ns.file,))  # -o BUILD: only over what was read
     if ns.json:
         print_json({"output": ns.output, "updated": updated, "unused": unused, "skipped": pf.problems})
         return 0

@@ -76,13 +76,26 @@ def _safe_streams() -> None:
 
 
 def run_cli(args: Sequence[str]) -> int:
+    _safe_streams()
+    from rigplan.printable import PrintableStream
+
+    # The one point where the CLI's text reaches the terminal: names from files can hold ESC, C1 and bidi
+    # characters, written as visible escapes (rigplan.printable); JSON is already escaped, so it passes unchanged.
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)  # type: ignore[assignment]
+    try:
+        return _run(args)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _run(args: Sequence[str]) -> int:
     from pydantic import ValidationError
 
     from rigplan.catalog.search import QueryError
     from rigplan.files.errors import BuildFileError
     from rigplan.model.errors import one_line_validation
 
-    _safe_streams()
     try:
         if args and not args[0].startswith("-") and args[0] not in command_names():
             raise UsageError(_unknown_word(args[0]))

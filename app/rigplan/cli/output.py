@@ -7,6 +7,8 @@ import math
 import sys
 from typing import Any
 
+from rigplan.printable import json_escaped
+
 
 def finite_or_null(data: Any) -> Any:
     """A copy with every NaN or infinity replaced by null ("unknown"): json.dump would write NaN and Infinity,
@@ -28,7 +30,9 @@ def json_text(data: Any) -> str:
     """JSON for stdout. On a UTF-8 stream names stay readable; on any other (Windows cp1252 when redirected)
     non-ASCII characters are written as \\uXXXX escapes, so a JSON reader gets every name back intact."""
     # allow_nan=False: should a non-finite number ever slip past the cleaning, fail loudly rather than write it.
-    return json.dumps(finite_or_null(data), indent=2, ensure_ascii=not _stdout_is_utf8(), allow_nan=False)
+    # json_escaped: the C1, bidi and separator characters json.dumps leaves raw become \uNNNN (still exact JSON).
+    text = json.dumps(finite_or_null(data), indent=2, ensure_ascii=not _stdout_is_utf8(), allow_nan=False)
+    return json_escaped(text)
 
 
 def print_json(data: Any) -> None:

@@ -127,6 +127,24 @@ def _fit_json(sug: Any) -> dict[str, Any] | None:
     }
 
 
+def check_includes(ids: list[str] | None) -> None:
+    """Every --include names a catalog part: an unknown id is one line and exit 2 (issue 35: it was dropped
+    silently and the answer came without the part)."""
+    from rigplan.catalog import load_catalog
+    from rigplan.cli.main import UsageError
+
+    if not ids:
+        return
+    catalog = load_catalog()
+    unknown = [i for i in ids if i not in catalog]
+    if unknown:
+        raise UsageError(
+            f"--include {unknown[0]!r}: no part with this id in the catalog"
+            + (f" (nor {', '.join(map(repr, unknown[1:]))})" if unknown[1:] else "")
+            + "; find part ids with `rigplan parts list`"
+        )
+
+
 def cmd_suggest(ns: argparse.Namespace) -> int:
     from rigplan.catalog import load_catalog
     from rigplan.cli.main import UsageError
@@ -136,6 +154,7 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
     from rigplan.suggest import Goal, Question, SuggestError, suggest
     from rigplan.suggest.explain import money
 
+    check_includes(ns.include)
     try:
         a = apply_assumption_flags(ns, Assumptions())
         if ns.work_hours_per_year is not None:  # the stated amount of work, as hours a day over the year

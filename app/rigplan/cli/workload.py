@@ -185,9 +185,10 @@ def cmd_workload(ns: argparse.Namespace) -> int:
     try:
         if ns.build:
             from rigplan.exports.plan import ExportError, chart_offers
-            from rigplan.files import load, save
+            from rigplan.files import load_tracked
+            from rigplan.files.tracked import save_after_read
 
-            build = load(ns.build)
+            build, fingerprint = load_tracked(ns.build)
             measured = _measured_spec(ns, build.workload)
             spec = measured or _spec(ns, build.workload)
             if ns.instance:
@@ -206,7 +207,8 @@ def cmd_workload(ns: argparse.Namespace) -> int:
             else:
                 out = comparison_json(compare(build, spec, offers))
             if ns.save:
-                save(build.model_copy(update={"workload": spec}), ns.build)
+                # only over what was read: a save by another window or command since is never replaced
+                save_after_read(build.model_copy(update={"workload": spec}), ns.build, (ns.build, fingerprint))
                 out["notes"].append(f"workload saved in {ns.build}")
         elif (measured := _measured_spec(ns, None)) is not None:
             out = _measured_on_instance(ns, measured, catalog, pricing)

@@ -22,6 +22,7 @@ from rigplan.files.oslock import locked
 from rigplan.files.safeio import move_aside, read_user_bytes, write_atomic
 from rigplan.model.errors import one_line_validation
 from rigplan.model.offers import Offer
+from rigplan.paths import own_folder
 
 __all__ = [
     "BUNDLED",
@@ -100,7 +101,7 @@ def save(user_dir: Path, raw: list[dict[str, Any]], origin: str, providers: dict
             raise PriceUpdateError(f"{origin}: offer {r.get('id')} is invalid ({one_line_validation(exc)})") from None
     target = cache_file(user_dir)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        own_folder(target.parent)  # the user's own folder, never another user's (rigplan.paths)
         with locked(target):
             return _merge_and_write(user_dir, target, offers, origin, providers)
     except (OSError, BuildFileError) as exc:

@@ -7,10 +7,12 @@ from __future__ import annotations
 import datetime as dt
 
 from rigplan.exports.compare import Comparison, figure_rows
+from rigplan.exports.markdown import cell
+from rigplan.printable import printable
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return cell(text)  # the Markdown export's escaping: no HTML, no link, no table break
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
@@ -28,7 +30,7 @@ def part_table(cmp: Comparison) -> tuple[list[str], list[list[str]]]:
 
 def compare_markdown(cmp: Comparison, today: dt.date | None = None) -> str:
     day = (today or dt.date.today()).isoformat()
-    out = [f"## Builds compared: {', '.join(cmp.names)}", ""]
+    out = [f"## Builds compared: {', '.join(cell(n) for n in cmp.names)}", ""]
     out.append(f"*Made by RigPlan on {day}. Amounts in {cmp.currency}; estimates, not quotes.*")
     out += [f"*{d}*" for d in dict.fromkeys(p.data_dates for p in cmp.plans if p.data_dates)]
     out += ["", "### Figures", ""]
@@ -36,10 +38,10 @@ def compare_markdown(cmp: Comparison, today: dt.date | None = None) -> str:
     out += ["", "### Parts", ""]
     out += _table(*part_table(cmp))
     if cmp.notes:
-        out += ["", "### Notes", ""] + [f"- {n}" for n in cmp.notes]
+        out += ["", "### Notes", ""] + [f"- {cell(n)}" for n in cmp.notes]
     out += [
         "",
         "Throughput is in V100-equivalents (the speed of one NVIDIA V100 training the same models); work per 1,000 "
         f"{cmp.currency} is the hours of such work that much money buys over the horizon.",
     ]
-    return "\n".join(out) + "\n"
+    return printable("\n".join(out) + "\n")

@@ -9,6 +9,7 @@ from rigplan import __version__
 from rigplan.costs.fx import electricity_price
 from rigplan.exports.plan import Plan, breakeven_text, instance_text, job_lines, money, power_line, total_note
 from rigplan.exports.wording import at_least, least
+from rigplan.printable import printable
 from rigplan.rules import Severity
 
 LABEL = {Severity.ERROR: "**Error**", Severity.WARNING: "**Warning**", Severity.NOTE: "Note"}
@@ -107,4 +108,4 @@ def to_markdown(plan: Plan) -> str:
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
     if plan.data_dates:
         out.append(f"*{cell(plan.data_dates)}*")
-    return "\n".join(out) + "\n"
+    return printable("\n".join(out) + "\n")  # ESC, C1 and bidi characters as visible escapes (rigplan.printable)

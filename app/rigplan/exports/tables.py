@@ -6,6 +6,7 @@ import csv
 import io
 
 from rigplan.exports.plan import Plan
+from rigplan.printable import printable
 
 # OWASP "CSV Injection": a cell a spreadsheet would run as a formula starts with one of these; a leading ' makes
 # it text. Applied to every text cell (names, sources, offer ids in headers); numbers are written by us.
@@ -42,7 +43,7 @@ def parts_csv(plan: Plan) -> str:
                 "" if p is None else text_cell(p.source),
             ]
         )
-    return buf.getvalue()
+    return printable(buf.getvalue())  # ESC, C1 and bidi characters as visible escapes (rigplan.printable)
 
 
 def curve_columns(plan: Plan) -> list[str]:
@@ -62,4 +63,4 @@ def costs_csv(plan: Plan, step: int = 1) -> str:
     for i in list(range(0, last, step)) + [last]:
         row = [f"{cost.days[i]:.0f}", f"{cost.hours[i]:.2f}", f"{cost.own_curve[i]:.2f}"]
         w.writerow(row + [f"{o.curve[i]:.2f}" for o in cost.offers])
-    return buf.getvalue()
+    return printable(buf.getvalue())

@@ -23,7 +23,7 @@ from rigplan import BUILD_SUFFIX, OLD_BUILD_SUFFIX
 from rigplan.files.buildfile import load, save
 from rigplan.files.errors import BuildFileError
 from rigplan.files.oslock import InstanceLock, owner_alive
-from rigplan.files.safeio import Fingerprint
+from rigplan.files.safeio import Fingerprint, read_user_text
 from rigplan.model.build import Build
 
 PREFIX = "autosave-"
@@ -152,8 +152,9 @@ def _int(value: object, default: int) -> int:
 
 def _read_meta(meta: Path) -> dict[str, object]:
     try:
-        info = json.loads(meta.read_text("utf-8"))
-    except (OSError, ValueError):
+        # the one safe read: a FIFO or device put in the autosave folder is refused, never waited on at start-up
+        info = json.loads(read_user_text(meta, 1 << 20, what="autosave sidecar", seconds=5))
+    except (OSError, ValueError):  # BuildFileError is a ValueError
         return {}
     return info if isinstance(info, dict) else {}
 

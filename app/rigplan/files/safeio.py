@@ -225,6 +225,10 @@ def _rotate_backup(target: Path, mode: int) -> str | None:
         except OSError:
             _copy(target, tmp, mode)  # FAT, some network shares: no hard links
         os.replace(tmp, backup)
+        # When <name>.bak is already a link to this very file (a concurrent save linked it a moment ago), rename(2)
+        # of one link onto another link of the same inode does nothing and succeeds (POSIX): the temporary name
+        # stays. It is a spare name of the file the .bak already holds, so removing it loses nothing.
+        tmp.unlink(missing_ok=True)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         return f"the backup {backup.name} could not be written ({_why(exc)}); the previous backup is kept"

@@ -6,11 +6,12 @@ overwrite, save elsewhere, or reload.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rigplan.files.buildfile import MAX_BYTES, load_tracked, save
 from rigplan.files.errors import BuildFileError
-from rigplan.files.safeio import Fingerprint, SaveResult, disk_fingerprint
+from rigplan.files.safeio import Fingerprint, SaveResult, disk_fingerprint, same_file
 from rigplan.model.build import Build
 
 
@@ -63,3 +64,19 @@ class TrackedFile:
         except BuildFileError:
             return True
         return not self.fingerprint.same_content(now)
+
+
+def save_after_read(
+    build: Build,
+    path: Path | str,
+    read: tuple[Path | str, Fingerprint],
+    *,
+    inputs: tuple[Path | str | None, ...] = (),
+) -> SaveResult:
+    """The one save for a command that read a build and writes one (`workload B --save`, `import prices --build B
+    -o OUT`): when the output is the very file it read, it is written only if it still holds what was read
+    (FileChangedError, "changed since read", otherwise), as the GUI's save does. A new or other output is written
+    as a save-as."""
+    read_path, fingerprint = read
+    expected = fingerprint if os.path.lexists(path) and same_file(path, read_path) else None
+    return save(build, path, expected=expected, inputs=inputs)

@@ -90,6 +90,8 @@ class MainWindow(QMainWindow):
         self.startup_problems: list[str] = []  # one line each, shown in the status bar (see note_problem)
         self.problem_label: QLabel | None = None
         self.settings.on_problem = self.note_problem  # a bad stored setting: its default, and one line
+        if (why := self.settings.unusable()) is not None:
+            self.note_problem(why)
         # Issue 29: the one money formatter: every amount on screen is converted and labelled by it, in the build's
         # currency (kept in step by refresh()); the panels and charts below are given it.
         self.money = Money(window_state.saved_currency(self.settings))
@@ -211,6 +213,7 @@ class MainWindow(QMainWindow):
         self.findings.slot_selected.connect(self.select_slot)
         self.build_header.example_requested.connect(self.files.open_example)
         self.notes.edited.connect(lambda t: self.doc.edit(self.doc.build.model_copy(update={"notes": t}), "Edit notes"))
+        self.notes.refused.connect(self.statusBar().showMessage)
         self.costs.assumptions_changed.connect(lambda a: self.doc.set_assumptions(a))
         self.costs.comparison_changed.connect(self.doc.set_comparison)
         self.costs.workload_changed.connect(self.doc.set_workload)

@@ -33,13 +33,21 @@ class Key(Generic[T]):
     default: T
     check: Callable[[Any], bool] | None = None
     doc: str = ""
+    cap: int | None = None  # a list: at most this many items, trimmed as it is read (and stored back trimmed)
 
 
 _DEFAULTS: dict[str, Key[Any]] = {}
 
 
-def _key(name: str, type_: type, default: T, check: Callable[[Any], bool] | None = None, doc: str = "") -> Key[T]:
-    key: Key[T] = Key(name, type_, default, check, doc)
+def _key(
+    name: str,
+    type_: type,
+    default: T,
+    check: Callable[[Any], bool] | None = None,
+    doc: str = "",
+    cap: int | None = None,
+) -> Key[T]:
+    key: Key[T] = Key(name, type_, default, check, doc, cap)
     _DEFAULTS[name] = key
     return key
 
@@ -54,7 +62,9 @@ WINDOW_SPLITTER = _key("window/splitter", QByteArray, QByteArray(), doc="build p
 WINDOW_SIZE = _key("window/size", str, "", doc="the window's last normal size 'WxH', fitted to the screen at start")
 PICKER_SORT = _key("picker/sort", str, "", doc="each slot's sort in the picker (JSON: kind -> [header, descending])")
 FINDINGS_SHOWN = _key("view/findings", bool, True, doc="View > Findings: the findings dock on the Parts tab")
-RECENT_FILES: Key[list[str]] = _key("files/recent", list, [], doc="File > Open Recent, newest first")
+MAX_RECENT = 8
+# Trimmed when read (issue 35: a settings file with 100,000 recent files made 100,000 menu items, 110 s at start-up).
+RECENT_FILES: Key[list[str]] = _key("files/recent", list, [], doc="File > Open Recent, newest first", cap=MAX_RECENT)
 LAST_DIR = _key("files/last_dir", str, "", doc="where Open and Save start ('' = the home folder)")
 AUTOSAVE_SECONDS = _key("autosave/seconds", int, 60, _between(5, 86400), doc="autosave interval")
 ASSUMPTIONS = _key("costs/assumptions", str, "", doc="the last build's assumptions (JSON), for a new build")
@@ -67,8 +77,6 @@ EXPORT_HEIGHT = _key("export/height", int, 700, _between(150, 10000), doc="chart
 EXPORT_DPI = _key("export/dpi", int, 96, _between(48, 1200), doc="PNG resolution")
 COMPARE_LAST_DIR = _key("compare/last_dir", str, "", doc="where Compare builds opens and exports")
 SUGGEST_INPUTS = _key("suggest/inputs", str, "", doc="the Suggest a build dialog's last question (JSON)")
-
-MAX_RECENT = 8
 
 
 def _convert(raw: object, type_: type) -> object:
@@ -135,6 +143,10 @@ class Settings:
         except (ValueError, TypeError):
             self.reject(key, raw)
             return _copy(key.default)
+        if key.cap is not None and isinstance(value, list) and len(value) > key.cap:
+            log.warning("setting %s: %d items, trimmed to %d", key.name, len(value), key.cap)
+            value = value[: key.cap]
+            self.store.setValue(key.name, value)  # stored back trimmed: the next start reads 8, not 100,000
         return cast(T, value)
 
     def reject(self, key: Key[Any], raw: object) -> None:
@@ -157,6 +169,20 @@ class Settings:
 
     def sync(self) -> None:
         self.store.sync()
+
+    def unusable(self) -> str | None:
+        """Why nothing set now will be kept (the settings file is a folder, or cannot be written), or None. Said
+        once at start-up (issue 35: the window started and never said that settings and recent files were lost)."""
+        import os
+
+        name = self.store.fileName()
+        where = "the settings file " + name if name else "the settings"
+        if name and os.path.isdir(name):
+            return f"{where} is a folder: settings and recent files will not be kept"
+        self.store.sync()
+        if self.store.status() == QSettings.Status.AccessError:
+            return f"{where} cannot be written: settings and recent files will not be kept"
+        return None
 
     # --- recent files: a list with a bound, newest first --------------------------------------------------------------
 

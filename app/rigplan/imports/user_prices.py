@@ -29,7 +29,7 @@ from rigplan.files.oslock import locked
 from rigplan.files.safeio import read_user_bytes, write_atomic
 from rigplan.model import Price
 from rigplan.model.errors import one_line_validation
-from rigplan.paths import default_data_dir
+from rigplan.paths import default_data_dir, own_folder
 
 FILE_NAME = "user-prices.json"
 FORMAT_VERSION = 1
@@ -79,7 +79,7 @@ def save_user_prices(prices: dict[str, Price], data_dir: Path | None = None) -> 
     """Replace the whole file. Callers that change part of it go through add/remove (locked read-merge-write)."""
     path = prices_path(data_dir)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        own_folder(path.parent)  # the user's own folder, never another user's (rigplan.paths)
     except OSError as exc:
         raise UserPricesError(f"cannot create the data folder {path.parent} ({exc.strerror or exc})") from None
     doc: dict[str, Any] = {
@@ -98,7 +98,7 @@ def save_user_prices(prices: dict[str, Price], data_dir: Path | None = None) -> 
 def _locked(data_dir: Path | None) -> Iterator[None]:
     path = prices_path(data_dir)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        own_folder(path.parent)  # the user's own folder, never another user's (rigplan.paths)
         with locked(path):
             yield
     except OSError as exc:  # the data folder is a file, read-only, or the lock waited too long

@@ -50,11 +50,16 @@ class ChartOffer(Frozen):
     pricing: Pricing = Pricing.ON_DEMAND
 
 
+MAX_NOTES = 10_000_000  # characters; the build file is capped at 10 MB, so no note a file can hold is refused
+
+
 class Build(Frozen):
     name: str = Field(default="Untitled build", min_length=1, max_length=200)
     items: tuple[BuildItem, ...] = Field(default=(), max_length=MAX_ITEMS)
     assumptions: Assumptions = Assumptions()
-    notes: str = ""
+    # Notes are never cut: the limit is the build file's own (10 MB, files.buildfile.MAX_BYTES), so any note a file
+    # can hold loads, and the notes box refuses, with a message, text beyond it (issue 35: it cut at 20,000).
+    notes: str = Field(default="", max_length=MAX_NOTES)
     # The comparison travels with the file, so a shared build shows the same chart. None: not chosen yet (the GUI
     # then shows the best work-per-dollar offer per provider for the build's GPUs).
     comparison: Annotated[tuple[ChartOffer, ...], Field(max_length=MAX_COMPARED)] | None = None

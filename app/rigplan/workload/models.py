@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import math
+import os
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -14,6 +14,28 @@ import yaml
 from rigplan.paths import parts_dir
 
 MAX_CONFIG_BYTES = 1_000_000  # a config.json is a few kB; a large file is not one
+MAX_CONFIG_DEPTH = 16  # transformers' configs nest 2-3 levels (text_config, rope_scaling, quantization_config)
+
+# Plausibility bounds for a config.json (issue 35: 10^303 in intermediate_size overflowed, 8,192 heads on a hidden
+# size of 4,096 made heads of zero width). Each bound is several times the largest released model's value, so no
+# real config is refused, and every figure computed from them stays finite and readable:
+#   Llama 3.1 405B (Meta's config.json): hidden 16,384, 126 layers, 128 heads, intermediate 53,248, vocab 128,256;
+#   Gemma 3 (Google's config.json): vocab 262,208; DeepSeek-V3: 256 routed experts, 61 layers, vocab 129,280;
+#   Kimi K2 (Moonshot's config.json): 384 experts, about 1.04 x 10^12 parameters, the largest open weights to date;
+#   Switch-C (Fedus et al. 2021, "Switch Transformers", JMLR 23): 1.6 x 10^12, the largest published model size.
+# No released model has over 10^13 parameters, six times the largest, so a larger count is refused as a typo or junk.
+CONFIG_BOUNDS = {
+    "hidden_size": 131_072,
+    "num_hidden_layers": 1_024,
+    "num_attention_heads": 1_024,
+    "intermediate_size": 1_048_576,
+    "vocab_size": 4_194_304,
+    "head_dim": 1_024,
+    "experts": 4_096,
+    "max_position_embeddings": 1 << 30,
+}
+MIN_HEAD_DIM = 8  # the narrowest heads of released models are 64 wide (GPT-2, Llama); 8 leaves a wide margin
+MAX_PARAMS = 10**13
 
 
 # model_type values of transformers' configs: models whose MLP is one up and one down projection (no gate), and
@@ -187,7 +209,7 @@ def model_from_config(doc: Any, name: str) -> ModelSpec:
     if kv > heads or per_tok > experts or hidden * layers > 10**9:
         raise WorkloadError("config.json describes an impossible model (key/value heads, experts or size)")
     ctx = _int(cfg, "max_position_embeddings", "n_positions", "seq_length", required=False)
-    return ModelSpec(
+    return plausible(ModelSpec(
         id=name,
         name=str(doc.get("_name_or_path") or name),
         layers=layers,
@@ -203,23 +225,54 @@ def model_from_config(doc: Any, name: str) -> ModelSpec:
         tied_embeddings=bool(cfg.get("tie_word_embeddings", doc.get("tie_word_embeddings", False))),
         mlp_matrices=2 if kind in PLAIN_MLP else 3,
         source=f"architecture read from {name}" + (f" ({kind})" if kind else ""),
-    )
+    ))  # fmt: skip
+
+
+def plausible(m: ModelSpec) -> ModelSpec:
+    """`m` when every dimension is within CONFIG_BOUNDS and the parameter count under MAX_PARAMS, else one
+    WorkloadError line naming the value. Checked on whole numbers only, before any figure is computed in floats."""
+    if m.head_dim < MIN_HEAD_DIM:
+        raise WorkloadError(
+            f"config.json gives {m.heads:,} attention heads on a hidden size of {m.hidden:,}: heads {m.head_dim} "
+            f"wide (at least {MIN_HEAD_DIM}); not a real model's config"
+        )
+    for key, value in (
+        ("hidden_size", m.hidden), ("num_hidden_layers", m.layers), ("num_attention_heads", m.heads),
+        ("intermediate_size", m.ffn), ("vocab_size", m.vocab), ("head_dim", m.head_dim), ("experts", m.experts),
+        ("max_position_embeddings", m.context or 0),
+    ):  # fmt: skip
+        if value > CONFIG_BOUNDS[key]:
+            shown = f"{value:,}" if value < 10**15 else f"a {len(str(value))}-digit number"
+            raise WorkloadError(
+                f"config.json gives {key} {shown}, over {CONFIG_BOUNDS[key]:,} (several times the largest released "
+                "model): not a real model's config"
+            )
+    if m.params > MAX_PARAMS:
+        raise WorkloadError(
+            f"config.json describes {m.params:.2e} parameters, over 10^13 (no released model has that many; the "
+            "largest have about 1.6 x 10^12)"
+        )
+    return m
 
 
 def load_config(path: Path | str) -> ModelSpec:
+    """Read through the one safe read (files.safeio: regular files only, so a FIFO or /dev/zero is refused at once,
+    never waited on or read without end; at most MAX_CONFIG_BYTES), then JSON of bounded nesting."""
+    from rigplan.files.errors import BuildFileError
+    from rigplan.files.jsonsafe import loads_bounded
+    from rigplan.files.safeio import read_user_text
+
     p = Path(path)
-    try:
-        if p.stat().st_size > MAX_CONFIG_BYTES:
-            raise WorkloadError(f"{p.name} is over 1 MB: not a model's config.json")
-        doc = json.loads(p.read_text("utf-8"))
-    except FileNotFoundError:
+    if not os.path.lexists(p):
         # A path saved in a build was made absolute from the build file's folder on load (files.buildfile), so the
         # full path shown is where RigPlan looked.
-        raise WorkloadError(f"the model's config file {p} was not found") from None
-    except OSError as exc:
-        raise WorkloadError(f"cannot read {p}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise WorkloadError(f"{p.name} is not valid JSON ({exc})") from None
+        raise WorkloadError(f"the model's config file {p} was not found")
+    try:
+        doc = loads_bounded(read_user_text(p, MAX_CONFIG_BYTES, what="model's config.json"), MAX_CONFIG_DEPTH)
+    except BuildFileError as exc:
+        raise WorkloadError(f"the model's config file {exc}") from None
+    except ValueError as exc:
+        raise WorkloadError(f"{p.name} is not valid JSON ({' '.join(str(exc).split())})") from None
     return model_from_config(doc, p.name if p.name != "config.json" else f"{p.parent.name}/config.json")
 
 
@@ -229,7 +282,7 @@ def find_model(ref: str) -> ModelSpec:
     hit = models.get(ref.strip().lower())
     if hit:
         return hit
-    if ref.lower().endswith(".json") or Path(ref).is_file():
+    if ref.lower().endswith(".json") or os.path.lexists(ref):  # a device or FIFO is refused by the safe read
         return load_config(ref)
     import difflib
 

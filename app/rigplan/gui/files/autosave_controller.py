@@ -24,16 +24,16 @@ def usable_folder(folder: Path, report: Callable[[str], None]) -> Path:
     """`folder`, created if needed; when the data folder is a file, read-only or full, a private fallback in the
     temporary folder, said in one line: autosave happens whatever the data folder's state."""
     from rigplan.logs import fallback_folder
+    from rigplan.paths import own_folder
 
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        own_folder(folder)  # refused when another user owns it or may write in it (issue 35)
         probe = folder / f".probe-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()
         return folder
     except OSError as exc:
-        fallback = fallback_folder("autosave")
-        fallback.mkdir(parents=True, exist_ok=True)
+        fallback = fallback_folder("autosave")  # private, made by mkdtemp
         report(f"cannot autosave in {folder} ({exc.strerror or exc}); autosaving in {fallback}")
         return fallback
 
@@ -82,8 +82,12 @@ class AutosaveController(QObject):
             return False
         from rigplan.files.autosave import AutosaveStore
         from rigplan.gui.files.recovery import RecoveryDialog
+        from rigplan.paths import earlier_private_folders
 
-        entries = self.store.orphans()
+        # and those a crashed RigPlan left in its private fallback folder (when the data folder could not be used)
+        entries = self.store.orphans() + [
+            e for f in earlier_private_folders("autosave") for e in AutosaveStore(f).orphans()
+        ]
         if not entries:
             return False
         dlg = RecoveryDialog(entries, self.window)

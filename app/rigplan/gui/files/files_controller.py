@@ -173,7 +173,7 @@ class FilesController(QObject):
     def add_recent(self, path: Path) -> None:
         """Locked read-merge-write: another RigPlan window may have added a file since this one read the list."""
         from rigplan.files.oslock import locked
-        from rigplan.logs import fallback_folder
+        from rigplan.paths import shared_lock_folder
 
         def merge() -> None:
             self.settings.sync()  # re-read what is on disk now
@@ -185,7 +185,7 @@ class FilesController(QObject):
         # is QSettings' own QLockFile, and a settings file may sit in any folder), shared by every RigPlan process.
         key = hashlib.sha256(self.settings.store.fileName().encode()).hexdigest()[:16]
         try:
-            with locked(fallback_folder("locks") / f"recent-{key}", seconds=5):
+            with locked(shared_lock_folder() / f"recent-{key}", seconds=5):
                 merge()
         except OSError:  # no lock possible (a read-only temporary folder, a registry on Windows): merge without it
             merge()

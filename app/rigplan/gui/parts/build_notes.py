@@ -8,14 +8,19 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
+from rigplan.model.build import MAX_NOTES
+
 if TYPE_CHECKING:
     from rigplan.model import Build
 
-MAX_NOTES = 20_000
-
 
 class BuildNotes(QPlainTextEdit):
+    """Never cuts what is typed (issue 35: it kept the first 20,000 characters on every edit). Text over the model's
+    limit (model.build.MAX_NOTES, the same the file loader applies) stays in the box, is not made the build's notes,
+    and `refused` says so in one line; shortening it below the limit commits it."""
+
     edited = Signal(str)
+    refused = Signal(str)
 
     def __init__(self) -> None:
         super().__init__()
@@ -39,7 +44,13 @@ class BuildNotes(QPlainTextEdit):
 
     def commit(self) -> None:
         self._pause.stop()
-        text = self.toPlainText()[:MAX_NOTES]
+        text = self.toPlainText()
+        if len(text) > MAX_NOTES:
+            self.refused.emit(
+                f"Notes are limited to {MAX_NOTES:,} characters and these are {len(text):,}: not kept in the build "
+                "until they are shortened (nothing was cut)"
+            )
+            return
         if text != self._build_text:
             self._build_text = text
             self.edited.emit(text)
