@@ -17,12 +17,12 @@ from typing import Any
 
 from rigplan.catalog.loader import Catalog, load_base_catalog
 from rigplan.catalog.overlay import get_field, load_user_corrections
+from rigplan.files.download import DownloadError, download
 from rigplan.model.parts import PART_ADAPTER, Kind
 from rigplan.opendb import corrections as corr
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
 from rigplan.opendb.archive import ArchiveError, Cancelled, Snapshot, read_snapshot
-from rigplan.opendb.download import DownloadCancelled, DownloadError, download
 from rigplan.opendb.inputs import InputsMissing, load_inputs
 from rigplan.paths import parts_dir
 
@@ -105,9 +105,9 @@ def fetch_archive(
             url, into / "opendb.tar.gz", max_bytes=MAX_DOWNLOAD, deadline_s=DOWNLOAD_S, progress=bytes_done,
             cancelled=cancelled,
         )  # fmt: skip
-    except DownloadCancelled:
-        raise UpdateCancelled() from None
     except DownloadError as exc:
+        if cancelled is not None and cancelled():
+            raise UpdateCancelled() from None
         raise UpdateError(str(exc)) from None
 
 
