@@ -50,6 +50,7 @@ class KindTable:
         self.ids: list[str] = columns["id"]
         self._parts: list[Part | None] = [None] * len(self.ids)
         self._hay: list[str] | None = None
+        self.corrected: dict[tuple[int, str], UserCorrection] = {}  # (row, top-level field): the user's correction
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -171,6 +172,7 @@ class Catalog:
             head = c.field.split(".")[0]
             table.columns.setdefault(head, [None] * len(table))[i] = fixed.get(head)
             table.forget(i)
+            table.corrected[(i, head)] = c
             self.user_corrections[(c.part_id, c.field)] = c
 
     def counts(self) -> dict[Kind, int]:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMenu
 OTHER_KEY = "Ctrl+Shift+O"  # Edit > Add other item...; the build panel's button names it in its tooltip
 
 if TYPE_CHECKING:
+    from rigplan.gui.catalog.update_dialog import CatalogController
     from rigplan.gui.mainwindow import MainWindow
     from rigplan.gui.prices.prices_update import PricesController
 
@@ -53,6 +54,7 @@ class WindowMenus:
         self.add_other = _action(w, "Add &other item...", lambda: w.build_panel.other_add_requested.emit(), OTHER_KEY)
         self.rename = _action(w, "&Rename build...", w.rename_build, "F2")
         self.find = _action(w, "&Find part", w.focus_search, sk.Find)
+        self.correct = _action(w, "Correct a &value...", w.correct_value)  # issue 38: the picker's current part
         self.parts = _action(w, "&Parts", lambda: w.tabs.setCurrentIndex(0), "Ctrl+1")
         self.costs = _action(w, "&Costs", lambda: w.tabs.setCurrentIndex(1), "Ctrl+2")
         self.docs = _action(w, "RigPlan &documentation", w.open_docs, sk.HelpContents)
@@ -80,7 +82,7 @@ class WindowMenus:
         m.addSeparator()
         m.addAction(self.quit)  # File > Export and its neighbours go above it (install_export_menu)
         e = bar.addMenu("&Edit")
-        for a in (self.undo, self.redo, self.custom, self.add_other, self.rename, self.find):
+        for a in (self.undo, self.redo, self.custom, self.add_other, self.rename, self.find, self.correct):
             e.addAction(a)
         self.view_menu = v = bar.addMenu("&View")
         for a in (self.parts, self.costs, self.findings):
@@ -88,6 +90,17 @@ class WindowMenus:
         self.help_menu = h = bar.addMenu("&Help")
         h.addAction(self.docs)
         h.addAction(self.about)
+
+    def add_catalog_menu(self, ctl: CatalogController) -> QMenu:
+        """A "Parts catalog" menu before Help (issue 38): the update from OpenDB and the reverts."""
+        menu = QMenu("Parts c&atalog", self.bar)
+        for a in ctl.actions():
+            if a is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(a)
+        self.bar.insertMenu(self.help_menu.menuAction(), menu)
+        return menu
 
     def add_prices_menu(self, prices: PricesController) -> QMenu:
         """A "Cloud prices" menu before Help (issue 17)."""
