@@ -76,7 +76,9 @@ def test_update_shows_the_changes_then_switches_on_request(qtbot, cwindow: MainW
     (summary,) = shown
     text = summary.text.toPlainText()
     assert "OpenDB @0123456 of 2026-09-21" in summary.heading.text()
-    assert "length_mm 326 -> 341" in text and "gpu-length" in text
+    (line,) = [x for x in text.splitlines() if x.startswith("length_mm on 1 gpu")]
+    assert line.startswith("length_mm on 1 gpu, Asus TUF Gaming OG OC GeForce RTX 4090 24GB GDDR6X: 326 -> 341 [")
+    assert "gpu-length" in line, line
     assert not _state().exists()  # nothing switched while the summary is open
     with qtbot.waitSignal(w.catalog_updates.done, timeout=120_000) as switched:
         qtbot.mouseClick(summary.switch, Qt.MouseButton.LeftButton)

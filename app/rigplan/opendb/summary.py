@@ -26,10 +26,18 @@ def summary_lines(s: Any) -> list[str]:
             line += f"; gone: {_names(gone, len(gone) - SHOW)}"
         lines.append(line)
     if s.rule_fields:
-        lines.append(f"Values the checks read changed on {len(s.rule_fields):,} parts, e.g.:")
-        for r in s.rule_fields[:SHOW]:
-            vals = "; ".join(f"{f} {shown(a)} -> {shown(b)}" for f, (a, b) in list(r["fields"].items())[:3])
-            lines.append(f"  {r['name'][:60]} ({r['id']}): {vals[:160]} [{', '.join(r['rules'][:4])}]")
+        # By field, the rarest first: a field changed on one part is a finding; one changed on a thousand is OpenDB
+        # re-stating a whole kind (a schema change), said in one line.
+        by: dict[tuple[str, str], list[tuple[dict[str, Any], Any, Any]]] = {}
+        for r in s.rule_fields:
+            for f, (a, b) in r["fields"].items():
+                by.setdefault((r["kind"], f), []).append((r, a, b))
+        lines.append(f"Values the checks read changed on {len(s.rule_fields):,} parts:")
+        for (kind, f), items in sorted(by.items(), key=lambda kv: (len(kv[1]), kv[0])):
+            r, a, b = items[0]
+            n = f"{len(items):,} {kind} parts, e.g." if len(items) > 1 else f"1 {kind},"
+            was, now = shown(a)[:60], shown(b)[:60]
+            lines.append(f"  {f} on {n} {r['name'][:50]}: {was} -> {now} [{', '.join(r['rules'][:3])}]")
     else:
         lines.append("No value the checks read changed.")
     for c in s.stale_yours:

@@ -100,6 +100,7 @@ class CatalogController(QObject):
         self.job: Job | None = None
         self.dialog: QProgressDialog | None = None
         self.summary: SummaryDialog | None = None
+        self._on_result: Callable[[Any], None] = self._prepared
         self.act_update = QAction("&Update parts from OpenDB...", parent)
         self.act_update.setToolTip("Download BuildCores OpenDB's newest parts, see what changes, then switch to it")
         self.act_file = QAction("Update from a &downloaded archive...", parent)
@@ -161,7 +162,7 @@ class CatalogController(QObject):
         d.show()
 
     def _run(self, job: Job, on_result: Callable[[Any], None]) -> None:
-        self.job = job
+        self.job, self._on_result = job, on_result
         job.progress.connect(self._progress)
         job.succeeded.connect(on_result)
         job.failed.connect(self._failed)
@@ -181,11 +182,7 @@ class CatalogController(QObject):
             return
         job.progress.disconnect(self._progress)
         job.failed.disconnect(self._failed)
-        for slot in (self._prepared, self._installed):
-            try:
-                job.succeeded.disconnect(slot)
-            except (RuntimeError, TypeError):
-                pass
+        job.succeeded.disconnect(self._on_result)
         job.cancel()
         self._finish("Catalog update cancelled; the catalog in use is unchanged")
 
