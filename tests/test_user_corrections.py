@@ -135,3 +135,29 @@ def test_the_shipped_snapshot_is_the_pinned_one() -> None:
     lock = json.loads((Path(__file__).parents[1] / "tools" / "sources.lock.json").read_text())
     opendb = next(s for s in lock["sources"] if s["name"] == "BuildCores OpenDB")
     assert (SHIPPED_ABOUT["commit"], SHIPPED_ABOUT["date"]) == (opendb["commit"], opendb["date"])
+
+
+def test_a_finding_that_reads_a_corrected_value_names_its_source() -> None:
+    """gpu-length reads the card's length: corrected to 341 mm in a 330 mm case, its error says whose value it is."""
+    from rigplan.model.build import Build, BuildItem
+    from rigplan.opendb.findings import with_correction_notes
+    from rigplan.rules import check
+
+    before = load_catalog()
+    case = next(
+        p for p in before.search(Kind.CASE, "", ["max_gpu_length_mm=330"]) if p.form_factor and "ATX" in p.form_factor
+    )
+    usercorr.add(GPU, ["length_mm=341"], "measured with a ruler")
+    cat = load_catalog()
+    build = Build(items=(BuildItem(part=cat.get(GPU)), BuildItem(part=case)))  # type: ignore[arg-type]
+    report = with_correction_notes(check(build), build, cat.user_corrections)
+    (finding,) = [f for f in report.findings if f.rule == "gpu-length"]
+    assert finding.message.endswith("(length_mm 341 is your correction (measured with a ruler))"), finding.message
+    others = [f for f in report.findings if f.rule != "gpu-length"]
+    assert all("your correction" not in f.message for f in others)
+    # The shipped length fits: no finding to mark, and nothing is marked.
+    plain = Build(items=(BuildItem(part=before.get(GPU)), BuildItem(part=case)))  # type: ignore[arg-type]
+    assert all(
+        "your correction" not in f.message
+        for f in with_correction_notes(check(plain), plain, cat.user_corrections).findings
+    )

@@ -264,11 +264,12 @@ class MainWindow(QMainWindow):
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
     def refresh(self, build: Build) -> None:
+        from rigplan.opendb.findings import with_correction_notes
         from rigplan.rules import Severity, check
         from rigplan.rules.passed import passed
 
         self.money.set_assumptions(build.assumptions)  # first: everything below formats with it
-        self.report = check(build)
+        self.report = with_correction_notes(check(build), build, self.catalog.user_corrections)
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
