@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QFontDatabase
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -72,7 +72,8 @@ class SummaryDialog(QDialog):
         lay = QVBoxLayout(self)
         self.heading = QLabel(f"<b>{plain(head)}</b>: what would change against the catalog in use")
         lay.addWidget(self.heading)
-        self.text = QPlainTextEdit("\n".join(line.strip() if i else line for i, line in enumerate(summary_lines(s))))
+        self.text = QPlainTextEdit("\n".join(summary_lines(s)))
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))  # the counts line up
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         lay.addWidget(self.text, 1)
