@@ -73,9 +73,9 @@ def take(app: Any, w: Any, archive: Path, out: Path, size: str) -> None:
     pump(app, 0.5, turns=0)
     summaries: list[Any] = []
     ended: list[str] = []
-    w.catalog_updates.summary_shown.connect(summaries.append)
-    w.catalog_updates.done.connect(ended.append)
-    w.catalog_updates.start(archive)
+    w.menus.catalog_updates.summary_shown.connect(summaries.append)
+    w.menus.catalog_updates.done.connect(ended.append)
+    w.menus.catalog_updates.start(archive)
     dialog = w.findChild(QProgressDialog)
     while dialog.value() < 450 and not summaries:
         pump(app, 0.05, turns=0)

@@ -67,20 +67,20 @@ def test_update_shows_the_changes_then_switches_on_request(qtbot, cwindow: MainW
     w = cwindow
     assert _length_shown(w)[0] == "326 mm"
     shown: list[SummaryDialog] = []
-    w.catalog_updates.summary_shown.connect(shown.append)
-    with qtbot.waitSignal(w.catalog_updates.done, timeout=240_000) as read:
-        w.catalog_updates.start(archive)
+    w.menus.catalog_updates.summary_shown.connect(shown.append)
+    with qtbot.waitSignal(w.menus.catalog_updates.done, timeout=240_000) as read:
+        w.menus.catalog_updates.start(archive)
         dialog = w.findChild(QProgressDialog)
         assert dialog is not None and dialog.isVisible() and dialog.windowTitle() == "Updating the parts catalog"
     assert read.args[0] == "Catalog update read; see what changes"
     (summary,) = shown
     text = summary.text.toPlainText()
     assert "OpenDB @0123456 of 2026-09-21" in summary.heading.text()
-    (line,) = [x for x in text.splitlines() if x.startswith("length_mm on 1 gpu")]
+    (line,) = [x.strip() for x in text.splitlines() if x.strip().startswith("length_mm on 1 gpu")]
     assert line.startswith("length_mm on 1 gpu, Asus TUF Gaming OG OC GeForce RTX 4090 24GB GDDR6X: 326 -> 341 [")
     assert "gpu-length" in line, line
     assert not _state().exists()  # nothing switched while the summary is open
-    with qtbot.waitSignal(w.catalog_updates.done, timeout=120_000) as switched:
+    with qtbot.waitSignal(w.menus.catalog_updates.done, timeout=120_000) as switched:
         qtbot.mouseClick(summary.switch, Qt.MouseButton.LeftButton)
     assert switched.args[0].startswith(
         "Parts catalog switched: parts: BuildCores OpenDB @0123456 (2026-09-21), updated"
@@ -88,10 +88,10 @@ def test_update_shows_the_changes_then_switches_on_request(qtbot, cwindow: MainW
     assert _length_shown(w)[0] == "341 mm"
     assert w.catalog.about["commit"] == oa.COMMIT
     # Revert to the shipped catalog from the menu: the shipped value is back.
-    with qtbot.waitSignal(w.catalog_updates.done, timeout=60_000):
-        w.catalog_updates.act_shipped.trigger()
+    with qtbot.waitSignal(w.menus.catalog_updates.done, timeout=60_000):
+        w.menus.catalog_updates.act_shipped.trigger()
     assert _length_shown(w)[0] == "326 mm"
-    assert w.catalog_updates.act_previous.isEnabled() and not w.catalog_updates.act_shipped.isEnabled()
+    assert w.menus.catalog_updates.act_previous.isEnabled() and not w.menus.catalog_updates.act_shipped.isEnabled()
 
 
 def test_a_hostile_archive_fails_in_one_line_and_changes_nothing(qtbot, cwindow: MainWindow, tmp_path: Path) -> None:  # noqa: ANN001
@@ -102,27 +102,27 @@ def test_a_hostile_archive_fails_in_one_line_and_changes_nothing(qtbot, cwindow:
         oa.add(tar, f"{top}/open-db/GPU/x.json", b"", type=tarfile.SYMTYPE, linkname="/etc/passwd")
 
     path = oa.build(tmp_path / "hostile.tar.gz", {}, hostile=link)
-    with qtbot.waitSignal(w.catalog_updates.done, timeout=60_000) as failed:
-        w.catalog_updates.start(path)
+    with qtbot.waitSignal(w.menus.catalog_updates.done, timeout=60_000) as failed:
+        w.menus.catalog_updates.start(path)
     assert failed.args[0] == f"hostile.tar.gz: refused, '{top}/open-db/GPU/x.json' is a link"
     assert w.warnings == [failed.args[0]]  # type: ignore[attr-defined]
     assert not _state().exists() and _length_shown(w)[0] == "326 mm"
-    assert w.catalog_updates.act_update.isEnabled()
+    assert w.menus.catalog_updates.act_update.isEnabled()
 
 
 @pytest.mark.slow
 def test_cancel_stops_the_update_and_keeps_the_catalog(qtbot, cwindow: MainWindow, archive: Path) -> None:  # noqa: ANN001
     w = cwindow
-    with qtbot.waitSignal(w.catalog_updates.done, timeout=30_000) as done:
-        w.catalog_updates.start(archive)
-        job = w.catalog_updates.job
+    with qtbot.waitSignal(w.menus.catalog_updates.done, timeout=30_000) as done:
+        w.menus.catalog_updates.start(archive)
+        job = w.menus.catalog_updates.job
         dialog = w.findChild(QProgressDialog)
         qtbot.mouseClick(dialog.findChild(QPushButton), Qt.MouseButton.LeftButton)  # its Cancel button
     assert done.args[0] == "Catalog update cancelled; the catalog in use is unchanged"
     assert job is not None
     qtbot.waitUntil(lambda: not job.running(), timeout=120_000)
     assert not _state().exists() and _length_shown(w)[0] == "326 mm"
-    assert w.catalog_updates.job is None and w.catalog_updates.act_update.isEnabled()
+    assert w.menus.catalog_updates.job is None and w.menus.catalog_updates.act_update.isEnabled()
 
 
 @pytest.mark.slow
@@ -133,8 +133,8 @@ def test_closing_the_window_during_an_update_stops_it(
     w = MainWindow(catalog, offers, perf, settings, data_dir=tmp_path / "data")
     w.show()
     qtbot.waitExposed(w)
-    w.catalog_updates.start(archive)
-    job = w.catalog_updates.job
+    w.menus.catalog_updates.start(archive)
+    job = w.menus.catalog_updates.job
     assert job is not None and job.running()
     w.doc.undo_stack.setClean()
     w.close()

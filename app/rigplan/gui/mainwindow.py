@@ -42,7 +42,6 @@ from rigplan import __version__
 from rigplan.catalog import Catalog
 from rigplan.cloud.cachepath import prices_home
 from rigplan.gui import window_state
-from rigplan.gui.catalog.update_dialog import CatalogController
 from rigplan.gui.exports.export_actions import install_export_menu, window_chart_offers
 from rigplan.gui.menus import WindowMenus
 from rigplan.gui.parts.build_header import BuildHeader
@@ -119,9 +118,6 @@ class MainWindow(QMainWindow):
             self.settings,
         )
         self.prices = PricesController(self, prices_home(), lambda new: self.costs.set_offers(new))
-        self.catalog_updates = CatalogController(self, None, self.set_catalog)  # issue 38: the CLI's data folder
-        self.menus.add_catalog_menu(self.catalog_updates)
-        self.catalog_updates.done.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.menus.add_prices_menu(self.prices)
         self.prices.done.connect(lambda text: self.statusBar().showMessage(text, 15000))
         window_state.restore(self, self.splitter, self.settings)
@@ -264,12 +260,11 @@ class MainWindow(QMainWindow):
     # --- refresh: the one place the view follows the build ---------------------------------------------------------
 
     def refresh(self, build: Build) -> None:
-        from rigplan.opendb.findings import with_correction_notes
         from rigplan.rules import Severity, check
         from rigplan.rules.passed import passed
 
         self.money.set_assumptions(build.assumptions)  # first: everything below formats with it
-        self.report = with_correction_notes(check(build), build, self.catalog.user_corrections)
+        self.report = self.menus.catalog_updates.annotate(check(build), build, self.catalog)  # your corrections
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
@@ -366,28 +361,6 @@ class MainWindow(QMainWindow):
 
         QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT + data_in_use(self.catalog, self.costs.offers))
 
-    def set_catalog(self, catalog: Catalog) -> None:
-        """Issue 38: an update, a revert or a correction changed the catalog in use: every view reads the new one.
-        The build keeps its parts as they were chosen (a build file holds them whole) until they are picked again."""
-        self.catalog = catalog
-        self.files.catalog = catalog
-        self.picker.set_catalog(catalog)
-        self.refresh(self.doc.build)
-
-    def correct_value(self) -> None:
-        """Edit > Correct a value...: the part under the picker's cursor."""
-        from rigplan.catalog import load_catalog
-        from rigplan.gui.catalog.correct_dialog import CorrectDialog
-
-        part = self.picker.current_part()
-        if part is None:
-            self.statusBar().showMessage("Pick a part in the list first, then Edit > Correct a value...", 10000)
-            return
-        self.correct_dialog = CorrectDialog(self, part, None)
-        if self.correct_dialog.exec():
-            self.set_catalog(load_catalog())
-            self.statusBar().showMessage(f"Your correction of {part.name} is kept and in use", 15000)
-
     def save_settings(self) -> None:
         self.settings.set(FINDINGS_SHOWN, self.findings_wanted)
         self.settings.set(PICKER_SORT, json.dumps(self.picker.sorts()))
@@ -399,7 +372,6 @@ class MainWindow(QMainWindow):
         if self.files.maybe_save():
             self.save_settings()
             self.autosave.close()  # a normal close leaves nothing to recover (and frees the lock)
-            self.catalog_updates.shutdown()  # a running catalog update stops; the catalog in use stays as it was
             event.accept()
         else:
             event.ignore()

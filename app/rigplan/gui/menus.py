@@ -33,6 +33,8 @@ class WindowMenus:
     """Every action of the menu bar, by name, and the menus the other parts add to (File, Open Recent, ...)."""
 
     def __init__(self, w: MainWindow) -> None:
+        from rigplan.gui.catalog.correct_dialog import correct_value
+        from rigplan.gui.catalog.update_dialog import install_catalog_menu
         from rigplan.gui.imports import import_actions  # issue 19: File > Import
 
         sk = QKeySequence.StandardKey
@@ -54,7 +56,7 @@ class WindowMenus:
         self.add_other = _action(w, "Add &other item...", lambda: w.build_panel.other_add_requested.emit(), OTHER_KEY)
         self.rename = _action(w, "&Rename build...", w.rename_build, "F2")
         self.find = _action(w, "&Find part", w.focus_search, sk.Find)
-        self.correct = _action(w, "Correct a &value...", w.correct_value)  # issue 38: the picker's current part
+        self.correct = _action(w, "Correct a &value...", lambda: correct_value(w))  # issue 38: the picker's part
         self.parts = _action(w, "&Parts", lambda: w.tabs.setCurrentIndex(0), "Ctrl+1")
         self.costs = _action(w, "&Costs", lambda: w.tabs.setCurrentIndex(1), "Ctrl+2")
         self.docs = _action(w, "RigPlan &documentation", w.open_docs, sk.HelpContents)
@@ -90,6 +92,7 @@ class WindowMenus:
         self.help_menu = h = bar.addMenu("&Help")
         h.addAction(self.docs)
         h.addAction(self.about)
+        self.catalog_updates = install_catalog_menu(w, self)  # issue 38: Parts catalog, before Help
 
     def add_catalog_menu(self, ctl: CatalogController) -> QMenu:
         """A "Parts catalog" menu before Help (issue 38): the update from OpenDB and the reverts."""

@@ -40,15 +40,15 @@ def with_correction_notes(report: Report, build: Build, corrections: dict[tuple[
     parts = {i.part.id: i.part for i in build.items}
     findings = []
     for f in report.findings:
-        rule = by_id.get(f.rule)
+        found = by_id.get(f.rule)
         notes = []
         for pid in f.parts:
             part = parts.get(pid)
-            if part is None or rule is None:
+            if part is None or found is None:
                 continue
             dump = part.model_dump(mode="json", exclude_none=True)
             for (cid, field), c in corrections.items():
-                if cid == pid and get_field(dump, field) == c.value and _reads(rule, part, c):
+                if cid == pid and get_field(dump, field) == c.value and _reads(found, part, c):
                     notes.append(f"{field} {shown(c.value)} is {c.label()}")
         findings.append(dataclasses.replace(f, message=f"{f.message} ({'; '.join(notes)})") if notes else f)
     return dataclasses.replace(report, findings=findings)

@@ -72,3 +72,18 @@ class CorrectDialog(QDialog):
             return
         self.corrected.emit(made)
         self.accept()
+
+
+def correct_value(w: Any) -> None:
+    """Edit > Correct a value...: the part under the picker's cursor; once kept, the window reads the catalog again."""
+    from rigplan.catalog import load_catalog
+    from rigplan.gui.catalog.update_dialog import use_catalog
+
+    part = w.picker.current_part()
+    if part is None:
+        w.statusBar().showMessage("Pick a part in the list first, then Edit > Correct a value...", 10000)
+        return
+    w.correct_dialog = CorrectDialog(w, part, None)
+    if w.correct_dialog.exec():
+        use_catalog(w, load_catalog())
+        w.statusBar().showMessage(f"Your correction of {part.name} is kept and in use", 15000)

@@ -164,6 +164,7 @@ class CatalogController(QObject):
 
     def _run(self, job: Job, on_result: Callable[[Any], None]) -> None:
         self.job, self._on_result = job, on_result
+        self.destroyed.connect(job.cancel)  # the window closed and went: the job stops, the catalog stays as it was
         job.progress.connect(self._progress)
         job.succeeded.connect(on_result)
         job.failed.connect(self._failed)
@@ -257,6 +258,28 @@ class CatalogController(QObject):
         self._sync()
         self.done.emit(f"Parts catalog: {snapshot_line(catalog.about)}")
 
+    def annotate(self, report: Any, build: Any, catalog: Any) -> Any:
+        """The report with the findings that read one of your corrections saying so (rigplan.opendb.findings)."""
+        from rigplan.opendb.findings import with_correction_notes
+
+        return with_correction_notes(report, build, catalog.user_corrections)
+
     @Slot()
     def shutdown(self) -> None:
         self.cancel()
+
+
+def install_catalog_menu(w: Any, menus: Any) -> CatalogController:
+    """The window's Parts catalog menu and its controller; a finished job's line goes to the status bar."""
+    ctl = CatalogController(w, None, lambda catalog: use_catalog(w, catalog))
+    menus.add_catalog_menu(ctl)
+    ctl.done.connect(w.statusBar().showMessage)
+    return ctl
+
+
+def use_catalog(w: Any, catalog: Any) -> None:
+    """An update, a revert or a correction changed the catalog in use: every view of the window reads the new one
+    (the build keeps its parts as chosen, whole, until they are picked again)."""
+    w.catalog = w.files.catalog = catalog
+    w.picker.set_catalog(catalog)
+    w.refresh(w.doc.build)
