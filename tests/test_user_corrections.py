@@ -161,3 +161,33 @@ def test_a_finding_that_reads_a_corrected_value_names_its_source() -> None:
         "your correction" not in f.message
         for f in with_correction_notes(check(plain), plain, cat.user_corrections).findings
     )
+
+
+def _prepared(base_folder: str | None):  # noqa: ANN202 - a small Prepared, as update.prepare makes them
+    from rigplan.opendb.update import Prepared, Summary
+
+    cat = load_catalog()
+    records = [{"kind": "gpu", **cat.row_of(GPU), "length_mm": 400}]  # type: ignore[dict-item]
+    summary = Summary({}, {}, {}, {}, [], [], [], {}, [])
+    about = {"catalog": "updated", "commit": "ab" * 20, "date": "2026-10-01", "saved": "2026-11-28T00:00:00+00:00"}
+    return Prepared(records, about, summary, {}, base_folder)
+
+
+def test_two_updates_cannot_mix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both compared against the shipped catalog: the first switches, the second finds the state changed and stops;
+    while another process holds the lock, an update waits, then stops saying so. The catalog in use is the first's."""
+    from rigplan.files.oslock import locked
+    from rigplan.opendb import store
+    from rigplan.opendb.update import UpdateError
+
+    first, second = _prepared(None), _prepared(None)
+    folder = store.install(first)
+    with pytest.raises(UpdateError, match="the catalog in use changed while this update ran"):
+        store.install(second)
+    monkeypatch.setattr(store, "LOCK_S", 0.2)
+    with locked(store._state_file(None)), pytest.raises(UpdateError, match="another catalog update holds"):
+        store.install(_prepared(folder))
+    cat = load_catalog()
+    assert cat.about["folder"] == folder and len(cat) == 1 and cat.get(GPU).length_mm == 400  # type: ignore[union-attr]
+    home = Path(os.environ["XDG_DATA_HOME"]) / "RigPlan" / "catalog"
+    assert sorted(p.name for p in home.iterdir() if p.is_dir()) == [folder]  # no staging folder left behind
