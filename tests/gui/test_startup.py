@@ -68,7 +68,7 @@ def test_the_window_paints_the_catalog_before_the_heavy_imports_and_is_complete_
     assert first["heavy"] == []
     assert first["rows"] == first["table"] > 500  # the whole CPU table is listed and searchable
     assert first["slots"] == ["CPU", "CPU cooler", "Motherboard", "Memory", "Storage", "GPU", "Power supply", "Case"]
-    assert first["menus"] == ["&File", "&Edit", "&View", "Cloud &prices", "&Help"]
+    assert first["menus"] == ["&File", "&Edit", "&View", "Parts c&atalog", "Cloud &prices", "&Help"]
     assert first["costs_tab"] == "QLabel"
     assert after["heavy"] == ["numpy", "pydantic", "yaml"]
     assert after["save_enabled"] is True and after["costs_tab"] == "CostsView"

@@ -58,11 +58,13 @@ def print_report(name: str, report: Report, notes: list[str], other: tuple[Other
 def cmd_check(ns: argparse.Namespace) -> int:
     from rigplan.catalog import load_catalog
     from rigplan.files import load, missing_from_catalog
+    from rigplan.opendb.findings import with_correction_notes
     from rigplan.rules import check
 
     build = load(ns.build)
-    report = check(build)
-    notes = missing_from_catalog(build, load_catalog())
+    catalog = load_catalog()
+    report = with_correction_notes(check(build), build, catalog.user_corrections)
+    notes = missing_from_catalog(build, catalog)
     if ns.json:
         print_json(report_json(report, notes, build.other))
     else:

@@ -33,6 +33,7 @@ def compare_markdown(cmp: Comparison, today: dt.date | None = None) -> str:
     day = (today or dt.date.today()).isoformat()
     out = [f"## Builds compared: {', '.join(cell(n) for n in cmp.names)}", ""]
     out.append(f"*Made by RigPlan on {day}. Amounts in {cmp.currency}; estimates, not quotes.*")
+    out += [f"*{d}*" for d in dict.fromkeys(p.data_dates for p in cmp.plans if p.data_dates)]
     out += ["", "### Figures", ""]
     out += _table(["", *cmp.names], figure_rows(cmp))
     out += ["", "### Parts", ""]

@@ -106,4 +106,6 @@ def to_markdown(plan: Plan) -> str:
         out.append("")
     # Plain emphasis, not <sub>: Reddit shows HTML tags as text.
     out.append(f"*Made with RigPlan {__version__} on {plan.made.isoformat()}. Estimates, not quotes.*")
+    if plan.data_dates:
+        out.append(f"*{cell(plan.data_dates)}*")
     return printable("\n".join(out) + "\n")  # ESC, C1 and bidi characters as visible escapes (rigplan.printable)

@@ -63,6 +63,8 @@ class Plan:
     # The build's saved workload in words (rigplan.workload.describe.plan_lines, filled by the caller: exports and
     # workload are sibling layers); empty: none saved, or not asked for.
     workload_lines: list[str] = field(default_factory=list)
+    # Issue 38: the data's dates, named by every export: the parts snapshot (commit, date), part prices, cloud prices.
+    data_dates: str = ""
 
     @property
     def currency(self) -> str:
@@ -151,7 +153,15 @@ def make_plan(
         jobs=job_results,
         inputs=inputs,
         notes=notes + list(costing.notes) + cost.notes,
+        data_dates=data_dates_line(catalog),
     )
+
+
+def data_dates_line(offers: OfferCatalog) -> str:
+    """'Data: parts: BuildCores OpenDB @136a77a (2026-08-17), shipped; part prices 2025-07-23; cloud prices: ...'."""
+    from rigplan.catalog.overlay import about_in_use, snapshot_line
+
+    return f"Data: {snapshot_line(about_in_use())}; cloud prices: {getattr(offers, 'origin', '') or 'unknown'}"
 
 
 def price_source(source: str, date: dt.date | None) -> str:
@@ -162,6 +172,8 @@ def data_sources(plans: Iterable[Plan]) -> list[str]:
     """Every data source with its date, once: part prices and specs, cloud prices, speed figures and rates."""
     seen: dict[str, None] = {}
     for plan in plans:
+        if plan.data_dates:
+            seen[plan.data_dates] = None
         prices: dict[str, int] = {}
         for _, _, _, p in plan.build.priced_lines():  # Other items' prices are sources too (issue 29)
             if p is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rigplan import __version__
 
 ABOUT = f"""<h3>RigPlan {__version__}</h3>
@@ -23,3 +25,20 @@ price lists; historic AWS prices from <a href="https://github.com/vantage-sh/ec2
 <a href="https://github.com/dstackai/gpuhunt">gpuhunt</a> (MPL-2.0, used as a library, unmodified).</li>
 </ul>
 <p>Code: MIT licence.</p>"""
+
+
+def data_in_use(catalog: Any, offers: Any) -> str:
+    """Issue 38: the dates of the data in use: the parts snapshot (commit, date, shipped or updated), the part
+    prices and the cloud prices, and how many of the user's corrections apply."""
+    from html import escape
+
+    from rigplan.catalog.overlay import snapshot_line
+
+    mine = len(getattr(catalog, "user_corrections", {}))
+    lines = [
+        snapshot_line(getattr(catalog, "about", {}) or {}),
+        f"cloud prices: {getattr(offers, 'origin', '') or 'unknown'}",
+    ]
+    if mine:
+        lines.append(f"your corrections in use: {mine}")
+    return "<p><b>In use</b>: " + "<br>".join(escape(x) for x in lines) + "</p>"

@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
         from rigplan.rules.passed import passed
 
         self.money.set_assumptions(build.assumptions)  # first: everything below formats with it
-        self.report = check(build)
+        self.report = self.menus.catalog_updates.annotate(check(build), build, self.catalog)  # your corrections
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
@@ -352,9 +352,9 @@ class MainWindow(QMainWindow):
         self.docs_dialog.show()
 
     def about(self) -> None:
-        from rigplan.gui.about import ABOUT
+        from rigplan.gui.about import ABOUT, data_in_use
 
-        QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT)
+        QMessageBox.about(self, f"About RigPlan {__version__}", ABOUT + data_in_use(self.catalog, self.costs.offers))
 
     def save_settings(self) -> None:
         self.settings.set(FINDINGS_SHOWN, self.findings_wanted)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMenu
 OTHER_KEY = "Ctrl+Shift+O"  # Edit > Add other item...; the build panel's button names it in its tooltip
 
 if TYPE_CHECKING:
+    from rigplan.gui.catalog.update_dialog import CatalogController
     from rigplan.gui.mainwindow import MainWindow
     from rigplan.gui.prices.prices_update import PricesController
 
@@ -32,6 +33,8 @@ class WindowMenus:
     """Every action of the menu bar, by name, and the menus the other parts add to (File, Open Recent, ...)."""
 
     def __init__(self, w: MainWindow) -> None:
+        from rigplan.gui.catalog.correct_dialog import correct_value
+        from rigplan.gui.catalog.update_dialog import install_catalog_menu
         from rigplan.gui.imports import import_actions  # issue 19: File > Import
 
         sk = QKeySequence.StandardKey
@@ -53,6 +56,7 @@ class WindowMenus:
         self.add_other = _action(w, "Add &other item...", lambda: w.build_panel.other_add_requested.emit(), OTHER_KEY)
         self.rename = _action(w, "&Rename build...", w.rename_build, "F2")
         self.find = _action(w, "&Find part", w.focus_search, sk.Find)
+        self.correct = _action(w, "Correct a &value...", lambda: correct_value(w))  # issue 38: the picker's part
         self.parts = _action(w, "&Parts", lambda: w.tabs.setCurrentIndex(0), "Ctrl+1")
         self.costs = _action(w, "&Costs", lambda: w.tabs.setCurrentIndex(1), "Ctrl+2")
         self.docs = _action(w, "RigPlan &documentation", w.open_docs, sk.HelpContents)
@@ -80,7 +84,7 @@ class WindowMenus:
         m.addSeparator()
         m.addAction(self.quit)  # File > Export and its neighbours go above it (install_export_menu)
         e = bar.addMenu("&Edit")
-        for a in (self.undo, self.redo, self.custom, self.add_other, self.rename, self.find):
+        for a in (self.undo, self.redo, self.custom, self.add_other, self.rename, self.find, self.correct):
             e.addAction(a)
         self.view_menu = v = bar.addMenu("&View")
         for a in (self.parts, self.costs, self.findings):
@@ -88,6 +92,18 @@ class WindowMenus:
         self.help_menu = h = bar.addMenu("&Help")
         h.addAction(self.docs)
         h.addAction(self.about)
+        self.catalog_updates = install_catalog_menu(w, self)  # issue 38: Parts catalog, before Help
+
+    def add_catalog_menu(self, ctl: CatalogController) -> QMenu:
+        """A "Parts catalog" menu before Help (issue 38): the update from OpenDB and the reverts."""
+        menu = QMenu("Parts c&atalog", self.bar)
+        for a in ctl.actions():
+            if a is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(a)
+        self.bar.insertMenu(self.help_menu.menuAction(), menu)
+        return menu
 
     def add_prices_menu(self, prices: PricesController) -> QMenu:
         """A "Cloud prices" menu before Help (issue 17)."""

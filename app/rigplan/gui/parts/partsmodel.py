@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from rigplan.catalog.loader import KindTable
+from rigplan.catalog.overlay import shown
 from rigplan.catalog.search import Condition
 from rigplan.gui.widgets.plain import tip
 from rigplan.kinds import Kind
@@ -29,7 +30,11 @@ def _connectors(v: Any) -> str | None:
 
 
 def _col(field: str) -> Callable[[dict[str, list[Any]], int], Any]:
-    return lambda cols, i: cols[field][i] if field in cols else None
+    def get(cols: dict[str, list[Any]], i: int) -> Any:
+        return cols[field][i] if field in cols else None
+
+    get.field = field  # type: ignore[attr-defined]  # the tooltip names the user's correction of this field
+    return get
 
 
 def _price(cols: dict[str, list[Any]], i: int) -> float | None:
@@ -188,6 +193,10 @@ class PartTableModel(QAbstractTableModel):
         if role == SORT_ROLE:
             return value
         if role == Qt.ItemDataRole.ToolTipRole:
+            field = getattr(self.columns[index.column()][1], "field", None)
+            mine = self.table.corrected.get((index.row(), field)) if field else None
+            if mine is not None:  # issue 38: the value is the user's, with its source
+                return tip(f"{mine.label()}; the catalog said {shown(mine.was)}")
             if index.column() == self.price_col:
                 p = self.table.columns.get("price", [None] * (index.row() + 1))[index.row()]
                 if isinstance(p, dict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -376,6 +376,17 @@ class PickerPanel(QWidget):
         if index.isValid():
             row = self.proxy.mapToSource(index).row()
             self.part_chosen.emit(self.catalog.table(self.kind).part(row))
+
+    def current_part(self) -> Any:
+        """The part of the row the cursor is on, or None."""
+        index = self.view.currentIndex()
+        return self.catalog.table(self.kind).part(self.proxy.mapToSource(index).row()) if index.isValid() else None
+
+    def set_catalog(self, catalog: Catalog) -> None:
+        """Another catalog is in use (an update, a revert, a correction): the tables are built again from it."""
+        self.catalog = catalog
+        self._models.clear()
+        self._show_kind()
 
     def _activate_current(self) -> None:
         self._activate(self.view.currentIndex())

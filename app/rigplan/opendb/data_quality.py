@@ -68,7 +68,8 @@ class Tables:
 
 class Recorder:
     def __init__(self, kind: Kind, d: dict[str, Any]) -> None:
-        self.kind, self.d, self.changes = kind, d, []
+        self.kind, self.d = kind, d
+        self.changes: list[Change] = []
 
     def set(self, field: str, new: Any, reason: str, check: str = "cross-check") -> None:
         old = self.d.get(field)

@@ -1,0 +1,1 @@
+"""Parts catalog: the update from OpenDB and the user's corrections (issue 38)."""
