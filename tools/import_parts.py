@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import board_memory  # noqa: E402
 import corrections as corr  # noqa: E402
 import data_quality as dq  # noqa: E402
+import invariants  # noqa: E402
 from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
 from price_attributes import single_out  # noqa: E402
 from price_checks import join_problem  # noqa: E402
@@ -224,6 +225,9 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         ecc_support=flag(rec.get("ecc_support")),
     )
     d["memory_form_factor"] = board_memory_form_factor(d)
+    # Where the board's own video may be named (tools/invariants.py, board-display-output); dropped after the checks.
+    audio = (rec.get("audio") or {}).get("chipset") or ""
+    d["_video_hints"] = " ".join([audio, *(texts(rec.get("back_panel_ports")) or [])]).strip() or None
     return d
 
 
@@ -686,6 +690,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         for c in fixes
         if c.part_id not in seen_ids
     ]
+    lines += ["", *invariants.section(quality)]
     lines += ["", *quality_section(quality, stale, report.parent / "data-quality.csv" if report else None)]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]

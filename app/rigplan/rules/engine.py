@@ -6,7 +6,7 @@ from __future__ import annotations
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules import electrical as el
-from rigplan.rules import fit, gpu, memory, units
+from rigplan.rules import fit, gpu, memory, server, units
 from rigplan.rules import workstation as ws
 from rigplan.rules.balance import balance
 from rigplan.rules.context import Ctx, eps_fed
@@ -82,7 +82,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         ("cooler-socket",),
         fit.cooler_fit,
-        {K.CPU: facts("socket"), K.COOLER: facts("sockets")},
+        {K.CPU: facts("socket"), K.COOLER: facts("sockets"), K.MOTHERBOARD: facts("socket")},
         needs=both(K.CPU, K.COOLER),
     ),
     Rule(
@@ -197,9 +197,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         ("psu-eps", "psu-eps-count"),
         el.psu_eps,
-        {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")},
+        {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors", "cpu_sockets")},
         needs=both(K.PSU, K.MOTHERBOARD),
     ),
+    *server.RULES,  # server and workstation platforms (issue 36)
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rigplan.model.parts import Kind
+from rigplan.model.parts import Kind, PcieSlot
 from rigplan.rules.context import Ctx, gpu_slots, mm, open_air, x16_size_slots
 
 K = Kind
@@ -38,6 +38,15 @@ def gpu_slots_rule(c: Ctx) -> None:
     x16 = None if slots is None else len(slots)
     if x16 is None:
         c.unchecked("gpu-slots", "the board's PCIe slots are not in the data", (K.GPU, K.MOTHERBOARD))
+    elif n > x16 and n <= x16 + (open_ := _size_unknown(c.board.pcie_slots or ())):
+        # x8 slots listed by their electrical width only (server boards): many are x16-size or open-ended, which
+        # the data does not say (issue 36): not checked, never a false error.
+        c.unchecked(
+            "gpu-slots",
+            f"{n} GPUs: the board has {x16} x16-size slot{'s' if x16 != 1 else ''} and {open_} more listed only by "
+            "electrical width (x8), whose physical size the data does not give",
+            (K.GPU, K.MOTHERBOARD),
+        )
     elif n > x16:
         c.error(
             "gpu-slots",
@@ -46,6 +55,12 @@ def gpu_slots_rule(c: Ctx) -> None:
             [*(i.part for i in c.gpu_items), c.board],
             (K.GPU, K.MOTHERBOARD),
         )
+
+
+def _size_unknown(slots: Sequence[PcieSlot]) -> int:
+    """x8 slots whose physical size is not stated: on server and workstation boards most are x16-size (x16 slots
+    wired x8) or open-ended, which the data does not say."""
+    return sum(s.count for s in slots if s.physical is None and s.lanes == 8)
 
 
 def gpu_expansion_slots(c: Ctx) -> None:

@@ -2,7 +2,7 @@
 
 Power adds up, so it is faster to add each candidate's own lines (power.part_lines) and the fixed lines it changes
 (power.fixed_lines) to the build's estimate than to estimate every candidate's build: the same line functions that
-estimate_power sums, the same sizing_watts / wall_draw / circuit_limit_w, and the same decisions as the messages
+estimate_power sums, the same wall_draw / circuit_limit_w, and the same decisions as the messages
 in electrical.py (psu_overloaded, circuit_overloaded). Per distinct power facts of the candidates (engine.POWER_FACTS),
 then spread over the rows.
 """
@@ -23,7 +23,6 @@ from rigplan.rules.power import (
     part_lines,
     power_unknown,
     psu_units,
-    sizing_watts,
     spike_rated,
     wall_draw,
 )
@@ -121,7 +120,7 @@ def power_errors(
         has_psu = np.full(n, c.psu is not None, dtype=bool)
     known = (load > 0) & ~unknown
     with np.errstate(invalid="ignore"):
-        over_psu = has_psu & known & psu_overloaded(sizing_watts(load, gpu, atx3), psu_w)
+        over_psu = has_psu & known & psu_overloaded(load, psu_w, gpu, atx3)
     a = base.assumptions
     over_wall = known & circuit_overloaded(
         wall_draw(load, gpu, psu_w, rating, atx3), circuit_limit_w(a.wall_voltage, a.wall_amps)
