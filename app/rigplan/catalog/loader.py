@@ -7,6 +7,7 @@ lists, and a pydantic `Part` is built only for the rows someone asks for (then k
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,14 @@ from rigplan.catalog.compiled import (
     to_columns,
     write_compiled_result,
     yaml_files,
+)
+from rigplan.catalog.overlay import (
+    SHIPPED_ABOUT,
+    UserCorrection,
+    check_correction,
+    load_user_corrections,
+    read_about,
+    updated_dir,
 )
 from rigplan.catalog.search import Query, haystack_of
 from rigplan.kinds import Kind
@@ -61,6 +70,11 @@ class KindTable:
             self._parts[i] = part
         return part
 
+    def forget(self, i: int) -> None:
+        """Row i changed (a user's correction): build its Part and search text again."""
+        self._parts[i] = None
+        self._hay = None
+
     def parts(self) -> list[Part]:
         return [self.part(i) for i in range(len(self.ids))]
 
@@ -89,7 +103,11 @@ class Catalog:
     ) -> None:
         self.tables = tables
         self.problems = problems or []
-        self.source = source  # "bundled", "cache", "rebuilt" or "empty": how this load was served
+        self.source = source  # "bundled", "cache", "rebuilt", "updated" or "empty": how this load was served
+        # Which data this is (issue 38): the shipped snapshot, or an update's about.json (commit, date, counts).
+        self.about: dict[str, Any] = dict(SHIPPED_ABOUT)
+        # The user's corrections applied over it, by (part id, field); shown as "your correction (source)".
+        self.user_corrections: dict[tuple[str, str], UserCorrection] = {}
         self._index: dict[str, tuple[Kind, int]] = {}
         for kind, table in tables.items():
             for i, pid in enumerate(table.ids):
@@ -119,6 +137,41 @@ class Catalog:
 
     def of_kind(self, kind: Kind) -> list[Part]:
         return self.tables[kind].parts()
+
+    def row_of(self, part_id: str) -> dict[str, Any] | None:
+        """The stored record of a part (its non-None fields), without building a Part."""
+        hit = self._index.get(part_id)
+        return None if hit is None else self.tables[hit[0]].row(hit[1])
+
+    def correction(self, part_id: str, field: str) -> UserCorrection | None:
+        """The user's correction of this value, if any (a nested field counts for its parent: connectors.pcie8)."""
+        hit = self.user_corrections.get((part_id, field))
+        if hit is None and "." not in field:
+            hit = next(
+                (c for (pid, f), c in self.user_corrections.items() if pid == part_id and f.startswith(field + ".")),
+                None,
+            )
+        return hit
+
+    def apply_corrections(self, corrections: Iterable[UserCorrection]) -> None:
+        """Apply the user's corrections over the loaded data, each checked by the model; one the model refuses, or
+        whose part is not in this catalog, is kept in the file and listed in `problems`, never applied."""
+        for c in corrections:
+            hit = self._index.get(c.part_id)
+            if hit is None:
+                self.problems.append(CatalogProblem("your corrections", c.part_id, f"{c.field}: no such part here"))
+                continue
+            kind, i = hit
+            table = self.tables[kind]
+            try:
+                fixed = check_correction(kind.value, table.row(i), c.field, c.value)
+            except ValueError as exc:
+                self.problems.append(CatalogProblem("your corrections", c.part_id, str(exc)))
+                continue
+            head = c.field.split(".")[0]
+            table.columns.setdefault(head, [None] * len(table))[i] = fixed.get(head)
+            table.forget(i)
+            self.user_corrections[(c.part_id, c.field)] = c
 
     def counts(self) -> dict[Kind, int]:
         return {k: len(t) for k, t in self.tables.items()}
@@ -151,14 +204,53 @@ def load_catalog(
     parts_dir: Path | None = None,
     cache_dir: Path | None = None,
     progress: Callable[[str], None] | None = None,
+    data_dir: Path | None = None,
 ) -> Catalog:
     """The whole catalog. Broken entries and files are skipped and listed in `Catalog.problems`.
 
     Order: the compiled file beside the YAML (shipped in the wheel), then the user's cache, then a rebuild from
     YAML which is written to the cache (the bundled folder may be read-only). A folder with the compiled file and
     no YAML at all (the installers) uses the compiled file.
+
+    Without `parts_dir` this is the catalog in use (issue 38), the same for the app, the CLI and the GUI: the
+    user's update from OpenDB when there is one (rigplan.catalog.overlay), else the shipped catalog, with the user's
+    corrections applied over it. `data_dir` is the user's data folder (default: rigplan.paths.default_data_dir()).
     """
-    parts_dir = parts_dir or bundled_parts_dir()
+    if parts_dir is None:
+        catalog = _shipped_or_updated(cache_dir, progress, data_dir)
+        corrections, problem = load_user_corrections(data_dir)
+        if problem:
+            catalog.problems.append(CatalogProblem("your corrections", None, problem))
+        catalog.apply_corrections(corrections)
+        return catalog
+    return _load_folder(parts_dir, cache_dir, progress)
+
+
+def load_base_catalog(cache_dir: Path | None = None, data_dir: Path | None = None) -> Catalog:
+    """The catalog in use without the user's corrections: what an update compares with."""
+    return _shipped_or_updated(cache_dir, None, data_dir)
+
+
+def _shipped_or_updated(
+    cache_dir: Path | None, progress: Callable[[str], None] | None, data_dir: Path | None
+) -> Catalog:
+    folder = updated_dir(data_dir) if os.environ.get("RIGPLAN_PARTS_DIR") is None else None
+    if folder is not None:
+        doc = _read_without_gc(folder / COMPILED_NAME)
+        if doc is not None:
+            cat = Catalog(_tables_from(doc), [CatalogProblem(*p) for p in doc.get("problems", [])], "updated")
+            cat.about = {**read_about(folder), "catalog": "updated", "folder": folder.name}
+            return cat
+        # An update that cannot be read (deleted by hand, a broken disk): the shipped catalog, and say so.
+        shipped = _load_folder(bundled_parts_dir(), cache_dir, progress)
+        shipped.problems.append(
+            CatalogProblem(str(folder), None, "the updated catalog is unreadable; shipped one used")
+        )
+        return shipped
+    return _load_folder(bundled_parts_dir(), cache_dir, progress)
+
+
+def _load_folder(parts_dir: Path, cache_dir: Path | None, progress: Callable[[str], None] | None) -> Catalog:
     cache_dir = cache_dir or default_cache_dir()
     files = yaml_files(parts_dir)
     if not files:

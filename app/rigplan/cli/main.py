@@ -18,7 +18,7 @@ from rigplan import __version__
 # Modules under rigplan.cli that add subcommands; each defines register(subparsers).
 COMMAND_MODULES = (
     "parts", "schema", "check", "cost", "instances", "export", "compare", "suggest", "prices", "import_cmd",
-    "workload",
+    "workload", "catalog",
 )  # fmt: skip
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rigplan.catalog.overlay import snapshot_line
 from rigplan.cli.argtypes import whole
 from rigplan.cli.main import UsageError
 from rigplan.cli.output import print_json, table
@@ -80,16 +81,19 @@ def cmd_list(ns: argparse.Namespace) -> int:
     rows = [[p.id, p.name[:70], *(_fmt(getattr(p, f, None)) for f, _ in specs), _price(p)] for p in parts]
     print(table(rows, ["ID", "Name", *(h for _, h in specs), "Price (USD)"]))
     shown = f"{len(parts)} of {total}" if len(parts) < total else str(total)
-    print(f"\n{shown} parts. Prices: pc-part-dataset (PCPartPicker) 2025-07-23; '?' = not known.")
+    print(f"\n{shown} parts ({snapshot_line(catalog.about)}); '?' = not known.")
     return 0
 
 
 def cmd_show(ns: argparse.Namespace) -> int:
-    part = _load().get(ns.id)
+    catalog = _load()
+    part = catalog.get(ns.id)
     if part is None:
         raise UsageError(f"no part with id {ns.id!r}; find ids with 'rigplan parts list --search TEXT'")
     if ns.json:
-        print_json(part.model_dump(mode="json"))
+        doc = part.model_dump(mode="json")
+        mine = [c.as_dict() for (pid, _), c in catalog.user_corrections.items() if pid == part.id]
+        print_json({**doc, "your_corrections": mine} if mine else doc)
         return 0
     print(f"{part.name}  [{part.kind.label}]")
     for field in part.model_dump(exclude={"name", "kind"}):
@@ -97,7 +101,9 @@ def cmd_show(ns: argparse.Namespace) -> int:
             shown = part.price.describe() if part.price else "no price"
         else:
             shown = _fmt(getattr(part, field))
-        print(f"  {field:24} {shown}")
+        mine = catalog.correction(part.id, field)
+        print(f"  {field:24} {shown}" + (f"  <- {mine.label()}" if mine else ""))
+    print(f"\n{snapshot_line(catalog.about)}")
     return 0
 
 
@@ -120,3 +126,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=cmd_show)
+    from rigplan.cli.corrections import register_under
+
+    register_under(psub)

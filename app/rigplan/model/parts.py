@@ -68,7 +68,7 @@ class Cpu(PartBase):
     # Registered DIMM support of the CPU's memory controller (Xeon E5: yes; Core i7 on X99: no); None: unknown.
     rdimm_support: bool | None = None
     # Most CPUs of this model one board may carry (1: single-socket only, Xeon E5-1600/E3/W, EPYC "P"; 2: Xeon
-    # E5-2600, EPYC non-P); from the family by name (tools/invariants.py); None: unknown.
+    # E5-2600, EPYC non-P); from the family by name (rigplan/opendb/invariants.py); None: unknown.
     max_sockets: PosInt | None = None
 
 

