@@ -15,12 +15,27 @@ import collections
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rigplan.model.parts import Kind
 
-if TYPE_CHECKING:
-    from rigplan.opendb.data_quality import Change, Recorder, Tables
+
+class Recorder(Protocol):
+    """data_quality.Recorder as the invariants use it (this module does not import data_quality: it imports us)."""
+
+    kind: Kind
+    d: dict[str, Any]
+
+    def set(self, field: str, new: Any, reason: str, check: str = ...) -> None: ...
+
+
+class Tables(Protocol):
+    """data_quality.Tables, and the platform's highest PCIe generation from its chipset row or socket cap."""
+
+    socket_cap_source: str
+
+    def platform_gen(self, d: dict[str, Any]) -> str | None: ...
+
 
 INTEL_ARK = "Intel ARK (ark.intel.com), the chipset's and the processors' product pages"
 
@@ -150,18 +165,11 @@ GENS = {"1.0": 1, "1.1": 1, "2.0": 2, "3.0": 3, "4.0": 4, "5.0": 5}
 
 def board_m2_gen(r: Recorder, t: Tables) -> None:
     """An M.2 slot cannot run a PCIe generation neither the CPU nor the chipset of the platform has."""
-    from rigplan.opendb import data_quality as dq
-
     d = r.d
     m2 = d.get("m2_slots")
     if not m2:
         return
-    chip = dq.chipset_row(t, d.get("chipset"))
-    top = None
-    if chip is not None:
-        top = max(chip["cpu_gen"], chip["chipset_gen"], key=lambda g: GENS[g])
-    else:
-        top = dq.socket_cap(t, d.get("socket"))
+    top = t.platform_gen(d)
     if top is None:
         return
     new = []
@@ -492,7 +500,7 @@ def run(r: Recorder, t: Tables) -> None:
             inv.run(r, t)
 
 
-def section(changes: list[Change]) -> list[str]:
+def section(changes: list[Any]) -> list[str]:
     """docs/data.md: per invariant, the parts corrected, the parts with an inferred value and the values made
     unknown."""
     fixed: dict[str, set[str]] = collections.defaultdict(set)
