@@ -8,7 +8,7 @@ import re
 
 from rigplan.model.parts import Kind, Storage
 from rigplan.rules.context import Ctx
-from rigplan.rules.rule import Rule, count_only, facts
+from rigplan.rules.rule import Power, Rule, count_only, facts
 
 K = Kind
 
@@ -215,18 +215,34 @@ def storage_u2(c: Ctx) -> None:
         )
 
 
+# Each rule declares its policy (rules/rule.py): whether it can pass, and whether the suggester may accept its "not
+# checked" (strict_unknown False) or its warning (strict_warn False).
 RULES: tuple[Rule, ...] = (
     Rule(
         ("board-cpu-sockets",),
         board_cpu_sockets,
         {K.CPU: facts("max_sockets"), K.MOTHERBOARD: facts("cpu_sockets", "name")},
         needs=frozenset({K.CPU, K.MOTHERBOARD}),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=Power.NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("psu-eps-sockets",),
         psu_eps_sockets,
         {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("cpu_sockets"), K.CPU: count_only},
         needs=frozenset({K.PSU, K.MOTHERBOARD, K.CPU}),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=Power.NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("psu-input-voltage",),
@@ -234,10 +250,48 @@ RULES: tuple[Rule, ...] = (
         {K.PSU: facts("input_voltage_min_v", "wattage")},
         assumptions=True,
         needs=frozenset({K.PSU}),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=Power.NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
-    Rule(("gpu-passive-airflow",), gpu_passive_airflow),  # a warning at most: the filter leaves it out
+    # A warning at most: the filter leaves it out; the suggester takes no passive card into a desktop case.
+    Rule(
+        ("gpu-passive-airflow",),
+        gpu_passive_airflow,
+        passes=False,
+        strict_unknown=True,
+        strict_warn=True,
+        strict_reads={K.GPU: facts("cooling", "tdp_w"), K.CASE: facts("form_factor", "name")},
+        power=Power.NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
     # Its error depends on the build's Other items (a SAS HBA), which no part fact carries: the filter leaves it
     # out, as it does cpu-igpu.
-    Rule(("storage-sas",), storage_sas),
-    Rule(("storage-u2",), storage_u2),  # a warning at most
+    Rule(
+        ("storage-sas",),
+        storage_sas,
+        passes=False,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads={K.STORAGE: facts("interface"), K.MOTHERBOARD: facts("sas_ports")},
+        power=Power.NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    Rule(
+        ("storage-u2",),
+        storage_u2,
+        passes=False,
+        strict_unknown=False,
+        strict_warn=True,
+        strict_reads={K.STORAGE: facts("interface"), K.MOTHERBOARD: facts("u2_ports")},
+        power=Power.NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
 )
