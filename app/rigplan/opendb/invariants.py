@@ -226,6 +226,8 @@ BMC_LINES = re.compile(
 def board_video(r: Recorder, t: Tables) -> None:
     d = r.d
     hints = d.pop("_video_hints", None) or ""
+    if d.get("onboard_video"):
+        return  # stated already (the source data, or a correction)
     m = ASPEED.search(hints)
     base = re.sub(r"\s+Narrow$", "", d.get("socket") or "")
     if m:
