@@ -30,7 +30,7 @@ from rigplan.rules.engine import RULES
 from rigplan.rules.rule import Rule, with_part
 from rigplan.suggest.expert import UNKNOWN, WARN, Strict
 
-IGNORED = {"cpu-igpu"}  # about a missing part, not a candidate's fit (engine.RULES)
+IGNORED = {"cpu-igpu", "storage-sas"}  # about a missing part (a GPU; a SAS HBA, an Other item), not a fit
 MULTI = (Kind.MEMORY, Kind.STORAGE, Kind.GPU)
 
 
