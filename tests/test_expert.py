@@ -15,6 +15,7 @@ from rigplan.catalog import Catalog
 from rigplan.cli.main import run_cli
 from rigplan.files import save
 from rigplan.model import Assumptions, Build, BuildItem, Kind
+from rigplan.model.other import OtherItem
 from rigplan.model.parts import PART_ADAPTER
 from rigplan.rules.engine import RULES
 
@@ -50,7 +51,10 @@ def _build(catalog: Catalog, case: dict[str, Any]) -> Build:
     for record in case.get("custom") or []:
         qty = (case.get("quantities") or {}).get(record["id"], 1)
         items.append(BuildItem(part=PART_ADAPTER.validate_python(record), quantity=qty))
-    return Build(name=case["id"], items=tuple(items), assumptions=Assumptions(**(case.get("assumptions") or {})))
+    other = tuple(OtherItem(**o) for o in case.get("other") or [])  # an HBA for storage-sas (issue 36)
+    return Build(
+        name=case["id"], items=tuple(items), other=other, assumptions=Assumptions(**(case.get("assumptions") or {}))
+    )
 
 
 def _run(tmp_path: Path, build: Build, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:

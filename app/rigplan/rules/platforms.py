@@ -33,6 +33,9 @@ class Socket:
     hedt: bool
     soldered: bool
     cooler_only: bool
+    # A board-side variant of a CPU socket (a narrow-ILM LGA 2011-3 board takes LGA 2011-3 CPUs): the CPU socket;
+    # None: the socket is its own.
+    cpu_socket: str | None = None
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,7 @@ def _load(path: Path) -> Platforms:
             hedt=bool(s.get("hedt")),
             soldered=bool(s.get("soldered")),
             cooler_only=bool(s.get("cooler_only")),
+            cpu_socket=s.get("cpu_socket"),
         )
         for spelling in (name, *s.get("aliases", ())):
             p.sockets[key(spelling)] = sock

@@ -244,11 +244,17 @@ def psu_atx3(c: Ctx) -> None:
             (K.PSU,),
         )
     elif v is False and gpu_w:
-        c.warn(
+        # A note when the unit's rating covers the sizing load with the spike margin (psu-wattage is then silent):
+        # the margin already answers the concern; a warning only when it does not (issue 36).
+        w = c.psu.wattage
+        covered = w is not None and c.power.load_w > 0 and not c.power.unknown
+        covered = covered and w is not None and c.power.sizing_w <= w * c.build.count(K.PSU)
+        (c.note if covered else c.warn)(
             "psu-atx3",
             f"The {c.psu.name} is not an ATX 3.x unit: GPUs spike to 1.5-2x board power for under 1 ms (Igor's Lab), "
             f"which can trip an older unit's over-current protection; RigPlan adds {TRANSIENT_SHARE:.0%} of the "
-            f"GPUs' {gpu_w} W ({TRANSIENT_SHARE * gpu_w:.0f} W) to its sizing.",
+            f"GPUs' {gpu_w} W ({TRANSIENT_SHARE * gpu_w:.0f} W) to its sizing"
+            + (", and the unit's rating covers that." if covered else ", and the unit's rating does not cover it."),
             "Keep that margin, or choose an ATX 3.x unit: it is rated for 200 % spikes (Intel ATX 3.0 design guide, "
             "3.2.11).",
             [c.psu],

@@ -13,7 +13,7 @@ from rigplan.model.build import Build, ChartOffer
 from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
 from rigplan.suggest.bounds import INF
-from rigplan.suggest.expert import Minimums
+from rigplan.suggest.expert import STACK_RULES, Minimums
 from rigplan.suggest.found import GpuOption
 from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.search import Found, Search
@@ -322,7 +322,7 @@ def _notes(s: Search) -> list[str]:
     if st.open_air_stacks:
         out.append(
             f"{st.open_air_stacks} options of 3+ open-air cards (or of unknown cooling) were left out: packed side by "
-            "side they throttle (gpu-spacing); 3+ GPUs are blower, liquid-cooled or passive cards"
+            f"side they throttle ({STACK_RULES}); 3+ GPUs are blower, liquid-cooled or passive cards"
         )
     if s.q.allow_missing_data:
         out.append("parts with missing data allowed: every rule they leave unchecked is listed under 'not checked'")

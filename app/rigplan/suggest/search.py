@@ -37,7 +37,7 @@ from rigplan.rules.rule import rule_mask
 from rigplan.suggest.bounds import INF, Bounds, PowerRoom, wall_feasible
 from rigplan.suggest.breakeven import Breakeven, Score
 from rigplan.suggest.candidates import candidates, psu_recommended
-from rigplan.suggest.expert import Minimums, gpu_unknowns, spacing_fails, strict_for
+from rigplan.suggest.expert import Minimums, gpu_unknowns, stack_fails, strict_for
 from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, vendor_of
 from rigplan.suggest.pricing import Pricing
 from rigplan.suggest.pruning import EarliestBreakeven, PowerPruning
@@ -124,7 +124,7 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
             ws = open_air(gpu)
             sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
-                if spacing_fails(gpu, n, self.strict):  # 3+ open-air cards packed together: fail in any build
+                if stack_fails(gpu, n, self.strict):  # e.g. 3+ open-air cards packed together: fail in any build
                     self.stats.open_air_stacks += 1
                     continue
                 if self.q.fit is not None:  # must fit the workload: memory per GPU on n GPUs (unknown: no)
@@ -185,7 +185,7 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
             if strict.active:
                 mask = strict.mask(base, table, kind in SINGLE, mask)
             fit = [(p, r) for p, r in self._meeting(need, kind) if mask[r]]
-            if kind is Kind.PSU and "psu-wattage" in strict.warn and self.cpu_power_known:
+            if kind is Kind.PSU and strict.recommends and self.cpu_power_known:
                 fit = psu_recommended(base, [*lists, fit, *(self.lists[k] for k in ORDER[d + 1 :])], sub, self._peak)
             if not fit and kind is not Kind.COOLER:
                 return None
@@ -247,11 +247,11 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
                     return
             if ORDER[depth] is Kind.PSU and self.cpu_power_known:
                 ahead[depth] = wall_feasible(build, ahead[depth], sub.table(Kind.PSU))
-                if "psu-wattage" in strict.warn:  # the lightest CPU, kit and drive this board still allows
+                if strict.recommends:  # the lightest CPU, kit and drive this board still allows
                     ahead[depth] = psu_recommended(build, ahead, sub, self._peak)
                 if not ahead[depth]:
                     return
-            room = PowerRoom(build, "psu-wattage" in strict.warn) if depth >= 2 and self.cpu_power_known else None
+            room = PowerRoom(build, strict.recommends) if depth >= 2 and self.cpu_power_known else None
             if room is not None and room.ok and not self._power_room(depth, room, ahead):
                 return
             powered = room is not None and room.ok
@@ -278,7 +278,7 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
             table = sub.table(ORDER[depth])
             # The strict verdicts (warnings and unknowns that fail a part) are asked of each candidate as the scan
             # reaches it: most of a level's candidates are never reached, the bound stops the scan first.
-            judge = strict.judge(build, kind, kind in SINGLE, power_only=True) if strict.active else None
+            judge = strict.judge(build, table, kind in SINGLE, power_only=True) if strict.active else None
             for price, row in ahead[depth]:
                 if cost + price + rest > limit():
                     break
@@ -286,9 +286,9 @@ class Search(Pricing, PowerPruning, EarliestBreakeven, RestFloor):
                     assert room is not None
                     if cost + price + self._rest_that_fits(room, depth, self._peak(ORDER[depth], row), ahead) > limit():
                         continue
-                part = table.part(row)
-                if judge is not None and not judge(part):
+                if judge is not None and not judge(row):
                     continue
+                part = table.part(row)
                 chosen.append((part, price))
                 with_part = (*items, BuildItem(part=part))
                 if depth + 1 == len(ORDER):
