@@ -66,13 +66,13 @@ def costs(s: Shot) -> None:
 
 @scenario("parts")
 def parts(s: Shot) -> None:
-    """The Parts tab with the 2x RTX 4090 example, the GPU picker open, and a GPU row selected (the swap picker)."""
+    """The Parts tab with the 2x RTX 4090 example: the CPU row selected, then the GPU row (the add/replace box)."""
     from rigplan.model import Kind
 
     s.open()
-    s.w.picker.set_kind(Kind.GPU)
+    s.w.build_panel.select_kind(Kind.CPU)
     s.save("parts")
-    s.w.build_panel.select_kind(Kind.GPU)
+    s.w.build_panel.select_kind(Kind.GPU)  # the first click of a double-click on the GPU's quantity
     s.save("parts-gpu-selected")
 
 

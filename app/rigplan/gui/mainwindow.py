@@ -208,6 +208,8 @@ class MainWindow(QMainWindow):
         from rigplan.gui.parts.other_items import OtherItemsController  # with the model, after the first paint
 
         self.other_items = OtherItemsController(self, self.doc, self.build_panel)  # issue 29: fans, OS, cables...
+        self.build_panel.remove_requested.connect(self._said_removed)  # after the edits, so the stack names them
+        self.build_panel.other_remove_requested.connect(self._said_removed)
         self.findings.slot_selected.connect(self.select_slot)
         self.build_header.example_requested.connect(self.files.open_example)
         self.notes.edited.connect(lambda t: self.doc.edit(self.doc.build.model_copy(update={"notes": t}), "Edit notes"))
@@ -298,6 +300,10 @@ class MainWindow(QMainWindow):
         where = f" ({self.doc.path.name})" if self.doc.path else ""
         self.setWindowTitle(f"{name}{where}[*] - RigPlan")
         self.setWindowModified(self.doc.is_modified())
+
+    def _said_removed(self, _index: int) -> None:
+        """A removal says what went and how to bring it back (issue 40: two GPUs went without a word)."""
+        self._status_for(f"{self.undo_stack.undoText()}. Edit > Undo (Ctrl+Z) brings it back.", 15000)
 
     def select_slot(self, kind: Kind) -> None:
         self.build_panel.select_kind(kind)

@@ -103,6 +103,8 @@ class PickerPanel(QWidget):
         self.add_button.clicked.connect(self._activate_current)
         self.count = QLabel()
         self.count.setAccessibleName("Matching parts")
+        most = max(len(catalog.table(k)) for k in SLOT_ORDER)  # one width whatever it counts: the row never moves
+        self.count.setMinimumWidth(self.count.fontMetrics().horizontalAdvance(f"{most:,} of {most:,}") + 4)
         self.empty_hint = QLabel()
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setStyleSheet("color: #b8860b")
@@ -128,16 +130,21 @@ class PickerPanel(QWidget):
             shortcut = QShortcut(QKeySequence(key), self.view)
             shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
             shortcut.activated.connect(self._activate_current)
+        # Two rows, each narrower than the picker's share of a 1280 px window in every state (issue 40): in one row
+        # their minimum (770 px) exceeded it once the add/replace box re-measured, and the splitter took 132 px from
+        # the build table between the two clicks of a double-click.
         top = QHBoxLayout()
         top.addWidget(self.kind_box)
         top.addWidget(self.search, 1)
-        top.addWidget(self.target)
-        top.addWidget(self.compatible_only)
-        top.addWidget(self.add_button)
-        top.addWidget(self.count)
+        second = QHBoxLayout()
+        second.addWidget(self.target, 1)
+        second.addWidget(self.compatible_only)
+        second.addWidget(self.add_button)
+        second.addWidget(self.count)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(top)
+        lay.addLayout(second)
         lay.addWidget(self.empty_hint)
         lay.addWidget(self.view, 1)
         self.kind_box.currentIndexChanged.connect(lambda _: self._show_kind())
@@ -333,7 +340,7 @@ class PickerPanel(QWidget):
             )
         elif full:
             self.empty_hint.setText(f"{why}: showing the parts that could replace {full[1]}; choosing one replaces it.")
-        elif hidden_all and self.target.isVisible() and self.target.replacing() is None:  # adding one more
+        elif hidden_all and self.target.offers_choice() and self.target.replacing() is None:  # adding one more
             self.empty_hint.setText(
                 f"No {self.kind.label.lower()} in the catalog could be added as another one without an error. "
                 f"To swap one, choose \u201cReplace\u2026\u201d beside the search box."
