@@ -166,7 +166,8 @@ class CostsView(QWidget):
                 self._notice(f"The chart holds at most {MAX_COMPARED} offers: untick one first.")
                 return
             now.append(ChartOffer(offer=offer_id, pricing=pricing))
-        self._notice("")
+        off = f"{self._names.get(offer_id, offer_id)} is off the chart; tick it again to bring it back."
+        self._notice("" if on else off)  # an untick is said, never a silent change of the chart (issue 40)
         self._request(now)
 
     def _pricing_changed(self, offer_id: str, pricing: Pricing) -> None:
