@@ -251,7 +251,8 @@ def job_lines(plan: Plan) -> list[str]:
 def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[str]:
     """The break-even chart's label per drawn offer (offer, its id, pricing): provider and GPUs ("Lambda 8x H100"),
     with the instance when two drawn offers would read the same, its region when the instance is there from two
-    regions, and the pricing when the same offer is there twice (issues 29, 40). The Costs tab and the exported charts both name their curves with it."""
+    regions, and the pricing when the same offer is there twice (issues 29, 40). The Costs tab and the exported
+    charts both name their curves with it."""
     base, full = [], []
     for o, offer_id, _ in offers:
         if o is None:
@@ -265,8 +266,8 @@ def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[st
     out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
     # The same instance in two regions read the same twice ("AWS g6e.xlarge 1x L40S on-demand", issue 40): the
     # region goes in the name, then the snapshot, when the name is still shared by offers that differ in it.
-    for field in ("region", "snapshot"):
-        keys = [getattr(o, field) if o is not None else "" for o, _, _ in offers]
+    for attr in ("region", "snapshot"):
+        keys = [getattr(o, attr) if o is not None else "" for o, _, _ in offers]
         out = [
             f"{n} {k}" if len({k2 for n2, k2 in zip(out, keys, strict=True) if n2 == n}) > 1 else n
             for n, k in zip(out, keys, strict=True)
