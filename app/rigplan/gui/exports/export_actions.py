@@ -149,7 +149,9 @@ class Exporter:
         return str(Path.home())
 
     def ask_path(self, fmt: str, filt: str, suffix: str) -> Path | None:
-        name = "".join(c if c.isalnum() or c in " -_" else "_" for c in self.build().name).strip() or "build"
+        from rigplan.files.names import file_stem
+
+        name = file_stem(self.build().name)
         start = str(Path(self.start_folder()) / f"{name}{suffix}")
         path, _ = QFileDialog.getSaveFileName(self.parent, "Export", start, filt)
         if not path:
