@@ -344,6 +344,45 @@ def workload(s: Shot) -> None:
         s.save(stem)
 
 
+GUIDE_IMAGES = ROOT / "resources" / "guide" / "images"
+
+
+@scenario("guide", sizes=("1280x720",))
+def guide(s: Shot) -> None:
+    """The user guide's screenshots (resources/guide/images, F1): Parts, findings, Costs, assumptions, Suggest,
+    Workload, import review, the PDF's first page; then shrink them with pngquant if it is installed."""
+    import shutil
+
+    from rigplan.model import Kind
+    from rigplan.model.workload import Task, WorkloadSpec
+
+    out = GUIDE_IMAGES
+    s.open()
+    s.w.build_panel.select_kind(Kind.GPU)
+    s.save(str(out / "parts.png"), exact=True)
+    tab(s, "Costs")
+    s.w.costs.hover_at(18.0)
+    s.save(str(out / "costs.png"), exact=True)
+    s.w.costs.show_assumptions(True)
+    s.save(str(out / "costs-assumptions.png"), exact=True)
+    tab(s, "Workload")
+    s.w.costs.workload.set_spec(WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=2e8))
+    s.save(str(out / "workload.png"), exact=True)
+    s.w.costs.show_assumptions(False)
+    findings(Shot(s.app, s.w, s.tmp, s.size, "", s.tmp))  # into the scratch folder; the 4090 one is kept
+    shutil.copy(s.tmp / "findings-4090-adapter-1280x720.png", out / "findings.png")
+    import_list(Shot(s.app, s.w, s.tmp, s.size, "", s.tmp))
+    shutil.copy(s.tmp / "import-review-1280x720.png", out / "import-review.png")
+    s.open()
+    suggest(Shot(s.app, s.w, s.tmp, s.size, "", s.tmp))
+    shutil.copy(s.tmp / "suggest-dialog-1280x720.png", out / "suggest.png")
+    report(Shot(s.app, s.w, s.tmp, s.size, "guide", s.tmp))
+    shutil.copy(s.tmp / "report-workload-guide-1.png", out / "report.png")
+    if shutil.which("pngquant"):  # shipped in the wheel and the bundle: keep them small
+        for png in out.glob("*.png"):
+            subprocess.run(["pngquant", "--quality", "80-100", "--skip-if-larger", "-f", "--ext", ".png", str(png)])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", action="append", default=[], choices=sorted(SCENARIOS), metavar="NAME")

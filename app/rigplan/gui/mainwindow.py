@@ -267,7 +267,7 @@ class MainWindow(QMainWindow):
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
-        self.costs.set_build(build)
+        self.costs.set_build(build, len(self.report.errors()))
         self.build_header.show_build(build)
         self.notes.follow(build)
         self._update_title()  # a rename shows at once

@@ -29,8 +29,10 @@ from rigplan.gui.costs.costs_text import (
     axis_x,
     breakeven_cells,
     compare_rows,
+    currency_note,
     curve_tips,
     form_hints,
+    instance_hours,
     model_lines,
     no_rate_html,
     offer_inputs,
@@ -65,7 +67,7 @@ class CostsView(QWidget):
         self.offers, self.perf, self.money = offers, perf, money
         self.money_short = money.short
         money.listeners.append(self._currency_changed)
-        self.build = Build()
+        self.build, self.errors = Build(), 0
         self.report: CostReport | None = None
         self.comparison: list[ChartOffer] = []
         self.by_months = True
@@ -220,8 +222,10 @@ class CostsView(QWidget):
         self.offers_panel.model.currency_changed()
         repaint_axes([getattr(c, "widget", None) for c in self._charts.values()])
 
-    def set_build(self, build: Build) -> None:
-        self.build = build
+    def set_build(self, build: Build, errors: int = 0) -> None:
+        if build.items == self.build.items and currency_note(self.build.assumptions, build.assumptions):
+            self._notice(currency_note(self.build.assumptions, build.assumptions))  # said, not only in a tooltip
+        self.build, self.errors = build, errors  # the checks' errors: no break-even date is promised with them
         if self.form.assumptions != build.assumptions:
             self.form.set_assumptions(build.assumptions)
         self.offers_panel.model.set_efficiency(build.assumptions.scaling_cloud)
@@ -255,7 +259,8 @@ class CostsView(QWidget):
             self._refresh_rows()
         lines, more = model_lines(self.report, costing, inputs, a, self.money, self._names)
         other = unpriced_other(self.build, self.report.unpriced)  # "... and 1 other item without a price"
-        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines, other))
+        html = summary_html(self.report, self.names(), self.money, a.horizon_years, lines, other, self.errors)
+        self.summary.setText(html)
         self.summary.setToolTip(summary_tip(lines, more, self.report.notes))
         follow(self.chart_tabs, self.workload, self.build, self.offers, self.comparison)
         self._update_table()
@@ -266,7 +271,7 @@ class CostsView(QWidget):
         assert self.report is not None
         texts = breakeven_cells(self.report, self.by_months)
         rows = {c.offer: n for n, c in enumerate(self._drawn)}
-        hours = {u.id: f"{u.breakeven_instance_hours:,.0f} h" for u in self.report.speed_unknown}
+        hours = instance_hours(self.report)
         cells = [texts[rows[c.offer]] if c.offer in rows else hours.get(c.offer, "not drawn") for c in self.comparison]
         self.compare.set_column(2, ["", *cells])
         self.hover_at(self._hover_x)

@@ -73,7 +73,7 @@ def show_power(bar: PowerBar, note: LiveText, report: Report | None, build: Buil
         bar.set_state(0, 1, f"{least}{need:,} W to size for; no PSU chosen yet", False)
     bar.setToolTip(
         f"Full load {p.load_w:,.0f} W (GPUs at board power, CPU at sustained boost) plus GPU spikes unless the "
-        "PSU is an ATX 3.x unit: what the PSU must carry (docs/checks.md gives each part's basis)"
+        "PSU is an ATX 3.x unit: what the PSU must carry (Help > User guide, Checks, says where each figure comes from)"
     )
     # A UPS's or a monitor's watts are on the wall, not on the PSU: said apart, as the cost model adds them
     # (docs/cost-model.md, "Other items"). Case fans are fed by the PSU: already in the figures above (issue 29).

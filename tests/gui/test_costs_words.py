@@ -1,0 +1,54 @@
+"""Issue 40, the Costs tab's words: a currency switch says what it did to the electricity price, a build with errors
+gets no break-even date, an empty build is asked for parts (its offers read "0 h" before)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rigplan.files import load
+from rigplan.gui.mainwindow import MainWindow
+from rigplan.rules import check
+
+
+def _costs(qtbot, w: MainWindow) -> None:  # noqa: ANN001
+    w.resize(1280, 720)
+    w.tabs.setCurrentIndex(1)
+    w.costs.ensure_charts()
+    qtbot.wait(100)
+
+
+def test_switching_currency_says_the_electricity_price_changed(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
+    window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    _costs(qtbot, window)
+    window.costs.show_assumptions(True)
+    box = window.costs.form.currency
+    box.setFocus()
+    box.setCurrentIndex(box.findText("GBP"))  # what choosing GBP in the list does
+    qtbot.waitUntil(lambda: window.doc.build.assumptions.currency == "GBP")
+    notice = window.costs.notice
+    assert notice.isVisible()
+    assert "electricity price follows it, $0.170 \u2192 \u00a30.264 per kWh (Great Britain" in notice.text()
+    window.undo_stack.undo()  # back to USD; a price the user typed is kept and nothing is said about it
+    a = window.doc.build.assumptions.model_copy(update={"electricity_per_kwh": 0.3})
+    window.doc.set_assumptions(a)
+    window.costs._notice("")
+    window.doc.set_assumptions(a.model_copy(update={"currency": "EUR"}))
+    assert not window.costs.notice.isVisible()
+
+
+def test_a_build_with_errors_gets_no_breakeven_date(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
+    path = examples_dir / "broken" / "gpu-length.rigplan"
+    errors = len(check(load(path)).errors())
+    assert errors >= 1
+    window.files.open_path(path, ask=False)
+    _costs(qtbot, window)
+    text = window.costs.summary.text()
+    assert f"No break-even date while the build has {errors} error" in text and "Earliest break-even" not in text
+
+
+def test_an_empty_build_asks_for_parts(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    _costs(qtbot, window)  # the window opens on a new, empty build
+    assert not window.doc.build.items
+    assert window.costs.summary.text().startswith("Add parts on the Parts tab")
+    cells = window.costs.compare.column_texts(2)[1:]
+    assert cells and set(cells) == {"add parts"}  # not four offers at "0 h"
