@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rigplan.costs.fx import electricity_price, rate_for
 from rigplan.exports.plan import ExportError, Plan, curve_labels, unpriced_other
-from rigplan.exports.wording import at_least, least
+from rigplan.exports.wording import at_least, least, symbol
 from rigplan.model.assumptions import Pricing
+from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.model.other import OtherCategory, OtherItem
 from rigplan.model.parts import Kind
@@ -125,6 +127,22 @@ def offer_names(plans: Sequence[Plan]) -> dict[tuple[str, Pricing], str]:
     return out
 
 
+def to_currency(build: Build, currency: str) -> tuple[Build, str]:
+    """The build costed in `currency` (issue 40: Compare refused builds in two currencies though the ECB rates are at
+    hand): its electricity price, the user's or its region's default, converted at the reference rates and kept, so
+    a UK build compared in USD still pays UK electricity. (build, a note stating the rates and their date)."""
+    a = build.assumptions
+    if a.currency == currency:
+        return build, ""
+    src = rate_for(a)
+    dst = rate_for(a.model_copy(update={"currency": currency, "fx_rate": None}))
+    kwh = electricity_price(a)[0] / src.per_usd * dst.per_usd
+    new = a.model_copy(update={"currency": currency, "fx_rate": None, "electricity_per_kwh": round(kwh, 4)})
+    rate = f"{src.per_usd / dst.per_usd:.4g} {a.currency} per {currency}"
+    note = f"{build.name} converted from {a.currency} at {rate} ({src.basis if a.currency != 'USD' else dst.basis})"
+    return build.model_copy(update={"assumptions": new}), note
+
+
 def compare(plans: list[Plan]) -> Comparison:
     if not MIN_BUILDS <= len(plans) <= MAX_BUILDS:
         raise ExportError(f"compare {MIN_BUILDS} to {MAX_BUILDS} builds, not {len(plans)}")
@@ -169,15 +187,16 @@ def lower_bound(cells: list[str], figures: list[dict[str, Any]], full: bool = Fa
 def figure_rows(cmp: Comparison) -> list[list[str]]:
     """The figures as rows of text (label, then one cell a build): what `rigplan compare` and the GUI show."""
     cur = cmp.currency
+    sign = symbol(cur)  # "£4,338.00" as the rest of the app writes it (issue 40: "GBP 4,338")
     f = cmp.figures
 
     def row(label: str, key: str, fmt: Any) -> list[str]:
         return [label] + [("unknown" if x[key] is None else fmt(x[key])) for x in f]
 
     rows = [
-        lower_bound(row("Parts cost", "parts_cost", lambda v: f"{cur} {v:,.2f}"), f, full=True),
-        lower_bound(row("Up front", "upfront", lambda v: f"{cur} {v:,.2f}"), f),
-        lower_bound(row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{cur} {v:,.0f}"), f),
+        lower_bound(row("Parts cost", "parts_cost", lambda v: f"{sign}{v:,.2f}"), f, full=True),
+        lower_bound(row("Up front", "upfront", lambda v: f"{sign}{v:,.2f}"), f),
+        lower_bound(row("Owning at horizon", "own_cost_at_horizon", lambda v: f"{sign}{v:,.0f}"), f),
         row("Full load (sizing)", "load_w", lambda v: f"{v:,.0f} W"),
         row("At the wall, training", "wall_load_w", lambda v: f"{v:,.0f} W"),
         row("Recommended PSU", "recommended_psu_w", lambda v: f"{v:,} W"),
@@ -190,7 +209,7 @@ def figure_rows(cmp: Comparison) -> list[list[str]]:
         ],
         # Issue 29: in words a buyer reads, rounded to what the estimate can tell: the hours of training, at the speed
         # of one V100 GPU (the unit every speed ratio uses), that 1,000 of the currency buys over the horizon.
-        row(f"Training hours per {cur} 1,000", "work_per_money", lambda v: f"{two_figures(v * 1000)} at V100 speed"),
+        row(f"Training hours per {sign}1,000", "work_per_money", lambda v: f"{two_figures(v * 1000)} at V100 speed"),
         row("Errors", "errors", str),
         row("Warnings", "warnings", str),
         row("Notes", "notes", str),

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.gui.settings import EXPORT_DPI, EXPORT_HEIGHT, EXPORT_LAST_DIR, EXPORT_WIDTH, Settings
+from rigplan.gui.settings import LAST_DIR as FILES_LAST_DIR
 from rigplan.gui.widgets.plain import tip as plain
 
 if TYPE_CHECKING:  # the menu is made before the window paints, before numpy and pydantic are imported
@@ -237,6 +238,9 @@ class Exporter:
         if plan is None:
             return None
         dlg = comparison_dialog(self.parent, plan, self.settings)
+        saved = self.settings.get(FILES_LAST_DIR) if self.settings else ""
+        src = self.source()
+        dlg.view.folder_hint = lambda: str(src.parent) if src else saved  # beside the open build, else where saved
         dlg.show()
         return dlg
 
