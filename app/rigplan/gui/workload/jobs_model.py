@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from rigplan.exports.plan import curve_labels
+from rigplan.exports.wording import symbol
 from rigplan.model.assumptions import Pricing
 from rigplan.model.offers import Offer
 from rigplan.workload.jobs import JobComparison
@@ -95,7 +96,7 @@ class JobsModel(QAbstractTableModel):
 
 
 def _money(cur: str, v: float | None, what: str) -> tuple[float | None, str]:
-    return (v, f"{cur} {v:,.2f} {what}" if v is not None else "unknown")
+    return (v, f"{symbol(cur)}{v:,.2f} {what}" if v is not None else "unknown")
 
 
 def _text(col: int, v: Any) -> str:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.cloud.offers import OfferCatalog
+from rigplan.exports.wording import symbol
 from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
 from rigplan.model.offers import Offer
@@ -345,7 +346,9 @@ def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, f
     cur = c.currency
     own = f"This build ({c.own.setup.gpus}x {c.own.hardware.gpu.name})"
     if c.own.hours is not None:
-        rows = [(own, c.own_electricity, f"{cur} {c.own_electricity or 0:,.2f} electricity, {c.own.hours:,.1f} h")]
+        rows = [
+            (own, c.own_electricity, f"{symbol(cur)}{c.own_electricity or 0:,.2f} electricity, {c.own.hours:,.1f} h")
+        ]
     else:
         rows = [(own, None, "unknown: " + (c.own.summary if c.own.tokens else "give the tokens per job"))]
     for o in c.offers:
@@ -353,7 +356,7 @@ def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, f
         e, j = o.estimate, o.job
         if j is not None and j.cloud_cost is not None and e is not None and e.hours is not None:
             change = f" (with {e.change})" if e.change else ""
-            rows.append((name, j.cloud_cost, f"{cur} {j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
+            rows.append((name, j.cloud_cost, f"{symbol(cur)}{j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
         else:
             why = o.problem or (e.summary if e else "no estimate")
             if e is not None and e.speed.tokens_per_s is None and not o.problem:  # it fits; its hours are unknown
