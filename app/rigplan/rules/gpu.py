@@ -122,6 +122,8 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
         c.unchecked("gpu-lanes", "the CPU's PCIe lane count is not known", (K.GPU, K.CPU))
         return
     budget = graphics_lanes(c.cpu.pcie_lanes)
+    # One figure and one wording whatever the branch (issue 40: "56 graphics lanes" with 4 GPUs, "64 lanes" with 2)
+    pool = f"the CPU's {budget} graphics lanes (of its {c.cpu.pcie_lanes})"
     board_slots = (c.board.pcie_slots if c.board else None) or ()
     every = sorted((s for s in board_slots for _ in range(s.count)), key=lambda s: -s.lanes)
     used = every[:n] if c.board and len(every) >= n else None
@@ -132,7 +134,7 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
         listed = [s.lanes for s in used]
         if sum(s.lanes for s in cpuish) <= budget:
             per_slot = listed
-            how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes{chipset}"
+            how = f"the board wires its slots {_widths(per_slot)} from {pool}{chipset}"
             cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in board_slots)
             if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
                 how += (
@@ -143,19 +145,19 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
             per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
             if all(s.wired_to == "cpu" for s in cpuish):
                 how = (
-                    f"the board splits the CPU's {budget} graphics lanes over its slots (listed "
+                    f"the board splits {pool} over its slots (listed "
                     f"{_widths(listed)}): {_widths(per_slot)}{' with the chipset' if chipset else ''}"
                 )
             else:
                 how = (
-                    f"the board lists {_widths(listed)} slots, but the CPU has {budget} lanes for graphics, so not all "
-                    f"can run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot "
+                    f"the board lists {_widths(listed)} slots, but {pool} cannot run them all at full width: about "
+                    f"{_widths(per_slot)} if the board splits them evenly, while a slot "
                     f"wired to the chipset instead runs at x4 or less (the board's manual says which)"
                 )
     else:
         per = lane_split(c.cpu.pcie_lanes, n)
         per_slot = [per] * n
-        how = f"split evenly, the CPU's {budget} graphics lanes give about {_widths(per_slot)}"
+        how = f"split evenly, {pool} give about {_widths(per_slot)}"
     slowest = min(per_slot)
     cpu_gen = c.cpu.pcie_gen
     # "3.0" < "4.0": the catalog's generations compare as strings
