@@ -27,6 +27,9 @@ LISTS = ROOT / "tests" / "data" / "pcpartpicker"
 
 def tab(s: Shot, title: str) -> None:
     """Show the main window's tab (or the Costs tab's chart tab) with this title."""
+    if title not in ("Parts", "Costs"):  # a chart tab: the charts (and the Workload tab) are made on first show
+        s.w.tabs.setCurrentIndex(1)
+        s.w.costs.ensure_charts()
     for tabs in (s.w.tabs, getattr(s.w.costs, "chart_tabs", None)):
         titles = [tabs.tabText(i).replace("&", "") for i in range(tabs.count())] if tabs else []
         if title in titles:

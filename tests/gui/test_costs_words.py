@@ -52,3 +52,22 @@ def test_an_empty_build_asks_for_parts(qtbot, window: MainWindow) -> None:  # no
     assert window.costs.summary.text().startswith("Add parts on the Parts tab")
     cells = window.costs.compare.column_texts(2)[1:]
     assert cells and set(cells) == {"add parts"}  # not four offers at "0 h"
+
+
+def test_a_summary_longer_than_its_lines_ends_on_a_whole_sentence(qtbot) -> None:  # noqa: ANN001
+    """Issue 40: the Costs summary was cut mid-sentence; now its whole sentences that fit, then "…" (all of it in
+    the tooltip)."""
+    from rigplan.gui.widgets.livetext import LiveText
+
+    sentence = "Owning wins against the fourth offer after many months of training. "
+    text = LiveText("<b>Owning:</b> " + sentence * 12, lines=3, rich=True)
+    qtbot.addWidget(text)
+    text.resize(420, text.height())
+    text.show()
+    qtbot.waitExposed(text)
+    text.grab()  # painted at its width
+    shown = text._shown.toPlainText()
+    assert shown.endswith(". \u2026") and shown.count(sentence.strip()) >= 1
+    assert shown[: -len(" \u2026")].endswith(sentence.strip())  # no sentence cut in half
+    assert text._shown.size().height() <= text.height()
+    assert sentence.strip() in text.toolTip() and text.toolTip().count(sentence.strip()) == 12
