@@ -125,10 +125,8 @@ class WorkloadPanel(QWidget):
         self.tokens_edit.setToolTip("Tokens in one job: trained (epochs x data set), or generated for inference")
 
         form = QFormLayout()
-        row = QHBoxLayout()
-        row.addWidget(self.model_box, 1)
-        row.addWidget(self.config_button)
-        form.addRow("Model", row)
+        form.addRow("Model", self.model_box)
+        form.addRow("", self.config_button)  # its own row: beside the model it cut the name to "Llama 3." at 1280
         form.addRow("Task", self.task_box)
         form.addRow("Weights", self.weights_box)
         form.addRow("Sequence", self.seq_spin)
@@ -155,20 +153,29 @@ class WorkloadPanel(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setAlternatingRowColors(True)
 
+        # The answers first (issue 40: tokens/s, hours and cost per job were below the fold and, at 1280 px and 2x,
+        # right of it too, behind the page's two scroll bars): the verdict and the jobs table lead the right-hand
+        # column, the memory bar and the speed's basis follow. The Machine column takes the width the numbers leave
+        # and wraps, so the table never needs more than the page's width.
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.setWordWrap(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
         out = QVBoxLayout()
         out.addWidget(self.verdict)
-        out.addWidget(self.bar)
-        out.addWidget(self.legend)
-        out.addWidget(self.speed)
         out.addWidget(self.table)
         self.costs = CostBars()
+        out.addWidget(self.speed)
+        out.addWidget(self.bar)
+        out.addWidget(self.legend)
         out.addWidget(self.costs)
         out.addStretch(1)
         top = QHBoxLayout(self)
         left = QWidget()
         left.setLayout(form)
-        left.setMaximumWidth(440)
-        top.addWidget(left)
+        left.setMaximumWidth(270)  # the fields stay wide enough for "Llama 3.1 8B (8.0B)"; the answers need the rest
+        top.addWidget(left, 0, Qt.AlignmentFlag.AlignTop)
         top.addLayout(out, 1)
 
         for box in (self.model_box, self.task_box, self.weights_box, self.strategy_box):
@@ -325,10 +332,15 @@ class WorkloadPanel(QWidget):
         self.costs.set_rows(measured_cost_rows(c, names))
 
     def _fit_table(self) -> None:
-        """As tall as its rows: the cost bars sit right under it, with no empty grid between."""
+        """As tall as its rows (the machines' names wrapped): the cost bars sit right under it, no empty grid."""
+        self.table.resizeRowsToContents()
         rows = self.table.model().rowCount()
         h = self.table.horizontalHeader().height() + sum(self.table.rowHeight(i) for i in range(rows))
         self.table.setFixedHeight(h + 2 * self.table.frameWidth() + 2)
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._fit_table()  # a new width wraps the machines' names over other lines
 
     def _show_problem(self, text: str) -> None:
         self.verdict.setText(f"<b>{text}</b>")
