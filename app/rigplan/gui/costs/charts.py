@@ -188,6 +188,10 @@ class BreakEvenChart:
         (y0, y1), vb_height = vb.viewRange()[1], vb.height()
         y_per_px = (y1 - y0) / vb_height if vb_height > 0 else 0.085 * y_top / (fm.height() + 16)
         rows: list[list[tuple[float, float]]] = []  # pixel spans taken on each row of labels
+        # Labels fill at most the top third of the plot (issue 40: at 1280 with the assumptions open, 8 offers'
+        # boxes covered most curves and the crossings): past that a label shrinks to its figure ("7.0 mo" in the
+        # curve's colour), and past that again only its dashed line shows; the side table names every break-even.
+        most = max(1, int(0.34 * vb_height / (fm.height() + 16))) if vb_height > 0 else len(self.markers)
         for n, (line, text) in enumerate(self.markers):
             o = report.offers[n] if n < len(report.offers) else None
             if o is None or not shown[n] or o.breakeven_days is None:
@@ -195,10 +199,18 @@ class BreakEvenChart:
                 text.setVisible(False)
                 continue
             pos = o.breakeven_days / DAYS_PER_MONTH if months else (o.breakeven_hours or 0.0)
-            label = f"{names[n]} {f'{pos:,.1f}' if months else number(pos)} {unit}"
-            width = fm.horizontalAdvance(label) + 12  # the text item's margins and border
+            figure = f"{f'{pos:,.1f}' if months else number(pos)} {unit}"
             at = (pos - x0) / per_px if per_px else 0.0  # the line's pixel position in the plot
-            row, anchor = stack_label(rows, at, width, vb_width)
+            for label in (f"{names[n]} {figure}", figure):
+                trial = [list(r) for r in rows]
+                row, anchor = stack_label(trial, at, fm.horizontalAdvance(label) + 12, vb_width)  # + margins, border
+                if row < most:
+                    rows = trial
+                    break
+            line.setVisible(True)
+            if row >= most:  # no room left above the curves: the dashed line only
+                text.setVisible(False)
+                continue
             if text.textItem.toPlainText() != label:  # re-laying out HTML text costs more than comparing it
                 text.setText(label)
             if abs(text.anchor.x() - anchor) > 1e-3:
