@@ -71,3 +71,13 @@ def test_a_summary_longer_than_its_lines_ends_on_a_whole_sentence(qtbot) -> None
     assert shown[: -len(" \u2026")].endswith(sentence.strip())  # no sentence cut in half
     assert text._shown.size().height() <= text.height()
     assert sentence.strip() in text.toolTip() and text.toolTip().count(sentence.strip()) == 12
+
+
+def test_an_empty_builds_axis_reads_whole_amounts(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """Issue 40: the empty build's axis read "$1, $1, $1, $0, $0, $0"."""
+    _costs(qtbot, window)
+    chart = window.costs.chart("breakeven").widget
+    (_, top) = chart.getPlotItem().vb.viewRange()[1]
+    assert top >= 1000
+    ticks = chart.getAxis("left").tickStrings([0, top / 4, top / 2], 1, top / 4)
+    assert len(set(ticks)) == 3  # three different amounts, no "$1, $1"

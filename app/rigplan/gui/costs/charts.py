@@ -160,7 +160,8 @@ class BreakEvenChart:
         set_if_changed(self.cheapest, x, own_curve if cheapest is None else np.maximum(cheapest, own_curve))
         self.shade.setVisible(cheapest is not None)
         # Only move the axes when the range really changes: a new range regenerates both axes' ticks and text.
-        y_range, x_range = (0.0, nice(max(top * 1.12, 1.0))), (0.0, float(x[-1]) if len(x) else 1.0)
+        # At least 1,000 of the currency tall: an empty build's flat zero read "$1, $1, $1, $0, $0" (issue 40)
+        y_range, x_range = (0.0, nice(max(top * 1.12, 1000.0))), (0.0, float(x[-1]) if len(x) else 1.0)
         if self._ranges is not None and 0.45 * self._ranges[0][1] <= y_range[1] <= self._ranges[0][1]:
             # Keep a taller y axis while the curves still fill half of it: the axis does not jump on every edit
             # (and regenerating its ticks is the dearest part of a repaint).
