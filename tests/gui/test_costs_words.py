@@ -81,3 +81,13 @@ def test_an_empty_builds_axis_reads_whole_amounts(qtbot, window: MainWindow) -> 
     assert top >= 1000
     ticks = chart.getAxis("left").tickStrings([0, top / 4, top / 2], 1, top / 4)
     assert len(set(ticks)) == 3  # three different amounts, no "$1, $1"
+
+
+def test_a_long_notice_never_widens_the_window(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
+    """The currency notice once pushed the window past a 1280 px screen (its side table off-screen)."""
+    window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
+    _costs(qtbot, window)
+    window.costs.show_assumptions(True)
+    window.costs._notice("A long notice. " * 40)
+    qtbot.wait(100)
+    assert window.minimumSizeHint().width() <= 1280 and window.width() <= 1280

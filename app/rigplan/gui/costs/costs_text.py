@@ -147,14 +147,13 @@ def currency_note(before: Assumptions, after: Assumptions) -> str:
     if before.currency == after.currency or after.electricity_per_kwh is not None:
         return ""
     try:
-        (old, _), (new, source) = electricity_price(before), electricity_price(after)
+        old, new = electricity_price(before)[0], electricity_price(after)[0]
     except NoRate:
         return ""
     where = DEFAULT_KWH[after.currency].where if after.currency in DEFAULT_KWH else "the US price converted"
     return (
         f"Currency now {after.currency}: the electricity price follows it, {symbol(before.currency)}{old:.3f} → "
-        f"{symbol(after.currency)}{new:.3f} per kWh ({where}; {source.split(' (')[0]}). Type a price in Assumptions "
-        "to keep your own."
+        f"{symbol(after.currency)}{new:.3f} per kWh ({where}). Type a price in Assumptions to keep your own."
     )
 
 

@@ -96,7 +96,7 @@ class CostsView(QWidget):
         self.axis_box.addItems(["x: calendar months", "x: hours of work"])
         self.axis_box.setAccessibleName("Chart x axis")
         self.axis_box.currentIndexChanged.connect(self._axis_changed)
-        self.notice = QLabel()
+        self.notice = QLabel(wordWrap=True)  # a long notice wraps, never widens the window past the screen
         self.notice.setStyleSheet("color: #b8860b")
         self.notice.hide()
         self.compare = CompareTable()
