@@ -189,15 +189,8 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(current)
         if placeholder is not None:
             placeholder.deleteLater()
-        self.files = FilesController(
-            self,
-            self.doc,
-            self.settings,
-            self.catalog,
-            self._status_for,
-            self.menus.recent_menu,
-            self.menus.examples_menu,
-        )
+        menus = (self.menus.recent_menu, self.menus.examples_menu)
+        self.files = FilesController(self, self.doc, self.settings, self.catalog, self._status_for, *menus)
         self.autosave = AutosaveController(self, self.doc, self.files.guard, self.settings, self.data_dir)
         # wiring: user actions -> document edits -> one refresh
         self.picker.part_chosen.connect(lambda part: self.doc.add_part(part, self.picker.target.replacing()))
@@ -301,8 +294,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{name}{where}[*] - RigPlan")
         self.setWindowModified(self.doc.is_modified())
 
-    def _said_removed(self, _index: int) -> None:
-        """A removal says what went and how to bring it back (issue 40: two GPUs went without a word)."""
+    def _said_removed(self, _index: int) -> None:  # what went and how to bring it back (issue 40: GPUs went unsaid)
         self._status_for(f"{self.undo_stack.undoText()}. Edit > Undo (Ctrl+Z) brings it back.", 15000)
 
     def select_slot(self, kind: Kind) -> None:

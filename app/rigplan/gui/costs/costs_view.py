@@ -96,7 +96,7 @@ class CostsView(QWidget):
         self.axis_box.addItems(["x: calendar months", "x: hours of work"])
         self.axis_box.setAccessibleName("Chart x axis")
         self.axis_box.currentIndexChanged.connect(self._axis_changed)
-        self.notice = QLabel(wordWrap=True)  # a long notice wraps, never widens the window past the screen
+        self.notice = QLabel(wordWrap=True)  # a long one wraps: the window never grows past the screen
         self.notice.setStyleSheet("color: #b8860b")
         self.notice.hide()
         self.compare = CompareTable()
@@ -104,8 +104,7 @@ class CostsView(QWidget):
         self.compare.pricing_changed.connect(self._pricing_changed)
         self.chart_tabs = QTabWidget()
         self.chart_tabs.setAccessibleName("Cost charts")
-        self._placeholder = QLabel("Loading charts...")
-        self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._placeholder = QLabel("Loading charts...", alignment=Qt.AlignmentFlag.AlignCenter)
         self.chart_tabs.addTab(self._placeholder, "Break-even")
         self.sens_box = QComboBox()
         self.sens_box.setAccessibleName("Offer for the sensitivity chart")
@@ -168,16 +167,14 @@ class CostsView(QWidget):
                 self._notice(f"The chart holds at most {MAX_COMPARED} offers: untick one first.")
                 return
             now.append(ChartOffer(offer=offer_id, pricing=pricing))
-        off = f"{self._names.get(offer_id, offer_id)} is off the chart; tick it again to bring it back."
-        self._notice("" if on else off)  # an untick is said, never a silent change of the chart (issue 40)
+        self._notice("" if on else f"{self._names.get(offer_id, offer_id)} is off the chart; tick it to bring it back.")
         self._request(now)
 
     def _pricing_changed(self, offer_id: str, pricing: Pricing) -> None:
         if pricing is None:
             return
-        new = [
-            ChartOffer(offer=c.offer, pricing=Pricing(pricing)) if c.offer == offer_id else c for c in self.comparison
-        ]
+        p = Pricing(pricing)
+        new = [ChartOffer(offer=c.offer, pricing=p) if c.offer == offer_id else c for c in self.comparison]
         if new != self.comparison:
             self._request(new)
 
@@ -211,8 +208,7 @@ class CostsView(QWidget):
     # --- model -------------------------------------------------------------------------------------------------------
 
     def set_offers(self, offers: OfferCatalog) -> None:
-        """New cloud prices (Cloud prices > Update): the table, then the default comparison and the chart afresh; the
-        caches of the old offers (default comparisons, side-table rows) go first."""
+        """New cloud prices (Cloud prices > Update): table, default comparison and chart afresh; old caches first."""
         self.offers, self.comparison, self._rows_key = offers, [], ()
         self._defaults.clear()
         self.offers_panel.set_catalog(offers)
@@ -223,8 +219,8 @@ class CostsView(QWidget):
         repaint_axes([getattr(c, "widget", None) for c in self._charts.values()])
 
     def set_build(self, build: Build, errors: int = 0) -> None:
-        if build.items == self.build.items and currency_note(self.build.assumptions, build.assumptions):
-            self._notice(currency_note(self.build.assumptions, build.assumptions))  # said, not only in a tooltip
+        if build.items == self.build.items and (note := currency_note(self.build.assumptions, build.assumptions)):
+            self._notice(note)  # said, not only in a tooltip
         self.build, self.errors = build, errors  # the checks' errors: no break-even date is promised with them
         if self.form.assumptions != build.assumptions:
             self.form.set_assumptions(build.assumptions)
@@ -294,12 +290,10 @@ class CostsView(QWidget):
         totals = self.totals_at(at)
         head = f"At month {at:,.1f}" if self.by_months else f"At {at:,.0f} h"
         rows = {c.offer: n for n, c in enumerate(self._drawn)}
-        texts = [self.money_short(totals[0])] + [
-            self.money_short(totals[rows[c.offer] + 1]) if c.offer in rows else "" for c in self.comparison
-        ]
-        self.compare.set_column(
-            3, texts, head if x is not None else ("At the end" if self.by_months else f"{head}, end")
-        )
+        texts = [self.money_short(totals[0])]
+        texts += [self.money_short(totals[rows[c.offer] + 1]) if c.offer in rows else "" for c in self.comparison]
+        title = head if x is not None else ("At the end" if self.by_months else f"{head}, end")
+        self.compare.set_column(3, texts, title)
         vline = self._charts["breakeven"].vline if self._charts_ready else None
         if vline is not None:
             vline.setVisible(x is not None)

@@ -238,7 +238,7 @@ class PickerPanel(QWidget):
         header.setMinimumSectionSize(40)
         key = (self.kind, self.build.assumptions.currency if self.build is not None else "")
         if key not in self._widths:
-            self._widths[key] = [self._content_width(c) for c in range(1, model.columnCount())]
+            self._widths[key] = [content_width(self.view, self.proxy, c) for c in range(1, model.columnCount())]
         for c, width in enumerate(self._widths[key], 1):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(c, width)
@@ -246,7 +246,7 @@ class PickerPanel(QWidget):
         # (the model's order, and so sorting, filters and saved sorts by header, is unchanged).
         if header.visualIndex(model.price_col) != 1:
             header.moveSection(header.visualIndex(model.price_col), 1)
-        self._size_name_column()
+        size_name_column(self.view)
         self.add_button.setEnabled(self.view.currentIndex().isValid())
 
     def eventFilter(self, obj: object, event: object) -> bool:  # noqa: N802
@@ -285,15 +285,9 @@ class PickerPanel(QWidget):
         self._shown_kind = None  # show the current slot again with its kept order
         self._show_kind()
 
-    def _content_width(self, column: int) -> int:
-        return content_width(self.view, self.proxy, column)
-
-    def _size_name_column(self) -> None:
-        size_name_column(self.view)
-
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         super().resizeEvent(event)  # type: ignore[arg-type]
-        self._size_name_column()
+        size_name_column(self.view)
 
     def _apply_text(self) -> None:
         self._typing.stop()
