@@ -347,6 +347,21 @@ def workload(s: Shot) -> None:
         s.save(stem)
 
 
+@scenario("help")
+def help_guide(s: Shot) -> None:
+    """F1: the user guide's window over the main window, on Getting started and on Costs."""
+    s.open()
+    s.w.open_docs()
+    dlg = s.w.docs_dialog
+    screen = s.app.primaryScreen().availableGeometry()
+    dlg.resize(min(1000, screen.width() - 40), min(680, screen.height() - 60))
+    dlg.move(screen.center() - dlg.rect().center())
+    s.save("help")
+    dlg.open_page("3-costs.md")
+    s.save("help-costs")
+    dlg.close()
+
+
 GUIDE_IMAGES = ROOT / "resources" / "guide" / "images"
 
 

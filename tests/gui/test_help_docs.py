@@ -50,3 +50,19 @@ def test_every_link_and_image_of_the_guide_resolves() -> None:
 def test_without_bundled_guide_it_says_where_it_is(window: MainWindow) -> None:
     window.open_docs()
     assert "github.com/rigplan/rigplan" in window.docs_dialog.view.toPlainText()
+
+
+def test_screenshots_fit_the_guides_width(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    """A 1280 px screenshot is drawn at most as wide as the page: no sideways scrolling to read the guide."""
+    from rigplan.gui.help_docs import DocsDialog
+
+    dlg = DocsDialog(window, GUIDE)
+    qtbot.addWidget(dlg)
+    dlg.resize(900, 600)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    dlg.show_page(dlg.pages.item(0))
+    qtbot.wait(50)
+    assert "images/parts.png" in dlg.view.toHtml()
+    assert not dlg.view.horizontalScrollBar().isVisible()
+    assert dlg.view.document().size().width() <= dlg.view.viewport().width() + 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QListWidget, QListWidgetItem, QTextBrowser, QWidget
 
 GUIDE_URL = "https://github.com/rigplan/rigplan/tree/main/resources/guide"
@@ -69,6 +69,35 @@ class DocsDialog(QDialog):
             text = f"Cannot read {path.name}: {exc.strerror or exc}"
         self.view.setSearchPaths([str(path.parent)])  # images/... resolve beside the page
         self.view.setMarkdown(text)
+        self.fit_images()
+
+    def fit_images(self) -> None:
+        """Screenshots at most as wide as the page, so a 1280 px one needs no sideways scrolling."""
+        doc = self.view.document()
+        room = max(200, self.view.viewport().width() - 30)
+        block = doc.begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                if frag.charFormat().isImageFormat():
+                    fmt = frag.charFormat().toImageFormat()
+                    image = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(fmt.name()))
+                    size = image.size() if image is not None and hasattr(image, "size") else None
+                    if size is not None and size.width() > 0:
+                        width = min(size.width(), room)
+                        fmt.setWidth(width)
+                        fmt.setHeight(size.height() * width / size.width())
+                        cursor = QTextCursor(doc)
+                        cursor.setPosition(frag.position())
+                        cursor.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
+                        cursor.setCharFormat(fmt)
+                it += 1
+            block = block.next()
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self.fit_images()
 
     def open_page(self, name: str) -> bool:
         """Select the page whose file is `name` ("3-costs.md"); False when there is none."""
