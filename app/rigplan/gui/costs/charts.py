@@ -189,10 +189,10 @@ class BreakEvenChart:
         (y0, y1), vb_height = vb.viewRange()[1], vb.height()
         y_per_px = (y1 - y0) / vb_height if vb_height > 0 else 0.085 * y_top / (fm.height() + 16)
         rows: list[list[tuple[float, float]]] = []  # pixel spans taken on each row of labels
-        # Labels fill at most the top third of the plot (issue 40: at 1280 with the assumptions open, 8 offers'
-        # boxes covered most curves and the crossings): past that a label shrinks to its figure ("7.0 mo" in the
-        # curve's colour), and past that again only its dashed line shows; the side table names every break-even.
-        most = max(1, int(0.34 * vb_height / (fm.height() + 16))) if vb_height > 0 else len(self.markers)
+        # Labels fill at most the top 40 % of the plot, 3 rows at least (issue 40: at 1280 with the assumptions
+        # open, 8 offers' boxes covered most curves and the crossings): past that a label shrinks to its figure
+        # ("7.0 mo" in the curve's colour), then to its dashed line only; the side table names every break-even.
+        most = max(3, int(0.4 * vb_height / (fm.height() + 16))) if vb_height > 0 else len(self.markers)
         for n, (line, text) in enumerate(self.markers):
             o = report.offers[n] if n < len(report.offers) else None
             if o is None or not shown[n] or o.breakeven_days is None:
