@@ -78,6 +78,20 @@ def main() -> int:
         f"GUI draws the break-even chart (pyqtgraph, numpy): {curves.group(1) if curves else 'no'} curves",
         text,
     )
+    # F1's user guide (issue 40): its pages and screenshots are in the bundle and the dialog opens on Getting started
+    out = run([a.app, build], {**env, "RIGPLAN_SMOKE_GUIDE": "1"})
+    text = out.stdout + out.stderr
+    guide = re.search(r"guide=(\d+) first=(.+?) images=(\d+)", out.stdout)
+    check(
+        out.returncode == 0
+        and guide is not None
+        and int(guide.group(1)) >= 8
+        and guide.group(2) == "Getting started"
+        and int(guide.group(3)) >= 6
+        and not any(b in text for b in BAD),
+        f"F1 opens the user guide: {guide.group(0) if guide else 'no guide line'}",
+        text,
+    )
     plain = {k: v for k, v in os.environ.items() if k != "RIGPLAN_SMOKE_TEST"}
     out = run([a.cli, "--version"], plain)
     check(out.returncode == 0 and out.stdout.startswith("RigPlan "), "rigplan --version", out.stderr)

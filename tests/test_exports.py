@@ -15,12 +15,13 @@ from rigplan.cli.main import run_cli
 from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse
 from rigplan.exports.markdown import to_markdown
-from rigplan.exports.plan import DEFAULT_CHART_OFFERS, make_plan, money
+from rigplan.exports.plan import DEFAULT_CHART_OFFERS, make_plan
 from rigplan.exports.tables import costs_csv, parts_csv
 from rigplan.files import load
 from rigplan.model.assumptions import Pricing
 from rigplan.model.common import Price
 from rigplan.rules import check
+from rigplan.wording import money
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"

@@ -81,7 +81,7 @@ def test_what_each_gpu_runs_at_follows_the_slots_wiring() -> None:
         (
             PcieSlot(gen="4.0", lanes=4, physical=16, wired_to="chipset"),
             "warning",
-            "x16/x4 from the CPU's 24 lanes and",
+            "x16/x4 from the CPU's 16 graphics lanes (of its 24) and",
         ),
     ):
         found, message = _lanes(_with_board(build, board.model_copy(update={"pcie_slots": (cpu16, second)})))
@@ -104,3 +104,16 @@ def test_a_pcie_3_cpu_runs_the_slots_at_pcie_3() -> None:
         _, message = _lanes(on)
         assert "x8/x8" in message
         assert ("at PCIe 3.0: the AMD Ryzen 5 5500's lanes are PCIe 3.0 (the slots PCIe 4.0)" in message) is said
+
+
+def test_one_lane_figure_and_wording_whatever_the_gpu_count() -> None:
+    """Issue 40: the same Threadripper 3960X had "56 graphics lanes" with 4 GPUs and "64 lanes" with 2."""
+    from rigplan.rules import check
+
+    build = load(EXAMPLES / "4-gpu-threadripper.rigplan")
+    said = []
+    for n in (2, 3, 4):
+        items = tuple(i.model_copy(update={"quantity": n}) if i.part.kind is Kind.GPU else i for i in build.items)
+        said += [f.message for f in check(build.model_copy(update={"items": items})).findings if f.rule == "gpu-lanes"]
+    assert len(said) == 3
+    assert all("the CPU's 56 graphics lanes (of its 64)" in m for m in said), said

@@ -79,19 +79,39 @@ def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pyt
     assert len(view.plans) == 2
 
 
-def test_a_build_in_another_currency_is_refused_with_a_message(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_build_in_another_currency_is_converted_with_its_rate(qtbot, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """Issue 40: it was refused though the ECB rates are at hand. Added with the Add button through the file dialog,
+    which opens where the builds are saved (it opened in the working folder)."""
+    from PySide6.QtCore import Qt
+
+    from rigplan.costs.fx import electricity_price, rate_for
     from rigplan.files import save
 
     view = CompareView()
     qtbot.addWidget(view)
-    assert view.add_file(FILES[0]) and view.add_file(FILES[1])
-    before = cells(view.figures)
+    view.folder_hint = lambda: str(tmp_path)
+    assert view.add_file(FILES[0])
     b = load(FILES[2])
-    euro = b.model_copy(update={"assumptions": b.assumptions.model_copy(update={"currency": "EUR"})})
-    save(euro, tmp_path / "euro.rigplan.yaml")
-    assert not view.add_file(tmp_path / "euro.rigplan.yaml")
-    assert "costed in EUR, the others in USD" in view.message.text()
-    assert len(view.plans) == 2 and cells(view.figures) == before
+    gbp = b.assumptions.model_copy(update={"currency": "GBP"})
+    save(b.model_copy(update={"name": "UK build", "assumptions": gbp}), tmp_path / "uk.rigplan")
+    asked: list[str] = []
+
+    def dialog(_parent, _title, folder, _filter):  # noqa: ANN001, ANN202
+        asked.append(folder)
+        return str(tmp_path / "uk.rigplan"), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", dialog)
+    qtbot.mouseClick(view.add_button, Qt.MouseButton.LeftButton)
+    assert asked == [str(tmp_path)]
+    assert len(view.plans) == 2 and view.plans[1].currency == "USD"
+    rate = rate_for(gbp)
+    said = view.message.text()
+    assert f"UK build converted from GBP at {rate.per_usd:.4g} GBP per USD ({rate.basis})" in said
+    kwh = view.plans[1].build.assumptions.electricity_per_kwh  # the UK price kept, in USD: not the US default
+    assert kwh == pytest.approx(electricity_price(gbp)[0] / rate.per_usd, rel=1e-3)
+    uk = make_plan(b.model_copy(update={"assumptions": gbp}))
+    assert view.plans[1].cost.own_breakdown["parts"] == pytest.approx(uk.cost.own_breakdown["parts"] / rate.per_usd)
+    assert cells(view.figures)[0][1].startswith("$") and cells(view.figures)[0][2].startswith("$")
 
 
 def test_save_chart_writes_every_curve(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001

@@ -269,7 +269,7 @@ def test_a_summary_longer_than_its_lines_shows_whole_lines_only(qtbot) -> None: 
     text.show()
     qtbot.waitExposed(text)
     text.grab()  # painted: wrapped at its width
-    shown = text._full_lines_height(text.height())
+    shown = text._full_lines_height(text.height(), text._shown)
     line = text.fontMetrics().lineSpacing()
     assert text.height() - line < shown <= text.height()  # three whole lines, no half of a fourth
 

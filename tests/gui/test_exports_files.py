@@ -13,11 +13,11 @@ import pytest
 from PySide6.QtGui import QImage
 
 from rigplan.cli.main import run_cli
-from rigplan.exports.plan import breakeven_text, make_plan, money
+from rigplan.exports.plan import breakeven_text, make_plan
 from rigplan.files import load
 from rigplan.render.images import OFFER_COLORS, OWN_COLOR, write_chart
 from rigplan.render.pdf import write_pdf
-from rigplan.wording import least, unpriced_text
+from rigplan.wording import least, money, unpriced_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO_GPU = ROOT / "examples" / "2x-rtx-4090.rigplan"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -179,3 +180,19 @@ def test_an_exact_candidate_is_preselected(qtbot, catalog: Catalog) -> None:
     qtbot.addWidget(dlg)
     assert dlg.combos[4].currentData() == best.part_id and dlg.choices()[4] == best.part_id
     assert dlg.combos[2].currentText() == CUSTOM  # the 0.99 memory line: still the user's call
+
+
+@pytest.mark.parametrize("name", ["missing-parts.txt", "with-extras.txt", "budget.txt", "two-gpu.md"])
+def test_review_summary_counts_what_the_rows_say(qtbot, catalog: Catalog, name: str) -> None:  # noqa: ANN001
+    """Issue 40: "Every part was matched" stood above two "Not in catalog" rows."""
+    result = match_list((Path(__file__).resolve().parents[1] / "data" / "pcpartpicker" / name).read_text(), catalog)
+    dlg = ReviewMatchesDialog(result)
+    qtbot.addWidget(dlg)
+    shown = [dlg.table.item(r, 3).text() for r in range(dlg.table.rowCount())]
+    summary = dlg.summary.text()
+    missing, check = shown.count("Not in catalog"), shown.count("Check")
+    assert ("Every part was matched" in summary) == (not missing and not check)
+    if missing:
+        assert f"<b>{missing} line{'s' if missing != 1 else ''} not in the catalog</b>" in summary
+    if check:
+        assert f"<b>{check} uncertain match" in summary

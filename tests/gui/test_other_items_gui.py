@@ -93,9 +93,10 @@ def test_add_edit_undo_an_other_item(qtbot, window: MainWindow, monkeypatch) -> 
     assert table.rowCount() == len(window.build_panel._rows)  # the Other row is gone with its item
     window.doc.undo_stack.redo()
     assert _row(window, 0)[1] == "Arctic P14 case fan"
-    # Removing it (the row's remove cell) is undoable too.
-    table.scrollToItem(table.item(r, 4))
-    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(r, 4)).center())
+    # Removing it (select its row, then the Remove button under the table) is undoable too.
+    table.scrollToItem(table.item(r, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(r, 0)).center())
+    qtbot.mouseClick(window.build_panel.remove, Qt.MouseButton.LeftButton)
     assert window.doc.build.other == ()
     window.doc.undo_stack.undo()
     assert window.doc.build.other[0].name == "Arctic P14 case fan"

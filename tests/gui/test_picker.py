@@ -90,7 +90,7 @@ def test_add_button_enter_and_readable_names(qtbot, window: MainWindow) -> None:
     assert window.doc.build.count(Kind.GPU) == 2
     name = p.proxy.index(0, 0)
     assert name.data(Qt.ItemDataRole.ToolTipRole) == name.data()  # the full name, however narrow the column
-    assert p.view.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert p.view.textElideMode() == Qt.TextElideMode.ElideRight and p.view.wordWrap()  # issue 40: two lines
     assert p.view.columnWidth(0) >= p.view.width() * 0.3
 
 

@@ -48,7 +48,7 @@ def test_the_default_workload_fits_two_4090s_and_fills_the_bar(panel: WorkloadPa
     assert model.index(0, MACHINE).data().startswith("This build")
     a100 = model.index(1, MACHINE).data()
     assert a100 == "Lambda 1x A100 (on-demand)" and model.index(1, FITS).data() == "fits"
-    assert model.index(1, COST).data().startswith("USD ") and model.index(1, HOURS).data(Qt.ItemDataRole.UserRole) > 0
+    assert model.index(1, COST).data().startswith("$") and model.index(1, HOURS).data(Qt.ItemDataRole.UserRole) > 0
 
 
 def test_a_model_too_big_overfills_the_bar_and_names_the_change(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
@@ -160,7 +160,7 @@ def test_a_measured_model_shows_its_measured_speed_and_no_memory_fit(panel: Work
     assert model.rowCount() == 3 and model.index(0, 0).data() == "This build"
     assert model.index(1, 0).data() == "Lambda 1x A100 (on-demand)" and model.index(1, 2).data() == "measured"
     a100 = expected.offers[0]
-    assert a100.job is not None and model.index(1, 4).data() == f"USD {a100.job.cloud_cost:,.2f}"
+    assert a100.job is not None and model.index(1, 4).data() == f"${a100.job.cloud_cost:,.2f}"  # "$", "£" (issue 40)
     assert model.index(1, 3).data() == f"{a100.hours:,.2f}"
     # back to a language model: the LLM form and its table return
     _choose(box, "llama-3.1-8b")

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rigplan.costs.fx import electricity_price, rate_for
 from rigplan.exports.plan import ExportError, Plan, curve_labels, unpriced_other
 from rigplan.model.assumptions import Pricing
+from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.model.other import OtherCategory, OtherItem
 from rigplan.model.parts import Kind
@@ -130,6 +132,22 @@ def offer_names(plans: Sequence[Plan]) -> dict[tuple[str, Pricing], str]:
     for (key, _), name in zip(seen.items(), names, strict=True):
         out[key] = name if name.endswith(key[1].value) else f"{name}, {key[1].value}"
     return out
+
+
+def to_currency(build: Build, currency: str) -> tuple[Build, str]:
+    """The build costed in `currency` (issue 40: Compare refused builds in two currencies though the ECB rates are at
+    hand): its electricity price, the user's or its region's default, converted at the reference rates and kept, so
+    a UK build compared in USD still pays UK electricity. (build, a note stating the rates and their date)."""
+    a = build.assumptions
+    if a.currency == currency:
+        return build, ""
+    src = rate_for(a)
+    dst = rate_for(a.model_copy(update={"currency": currency, "fx_rate": None}))
+    kwh = electricity_price(a)[0] / src.per_usd * dst.per_usd
+    new = a.model_copy(update={"currency": currency, "fx_rate": None, "electricity_per_kwh": round(kwh, 4)})
+    rate = f"{src.per_usd / dst.per_usd:.4g} {a.currency} per {currency}"
+    note = f"{build.name} converted from {a.currency} at {rate} ({src.basis if a.currency != 'USD' else dst.basis})"
+    return build.model_copy(update={"assumptions": new}), note
 
 
 def compare(plans: list[Plan]) -> Comparison:

@@ -7,6 +7,7 @@ from urllib.parse import quote, urlsplit
 
 from rigplan import __version__
 from rigplan.costs.fx import electricity_price
+from rigplan.exports.context import context_lines, hourly_price, line_price
 from rigplan.exports.plan import Plan, breakeven_text, instance_text, job_lines, power_line, total_note
 from rigplan.printable import printable
 from rigplan.rules import Severity
@@ -54,7 +55,7 @@ def to_markdown(plan: Plan) -> str:
     out = [f"## {cell(b.name)}", "", "| Part | Item | Qty | Unit price | Price date |", "|---|---|--:|--:|---|"]
     sources: dict[str, None] = {}
     for label, name, quantity, p in b.priced_lines():  # the parts, then the Other items (issue 29)
-        price = money(p.currency, p.amount) if p else "no price"
+        price = line_price(plan, p)  # in the report's currency (issue 40)
         when = (p.date.isoformat() if p.date else "date unknown") if p else ""
         if p:
             sources[p.source or "source unknown"] = None
@@ -63,6 +64,8 @@ def to_markdown(plan: Plan) -> str:
     conv = " " + total_note(plan) if total_note(plan) else ""
     out.append(f"| **Total** |{conv} | | **{at_least(money(cur, cost.own_breakdown['parts']), *plan.unpriced)}** | |")
     out += ["", f"Prices: {'; '.join(source(s) for s in sources) or 'none'}."]
+    for label, text in context_lines(plan):  # notes, electricity, use, currency and rate (issue 40)
+        out += ["", f"**{label}:** {cell(text)}{'' if text.rstrip().endswith(('.', '!', '?')) else '.'}"]
     out += ["", f"**Power:** {power_line(plan)}."]
     r = plan.report
     out += ["", f"**Checks:** {r.summary()}."]
@@ -87,10 +90,9 @@ def to_markdown(plan: Plan) -> str:
         est = {(o.id, o.pricing) for o in cost.offers if o.speedup_kind == "estimate"}
         for c in plan.offers:
             s = speed.get((c.offer.id, c.pricing))
-            hourly = c.offer.hourly(c.pricing) or 0.0
             out.append(
                 f"| {cell(names[(c.offer.id, c.pricing)])} | {cell(instance_text(c.offer))} | {c.pricing.value} | "
-                f"{money('USD', hourly, 3)} | "
+                f"{hourly_price(plan, c.offer, c.pricing)} | "
                 f"{'unknown' if s is None else f'{s:.2f}'}{' (estimate)' if (c.offer.id, c.pricing) in est else ''} | "
                 f"{breakeven_text(plan, c.offer.id, c.pricing)} | "
                 f"{cell(c.offer.date_text)} |"

@@ -252,8 +252,9 @@ def job_lines(plan: Plan) -> list[str]:
 
 def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[str]:
     """The break-even chart's label per drawn offer (offer, its id, pricing): provider and GPUs ("Lambda 8x H100"),
-    with the instance when two drawn offers would read the same, and the pricing when the instance is there twice
-    (issue 29). The Costs tab and the exported charts both name their curves with it."""
+    with the instance when two drawn offers would read the same, its region when the instance is there from two
+    regions, and the pricing when the same offer is there twice (issues 29, 40). The Costs tab and the exported
+    charts both name their curves with it."""
     base, full = [], []
     for o, offer_id, _ in offers:
         if o is None:
@@ -265,6 +266,14 @@ def curve_labels(offers: Sequence[tuple[Offer | None, str, Pricing]]) -> list[st
         base.append(f"{provider} {o.gpus_text}" if o.gpu_model else f"{provider} {o.instance_type}")
         full.append(f"{provider} {o.instance_type} {o.gpus_text}" if o.gpu_model else base[-1])
     out = [f if base.count(b) > 1 else b for b, f in zip(base, full, strict=True)]
+    # The same instance in two regions read the same twice ("AWS g6e.xlarge 1x L40S on-demand", issue 40): the
+    # region goes in the name, then the snapshot, when the name is still shared by offers that differ in it.
+    for attr in ("region", "snapshot"):
+        keys = [getattr(o, attr) if o is not None else "" for o, _, _ in offers]
+        out = [
+            f"{n} {k}" if len({k2 for n2, k2 in zip(out, keys, strict=True) if n2 == n}) > 1 else n
+            for n, k in zip(out, keys, strict=True)
+        ]
     return [f"{n} {p.value}" if out.count(n) > 1 else n for n, (_, _, p) in zip(out, offers, strict=True)]
 
 

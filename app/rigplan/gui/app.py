@@ -3,7 +3,8 @@
 Smoke-test contract (packaging/smoke_test.py relies on it): with RIGPLAN_SMOKE_TEST=1, open the build given on the
 command line, print `RIGPLAN READY parts=<n> build=<name or ->` after the first paint, and exit 0 (non-zero with a
 one-line message if the build could not be opened). With RIGPLAN_SMOKE_TEST=charts, also build the Costs tab's
-charts (pyqtgraph) first and end the line with ` curves=<n>`, the curves on the break-even chart.
+charts (pyqtgraph) first and end the line with ` curves=<n>`, the curves on the break-even chart. With
+RIGPLAN_SMOKE_GUIDE=1 as well, open F1's user guide and add ` guide=<pages> first=<title> images=<n>`.
 """
 
 from __future__ import annotations
@@ -41,20 +42,20 @@ def create_window(settings: QSettings | None = None, data: Path | None = None, p
     from PySide6.QtCore import QSettings
 
     from rigplan.catalog import load_catalog
+    from rigplan.gui.help_docs import guide_dir
     from rigplan.gui.mainwindow import MainWindow
-    from rigplan.paths import parts_dir
 
     catalog = load_catalog()
     # The catalog is ~100,000 long-lived lists and dicts: keep them out of the cyclic GC's full collections,
     # which otherwise stall an edit now and then by ~50 ms to scan them all.
     gc.freeze()
-    docs = parts_dir().parent / "docs"
+    guide = guide_dir()  # F1: the user guide (resources/guide), shipped in the wheel and the bundle (issue 40)
     return MainWindow(
         catalog,
         None,
         None,
         settings or QSettings("RigPlan", "RigPlan"),
-        docs if docs.is_dir() else None,
+        guide if guide.is_dir() else None,
         data,
         paint_early=paint_early,
     )
@@ -112,6 +113,13 @@ def run_gui(args: Sequence[str]) -> int:
 
         def ready() -> None:
             line = f"RIGPLAN READY parts={len(window.catalog)} build={window.doc.build.name}"
+            if os.environ.get("RIGPLAN_SMOKE_GUIDE"):  # F1's user guide is in the bundle and opens (issue 40)
+                window.open_docs()
+                dlg = window.docs_dialog
+                line += f" guide={dlg.pages.count()} first={dlg.pages.item(0).text() if dlg.pages.count() else '-'}"
+                from rigplan.gui.help_docs import guide_dir
+
+                line += f" images={len(list((guide_dir() / 'images').glob('*.png')))}"
             if smoke_mode == "charts":
                 window.tabs.setCurrentIndex(1)
                 window.costs.ensure_charts()

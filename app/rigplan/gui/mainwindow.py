@@ -191,15 +191,8 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(current)
         if placeholder is not None:
             placeholder.deleteLater()
-        self.files = FilesController(
-            self,
-            self.doc,
-            self.settings,
-            self.catalog,
-            self._status_for,
-            self.menus.recent_menu,
-            self.menus.examples_menu,
-        )
+        menus = (self.menus.recent_menu, self.menus.examples_menu)
+        self.files = FilesController(self, self.doc, self.settings, self.catalog, self._status_for, *menus)
         self.autosave = AutosaveController(self, self.doc, self.files.guard, self.settings, self.data_dir)
         # wiring: user actions -> document edits -> one refresh
         self.picker.part_chosen.connect(lambda part: self.doc.add_part(part, self.picker.target.replacing()))
@@ -210,6 +203,8 @@ class MainWindow(QMainWindow):
         from rigplan.gui.parts.other_items import OtherItemsController  # with the model, after the first paint
 
         self.other_items = OtherItemsController(self, self.doc, self.build_panel)  # issue 29: fans, OS, cables...
+        self.build_panel.remove_requested.connect(self._said_removed)  # after the edits, so the stack names them
+        self.build_panel.other_remove_requested.connect(self._said_removed)
         self.findings.slot_selected.connect(self.select_slot)
         self.build_header.example_requested.connect(self.files.open_example)
         self.notes.edited.connect(lambda t: self.doc.edit(self.doc.build.model_copy(update={"notes": t}), "Edit notes"))
@@ -268,7 +263,7 @@ class MainWindow(QMainWindow):
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
-        self.costs.set_build(build)
+        self.costs.set_build(build, len(self.report.errors()))
         self.build_header.show_build(build)
         self.notes.follow(build)
         self._update_title()  # a rename shows at once
@@ -296,6 +291,9 @@ class MainWindow(QMainWindow):
         where = f" ({self.doc.path.name})" if self.doc.path else ""
         self.setWindowTitle(f"{name}{where}[*] - RigPlan")
         self.setWindowModified(self.doc.is_modified())
+
+    def _said_removed(self, _index: int) -> None:  # what went and how to bring it back (issue 40: GPUs went unsaid)
+        self._status_for(f"{self.undo_stack.undoText()}. Edit > Undo (Ctrl+Z) brings it back.", 15000)
 
     def select_slot(self, kind: Kind) -> None:
         self.build_panel.select_kind(kind)

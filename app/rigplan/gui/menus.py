@@ -59,7 +59,7 @@ class WindowMenus:
         self.correct = _action(w, "Correct a &value...", lambda: correct_value(w))  # issue 38: the picker's part
         self.parts = _action(w, "&Parts", lambda: w.tabs.setCurrentIndex(0), "Ctrl+1")
         self.costs = _action(w, "&Costs", lambda: w.tabs.setCurrentIndex(1), "Ctrl+2")
-        self.docs = _action(w, "RigPlan &documentation", w.open_docs, sk.HelpContents)
+        self.docs = _action(w, "RigPlan &user guide", w.open_docs, sk.HelpContents)
         self.about = _action(w, "&About RigPlan", w.about)
         # Our own action, not the dock's toggleViewAction: the Costs tab hides the dock, which must not count as the
         # user's choice.

@@ -17,6 +17,7 @@ from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
 from rigplan import __version__
+from rigplan.exports.context import context_lines, hourly_price, line_price
 from rigplan.exports.plan import (
     Plan,
     breakeven_text,
@@ -90,7 +91,7 @@ def summary_html(plan: Plan) -> str:
                 label,
                 name,
                 str(quantity),
-                money(p.currency, p.amount) if p else "no price",
+                line_price(plan, p),  # in the report's currency (issue 40: USD lines beside a GBP total)
                 (p.date.isoformat() if p.date else "date unknown") if p else "",
             ]
         )
@@ -109,6 +110,7 @@ def summary_html(plan: Plan) -> str:
         f"<h1>{escape(b.name)}</h1>",
         f'<p class="meta">Workstation plan, {plan.made.isoformat()}. Made with RigPlan {__version__}. Prices and '
         f"figures are estimates from the sources on the last page, not quotes.</p>",
+        setting_html(plan),
         "<h2>Parts</h2>",
         _table(["Part", "Item", "Qty", "Unit price", "Price date"], rows, {2, 3}, total),
         "<h2>Power</h2>",
@@ -143,7 +145,7 @@ def summary_html(plan: Plan) -> str:
                 names[(c.offer.id, c.pricing)],
                 instance_text(c.offer),
                 c.pricing.value,
-                money("USD", c.offer.hourly(c.pricing), 3),
+                hourly_price(plan, c.offer, c.pricing),
                 "unknown" if s is None else f"{s:.2f}" + (" (estimate)" if (c.offer.id, c.pricing) in est else ""),
                 breakeven_text(plan, c.offer.id, c.pricing),
             ]
@@ -161,6 +163,12 @@ def summary_html(plan: Plan) -> str:
     if jobs:
         out += ["<h2>By the job</h2>", "<ul>" + "".join(f"<li>{escape(j)}</li>" for j in jobs) + "</ul>"]
     return "".join(out)
+
+
+def setting_html(plan: Plan) -> str:
+    """The user's notes, then the electricity price with its region, the use and the rate (issue 40)."""
+    lines = [f"<b>{escape(label)}:</b> {escape(text)}" for label, text in context_lines(plan)]
+    return f'<p style="margin: 4px 0 0 0">{"<br>".join(lines)}</p>'
 
 
 def workload_html(plan: Plan) -> str:
@@ -222,7 +230,7 @@ def sources_html(plan: Plan) -> str:
     ]
     notes = plan.notes
     if notes:
-        out += ["<h2>Notes</h2>", "<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>"]
+        out += ["<h2>RigPlan's notes</h2>", "<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>"]
     out += ["<h2>Data sources</h2>", "<ul>" + "".join(f"<li>{escape(s)}</li>" for s in data_sources([plan])) + "</ul>"]
     return "".join(out)
 

@@ -143,7 +143,7 @@ def _widths(per_slot: list[int]) -> str:
     return "/".join(f"x{w}" for w in per_slot)
 
 
-def _wired(cpu: Any, used: list[Any], every_slot: Sequence[Any], budget: int) -> tuple[list[int], str]:
+def _wired(cpu: Any, used: list[Any], every_slot: Sequence[Any], budget: int, pool: str) -> tuple[list[int], str]:
     """(lanes per GPU, how) where the board lists the slots the GPUs take: its wiring when the CPU-wired slots fit
     the CPU's graphics budget, else the budget split over them."""
     # A chipset slot's lanes are the chipset's (x4 at most), not the CPU's: only the others share its budget.
@@ -151,7 +151,7 @@ def _wired(cpu: Any, used: list[Any], every_slot: Sequence[Any], budget: int) ->
     chipset = " and the chipset" if len(cpuish) < len(used) else ""
     listed = [s.lanes for s in used]
     if sum(s.lanes for s in cpuish) <= budget:
-        how = f"the board wires its slots {_widths(listed)} from the CPU's {cpu.pcie_lanes} lanes{chipset}"
+        how = f"the board wires its slots {_widths(listed)} from {pool}{chipset}"
         cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in every_slot)
         if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
             how += " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
@@ -160,13 +160,13 @@ def _wired(cpu: Any, used: list[Any], every_slot: Sequence[Any], budget: int) ->
     per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
     if all(s.wired_to == "cpu" for s in cpuish):
         how = (
-            f"the board splits the CPU's {budget} graphics lanes over its slots (listed "
+            f"the board splits {pool} over its slots (listed "
             f"{_widths(listed)}): {_widths(per_slot)}{' with the chipset' if chipset else ''}"
         )
     else:
         how = (
-            f"the board lists {_widths(listed)} slots, but the CPU has {budget} lanes for graphics, so not all "
-            f"can run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot "
+            f"the board lists {_widths(listed)} slots, but {pool} cannot run them all at full width: about "
+            f"{_widths(per_slot)} if the board splits them evenly, while a slot "
             f"wired to the chipset instead runs at x4 or less (the board's manual says which)"
         )
     return per_slot, how
@@ -180,14 +180,16 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
         c.unchecked("gpu-lanes", "the CPU's PCIe lane count is not known", (K.GPU, K.CPU))
         return
     budget = graphics_lanes(cpu.pcie_lanes)
+    # One figure and one wording whatever the branch (issue 40: "56 graphics lanes" with 4 GPUs, "64 lanes" with 2)
+    pool = f"the CPU's {budget} graphics lanes (of its {cpu.pcie_lanes})"
     board_slots = (c.board.pcie_slots if c.board else None) or ()
     every = sorted((s for s in board_slots for _ in range(s.count)), key=lambda s: -s.lanes)
     used = every[:n] if c.board and len(every) >= n else None
     if used:
-        per_slot, how = _wired(cpu, used, board_slots, budget)
+        per_slot, how = _wired(cpu, used, board_slots, budget, pool)
     else:
         per_slot = [lane_split(cpu.pcie_lanes, n)] * n
-        how = f"split evenly, the CPU's {budget} graphics lanes give about {_widths(per_slot)}"
+        how = f"split evenly, {pool} give about {_widths(per_slot)}"
     # "3.0" < "4.0": the catalog's generations compare as strings
     gen = cpu.pcie_gen
     faster = sorted({s.gen for s in used or () if gen and s.wired_to != "chipset" and s.gen and s.gen > gen})

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare, figure_rows
+from rigplan.costs.fx import NoRate
+from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare, figure_rows, to_currency
 from rigplan.exports.plan import ExportError, Plan, make_plan
 from rigplan.files import BuildFileError, load
 from rigplan.gui.files.files_controller import OPEN_FILTER
@@ -45,6 +46,8 @@ class CompareView(QWidget):
         self.settings = settings
         self.planner = planner
         self.plans: list[Plan] = []
+        self.converted: list[str] = []  # builds costed in another currency, converted: each with its rate and date
+        self.folder_hint: Callable[[], str] = lambda: ""  # where builds are saved, when no compare folder is kept
         self.comparison: Comparison | None = None
         self._plot: Any = None  # one pyqtgraph plot, made on the first comparison and redrawn after
         self.add_button = QPushButton("Add build file…")
@@ -107,12 +110,16 @@ class CompareView(QWidget):
         if len(self.plans) >= MAX_BUILDS:
             self.message.setText(f"At most {MAX_BUILDS} builds side by side: remove one first.")
             return False
-        if self.plans and plan.currency != self.plans[0].currency:  # one chart, one currency: refuse, keep the rest
-            self.message.setText(
-                f"Not added: {plan.build.name} is costed in {plan.currency}, the others in {self.plans[0].currency}; "
-                "set one currency in its assumptions."
-            )
-            return False
+        if self.plans and plan.currency != self.plans[0].currency:  # one chart, one currency: the first build's
+            try:
+                build, note = to_currency(plan.build, self.plans[0].currency)
+                plan = self.planner(build)
+            except (NoRate, ExportError) as exc:
+                self.message.setText(
+                    f"Not added: {plan.build.name} cannot be converted to {self.plans[0].currency}: {exc}"
+                )
+                return False
+            self.converted.append(note)
         self.plans.append(plan)
         self._refresh()
         return True
@@ -128,11 +135,13 @@ class CompareView(QWidget):
 
     def remove_last(self) -> None:
         if self.plans:
-            self.plans.pop()
+            gone = self.plans.pop().build.name
+            self.converted = [n for n in self.converted if not n.startswith(f"{gone} converted")]
             self._refresh()
 
     def _choose_file(self) -> None:
-        folder = self.settings.get(LAST_DIR_KEY) if self.settings else ""
+        # Where builds were last added here, else where they are saved (issue 40: it opened in the working folder)
+        folder = (self.settings.get(LAST_DIR_KEY) if self.settings else "") or self.folder_hint()
         path, _ = QFileDialog.getOpenFileName(self, "Add a build to compare", folder, OPEN_FILTER)
         if path:
             if self.settings:
@@ -216,7 +225,7 @@ class CompareView(QWidget):
             self.message.setText(str(exc))
             return
         self.comparison = cmp
-        notes = cmp.notes + [n for p in cmp.plans for n in p.notes]
+        notes = self.converted + cmp.notes + [n for p in cmp.plans for n in p.notes]
         self.message.setText("; ".join(notes) if notes else f"{len(self.plans)} builds, {cmp.currency}.")
         self._fill(self.figures, [""] + cmp.names, figure_rows(cmp))
         rows = [[("≠ " if r.differs else "") + r.kind.label, *(c or "—" for c in r.cells)] for r in cmp.parts]

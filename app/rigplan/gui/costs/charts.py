@@ -160,7 +160,8 @@ class BreakEvenChart:
         set_if_changed(self.cheapest, x, own_curve if cheapest is None else np.maximum(cheapest, own_curve))
         self.shade.setVisible(cheapest is not None)
         # Only move the axes when the range really changes: a new range regenerates both axes' ticks and text.
-        y_range, x_range = (0.0, nice(max(top * 1.12, 1.0))), (0.0, float(x[-1]) if len(x) else 1.0)
+        # At least 1,000 of the currency tall: an empty build's flat zero read "$1, $1, $1, $0, $0" (issue 40)
+        y_range, x_range = (0.0, nice(max(top * 1.12, 1000.0))), (0.0, float(x[-1]) if len(x) else 1.0)
         if self._ranges is not None and 0.45 * self._ranges[0][1] <= y_range[1] <= self._ranges[0][1]:
             # Keep a taller y axis while the curves still fill half of it: the axis does not jump on every edit
             # (and regenerating its ticks is the dearest part of a repaint).
@@ -188,6 +189,10 @@ class BreakEvenChart:
         (y0, y1), vb_height = vb.viewRange()[1], vb.height()
         y_per_px = (y1 - y0) / vb_height if vb_height > 0 else 0.085 * y_top / (fm.height() + 16)
         rows: list[list[tuple[float, float]]] = []  # pixel spans taken on each row of labels
+        # Labels fill at most the top 40 % of the plot, 3 rows at least (issue 40: at 1280 with the assumptions
+        # open, 8 offers' boxes covered most curves and the crossings): past that a label shrinks to its figure
+        # ("7.0 mo" in the curve's colour), then to its dashed line only; the side table names every break-even.
+        most = max(3, int(0.4 * vb_height / (fm.height() + 16))) if vb_height > 0 else len(self.markers)
         for n, (line, text) in enumerate(self.markers):
             o = report.offers[n] if n < len(report.offers) else None
             if o is None or not shown[n] or o.breakeven_days is None:
@@ -195,10 +200,18 @@ class BreakEvenChart:
                 text.setVisible(False)
                 continue
             pos = o.breakeven_days / DAYS_PER_MONTH if months else (o.breakeven_hours or 0.0)
-            label = f"{names[n]} {f'{pos:,.1f}' if months else number(pos)} {unit}"
-            width = fm.horizontalAdvance(label) + 12  # the text item's margins and border
+            figure = f"{f'{pos:,.1f}' if months else number(pos)} {unit}"
             at = (pos - x0) / per_px if per_px else 0.0  # the line's pixel position in the plot
-            row, anchor = stack_label(rows, at, width, vb_width)
+            for label in (f"{names[n]} {figure}", figure):
+                trial = [list(r) for r in rows]
+                row, anchor = stack_label(trial, at, fm.horizontalAdvance(label) + 12, vb_width)  # + margins, border
+                if row < most:
+                    rows = trial
+                    break
+            line.setVisible(True)
+            if row >= most:  # no room left above the curves: the dashed line only
+                text.setVisible(False)
+                continue
             if text.textItem.toPlainText() != label:  # re-laying out HTML text costs more than comparing it
                 text.setText(label)
             if abs(text.anchor.x() - anchor) > 1e-3:

@@ -9,6 +9,7 @@ import numpy as np
 
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.costs.analysis import BuildCosting, CostInputError, offer_input, perf_for
+from rigplan.costs.fx import NoRate, electricity_price
 from rigplan.costs.jobs import jobs
 from rigplan.costs.model import CostReport, OfferInput, UnknownSpeedResult
 from rigplan.costs.perf import PerfTable
@@ -18,7 +19,8 @@ from rigplan.gui.costs.offers_model import provider_name
 from rigplan.gui.widgets.plain import as_plain, esc, tip
 from rigplan.model import Assumptions, Build, Pricing
 from rigplan.model.build import ChartOffer
-from rigplan.wording import BreakEven, at_least, least
+from rigplan.model.electricity import DEFAULT_KWH
+from rigplan.wording import BreakEven, at_least, least, symbol
 
 
 def offer_names(offers: OfferCatalog, comparison: list[ChartOffer]) -> dict[str, str]:
@@ -48,9 +50,14 @@ def summary_html(
     horizon_years: float,
     more: Sequence[str] = (),
     other_unpriced: int = 0,
+    errors: int = 0,
 ) -> str:
     """The owning line and the earliest break-even, then `more` (model_lines) on a line of its own, then the notes.
-    Rich text for its layout: every piece of data in it is escaped (a name `<img src=...>` shows as typed)."""
+    Rich text for its layout: every piece of data in it is escaped (a name `<img src=...>` shows as typed). A build
+    with errors gets no break-even date (its parts would not work as listed), an empty one is asked for parts
+    (issue 40: "Earliest break-even 6.2 months" beside 5 errors; "0 h" break-evens of an empty build)."""
+    if not r.upfront and not r.own_slope_per_day:
+        return "Add parts on the Parts tab: an empty build costs nothing yet, so there is nothing to compare."
     n = len(r.unpriced)  # issue 19: with unpriced parts the owning figures are lower bounds and say so
     bits = [
         f"Owning: <b>{at_least(money(r.upfront), n, other_unpriced)}</b> up front, "
@@ -58,7 +65,12 @@ def summary_html(
         f"{least(n)}{money(r.own_breakdown['total'])} after {horizon_years:g} years and resale."
     ]
     best = [(o.breakeven_days, n) for n, o in zip(names, r.offers, strict=True) if o.breakeven_days]
-    if best:
+    if best and errors:
+        bits.append(
+            f"<b>No break-even date while the build has {errors} error{'s' if errors != 1 else ''}</b>: its parts "
+            "would not work as listed (see Findings on the Parts tab)."
+        )
+    elif best:
         days, name = min(best)
         bits.append(f"Earliest break-even: <b>{days / DAYS_PER_MONTH:.1f} months</b> against {esc(name)}.")
     elif r.offers:
@@ -127,6 +139,22 @@ def offer_inputs(
         inputs.append(inp)
         (unknown if inp.speedup is None else drawn).append(c)
     return inputs, drawn, unknown, skipped
+
+
+def currency_note(before: Assumptions, after: Assumptions) -> str:
+    """What a currency switch did to the electricity price, said aloud (issue 40: 0.170 became 0.287 per kWh with only
+    a tooltip to say why); empty when the user's own price is kept or nothing changed."""
+    if before.currency == after.currency or after.electricity_per_kwh is not None:
+        return ""
+    try:
+        old, new = electricity_price(before)[0], electricity_price(after)[0]
+    except NoRate:
+        return ""
+    where = DEFAULT_KWH[after.currency].where if after.currency in DEFAULT_KWH else "the US price converted"
+    return (
+        f"Currency now {after.currency}: the electricity price follows it, {symbol(before.currency)}{old:.3f} → "
+        f"{symbol(after.currency)}{new:.3f} per kWh ({where}). Type a price in Assumptions to keep your own."
+    )
 
 
 def no_rate_html(currency: str) -> str:
@@ -213,10 +241,13 @@ def form_hints(
 
 
 def breakeven_cells(r: CostReport, by_months: bool) -> list[str]:
-    """One cell per offer of the report: when owning becomes cheaper, on the chart's x axis."""
+    """One cell per offer of the report: when owning becomes cheaper, on the chart's x axis ("add parts" for an
+    empty build, not "0 h")."""
     out = []
     for o in r.offers:
-        if o.status is BreakEven.FROM_DAY_ONE:
+        if not r.upfront and not r.own_slope_per_day:
+            out.append("add parts")
+        elif o.status is BreakEven.FROM_DAY_ONE:
             out.append("day one")
         elif o.breakeven_days is None:
             out.append("never")
@@ -225,6 +256,13 @@ def breakeven_cells(r: CostReport, by_months: bool) -> list[str]:
         else:
             out.append(f"{o.breakeven_hours:,.0f} h")
     return out
+
+
+def instance_hours(r: CostReport) -> dict[str, str]:
+    """The side table's cell of each offer of unknown speed: the instance hours the build's cost rents ("add parts"
+    for an empty build, not "0 h")."""
+    empty = not r.upfront and not r.own_slope_per_day
+    return {u.id: "add parts" if empty else f"{u.breakeven_instance_hours:,.0f} h" for u in r.speed_unknown}
 
 
 def axis_x(r: CostReport, by_months: bool) -> np.ndarray:

@@ -29,8 +29,10 @@ from rigplan.gui.costs.costs_text import (
     axis_x,
     breakeven_cells,
     compare_rows,
+    currency_note,
     curve_tips,
     form_hints,
+    instance_hours,
     model_lines,
     no_rate_html,
     offer_inputs,
@@ -65,7 +67,7 @@ class CostsView(QWidget):
         self.offers, self.perf, self.money = offers, perf, money
         self.money_short = money.short
         money.listeners.append(self._currency_changed)
-        self.build = Build()
+        self.build, self.errors = Build(), 0
         self.report: CostReport | None = None
         self.comparison: list[ChartOffer] = []
         self.by_months = True
@@ -94,7 +96,7 @@ class CostsView(QWidget):
         self.axis_box.addItems(["x: calendar months", "x: hours of work"])
         self.axis_box.setAccessibleName("Chart x axis")
         self.axis_box.currentIndexChanged.connect(self._axis_changed)
-        self.notice = QLabel()
+        self.notice = QLabel(wordWrap=True)  # a long one wraps: the window never grows past the screen
         self.notice.setStyleSheet("color: #b8860b")
         self.notice.hide()
         self.compare = CompareTable()
@@ -102,8 +104,7 @@ class CostsView(QWidget):
         self.compare.pricing_changed.connect(self._pricing_changed)
         self.chart_tabs = QTabWidget()
         self.chart_tabs.setAccessibleName("Cost charts")
-        self._placeholder = QLabel("Loading charts...")
-        self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._placeholder = QLabel("Loading charts...", alignment=Qt.AlignmentFlag.AlignCenter)
         self.chart_tabs.addTab(self._placeholder, "Break-even")
         self.sens_box = QComboBox()
         self.sens_box.setAccessibleName("Offer for the sensitivity chart")
@@ -166,15 +167,14 @@ class CostsView(QWidget):
                 self._notice(f"The chart holds at most {MAX_COMPARED} offers: untick one first.")
                 return
             now.append(ChartOffer(offer=offer_id, pricing=pricing))
-        self._notice("")
+        self._notice("" if on else f"{self._names.get(offer_id, offer_id)} is off the chart; tick it to bring it back.")
         self._request(now)
 
     def _pricing_changed(self, offer_id: str, pricing: Pricing) -> None:
         if pricing is None:
             return
-        new = [
-            ChartOffer(offer=c.offer, pricing=Pricing(pricing)) if c.offer == offer_id else c for c in self.comparison
-        ]
+        p = Pricing(pricing)
+        new = [ChartOffer(offer=c.offer, pricing=p) if c.offer == offer_id else c for c in self.comparison]
         if new != self.comparison:
             self._request(new)
 
@@ -208,8 +208,7 @@ class CostsView(QWidget):
     # --- model -------------------------------------------------------------------------------------------------------
 
     def set_offers(self, offers: OfferCatalog) -> None:
-        """New cloud prices (Cloud prices > Update): the table, then the default comparison and the chart afresh; the
-        caches of the old offers (default comparisons, side-table rows) go first."""
+        """New cloud prices (Cloud prices > Update): table, default comparison and chart afresh; old caches first."""
         self.offers, self.comparison, self._rows_key = offers, [], ()
         self._defaults.clear()
         self.offers_panel.set_catalog(offers)
@@ -219,8 +218,10 @@ class CostsView(QWidget):
         self.offers_panel.model.currency_changed()
         repaint_axes([getattr(c, "widget", None) for c in self._charts.values()])
 
-    def set_build(self, build: Build) -> None:
-        self.build = build
+    def set_build(self, build: Build, errors: int = 0) -> None:
+        if build.items == self.build.items and (note := currency_note(self.build.assumptions, build.assumptions)):
+            self._notice(note)  # said, not only in a tooltip
+        self.build, self.errors = build, errors  # the checks' errors: no break-even date is promised with them
         if self.form.assumptions != build.assumptions:
             self.form.set_assumptions(build.assumptions)
         self.offers_panel.model.set_efficiency(build.assumptions.scaling_cloud)
@@ -254,7 +255,8 @@ class CostsView(QWidget):
             self._refresh_rows()
         lines, more = model_lines(self.report, costing, inputs, a, self.money, self._names)
         other = unpriced_other(self.build, self.report.unpriced)  # "... and 1 other item without a price"
-        self.summary.setText(summary_html(self.report, self.names(), self.money, a.horizon_years, lines, other))
+        html = summary_html(self.report, self.names(), self.money, a.horizon_years, lines, other, self.errors)
+        self.summary.setText(html)
         self.summary.setToolTip(summary_tip(lines, more, self.report.notes))
         follow(self.chart_tabs, self.workload, self.build, self.offers, self.comparison)
         self._update_table()
@@ -265,7 +267,7 @@ class CostsView(QWidget):
         assert self.report is not None
         texts = breakeven_cells(self.report, self.by_months)
         rows = {c.offer: n for n, c in enumerate(self._drawn)}
-        hours = {u.id: f"{u.breakeven_instance_hours:,.0f} h" for u in self.report.speed_unknown}
+        hours = instance_hours(self.report)
         cells = [texts[rows[c.offer]] if c.offer in rows else hours.get(c.offer, "not drawn") for c in self.comparison]
         self.compare.set_column(2, ["", *cells])
         self.hover_at(self._hover_x)
@@ -288,12 +290,10 @@ class CostsView(QWidget):
         totals = self.totals_at(at)
         head = f"At month {at:,.1f}" if self.by_months else f"At {at:,.0f} h"
         rows = {c.offer: n for n, c in enumerate(self._drawn)}
-        texts = [self.money_short(totals[0])] + [
-            self.money_short(totals[rows[c.offer] + 1]) if c.offer in rows else "" for c in self.comparison
-        ]
-        self.compare.set_column(
-            3, texts, head if x is not None else ("At the end" if self.by_months else f"{head}, end")
-        )
+        texts = [self.money_short(totals[0])]
+        texts += [self.money_short(totals[rows[c.offer] + 1]) if c.offer in rows else "" for c in self.comparison]
+        title = head if x is not None else ("At the end" if self.by_months else f"{head}, end")
+        self.compare.set_column(3, texts, title)
         vline = self._charts["breakeven"].vline if self._charts_ready else None
         if vline is not None:
             vline.setVisible(x is not None)

@@ -274,10 +274,13 @@ class OfferFilterProxy(QSortFilterProxyModel):
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:  # noqa: N802
         model: OfferTableModel = self.sourceModel()  # type: ignore[assignment]
         o = model.offers[row]
-        if model.charted_pricing(o.id):
-            return True  # what is on the chart stays in view, whatever the filters
-        if self.current_only and o.snapshot != "current":
-            return False
+        # The filters and the search apply to charted offers too (issue 40): kept on top though they did not match,
+        # the first row a user ticked after searching was a charted offer, and the tick took its curve off.
+        # A historic offer on the chart stays listed with "Historic" unticked (it was charted from a file).
+        hidden_historic = self.current_only and o.snapshot != "current" and not model.charted_pricing(o.id)
+        return not hidden_historic and self._matches(o)
+
+    def _matches(self, o: Offer) -> bool:
         if self.provider and o.provider != self.provider:
             return False
         if self.region and o.region != self.region:

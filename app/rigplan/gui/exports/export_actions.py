@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from rigplan.exports.text import text_export
 from rigplan.gui.settings import EXPORT_DPI, EXPORT_HEIGHT, EXPORT_LAST_DIR, EXPORT_WIDTH, Settings
+from rigplan.gui.settings import LAST_DIR as FILES_LAST_DIR
 from rigplan.gui.widgets.plain import tip as plain
 
 if TYPE_CHECKING:  # the menu is made before the window paints, before numpy and pydantic are imported
@@ -143,7 +144,9 @@ class Exporter:
         return str(Path.home())
 
     def ask_path(self, fmt: str, filt: str, suffix: str) -> Path | None:
-        name = "".join(c if c.isalnum() or c in " -_" else "_" for c in self.build().name).strip() or "build"
+        from rigplan.files.names import file_stem
+
+        name = file_stem(self.build().name)
         start = str(Path(self.start_folder()) / f"{name}{suffix}")
         path, _ = QFileDialog.getSaveFileName(self.parent, "Export", start, filt)
         if not path:
@@ -229,6 +232,9 @@ class Exporter:
         if plan is None:
             return None
         dlg = comparison_dialog(self.parent, plan, self.settings)
+        saved = self.settings.get(FILES_LAST_DIR) if self.settings else ""
+        src = self.source()
+        dlg.view.folder_hint = lambda: str(src.parent) if src else saved  # beside the open build, else where saved
         dlg.show()
         return dlg
 

@@ -153,7 +153,9 @@ class FilesController(QObject):
         return self.write(self.doc.path)
 
     def save_as(self) -> bool:
-        suggested = str(Path(self.last_dir()) / (self.doc.build.name.replace("/", "-") + SUFFIX))
+        from rigplan.files.names import file_stem  # a name Windows, macOS and Linux all accept (issue 40)
+
+        suggested = str(Path(self.last_dir()) / (file_stem(self.doc.build.name) + SUFFIX))
         path, _ = QFileDialog.getSaveFileName(self.window, "Save build", suggested, SAVE_FILTER)
         if not path:
             return False

@@ -46,6 +46,28 @@ STATUS_TEXT = {
 MAX_FILE = 1_000_000
 
 
+def summary_text(result: ListImport) -> str:
+    """What the review holds, counted from the lines' own statuses (issue 40: "Every part was matched" stood above
+    two "Not in catalog" rows)."""
+    count = {k: sum(ln.status == k for ln in result.lines) for k in STATUS_TEXT}
+    out = []
+    if count["uncertain"]:
+        n = count["uncertain"]
+        out.append(
+            f"<b>{n} uncertain match{'es' if n != 1 else ''}</b>: pick the part you mean, or keep the line as a "
+            "custom part."
+        )
+    if count["custom"]:
+        n = count["custom"]
+        out.append(
+            f"<b>{n} line{'s' if n != 1 else ''} not in the catalog</b>: kept as custom part{'s' if n != 1 else ''} "
+            f"with the list's name and price; no check can read {'their' if n != 1 else 'its'} specs."
+        )
+    if not out:
+        out.append("Every part was matched." if count["matched"] else "")
+    return " ".join(x for x in out if x) + " Each list price becomes the build's own price for that part."
+
+
 class PasteListDialog(QDialog):
     """Step 1: the list's text. Accepting parses and matches it; a text that is not a list says why and stays."""
 
@@ -166,16 +188,7 @@ class ReviewMatchesDialog(QDialog):
         lay = QVBoxLayout(self)
         n_open = len(result.uncertain)
         when = result.parts.date.isoformat() if result.parts.date else "date unknown"
-        self.summary = QLabel(
-            f"{len(result.lines)} lines from the list of {when}. "
-            + (
-                f"<b>{n_open} uncertain match{'es' if n_open != 1 else ''}</b>: pick the part you mean, or keep "
-                "the line as a custom part. "
-                if n_open
-                else "Every part was matched. "
-            )
-            + "Each list price becomes the build's own price for that part."
-        )
+        self.summary = QLabel(f"{len(result.lines)} lines from the list of {when}. " + summary_text(result))
         self.summary.setWordWrap(True)
         lay.addWidget(self.summary)
         self.table = QTableWidget(len(result.lines), len(self.COLS))

@@ -1,5 +1,10 @@
-"""The build panel: one row per slot (part, quantity, price override, remove), then the build's Other items (fans,
-OS, cables, UPS...: issue 29), the total with the button that adds an Other item, and the power bar."""
+"""The build panel: one row per slot (part, quantity, price override), then the build's Other items (fans, OS,
+cables, UPS...: issue 29), the total with the buttons that remove the selected line and add an Other item, and the
+power bar.
+
+Removing is a button under the table (or Delete on the table), never a cell (issue 40): a remove column beside the
+quantity sat where the second click of a double-click on the quantity landed once anything moved the columns, and took
+both RTX 4090s away with no word. Each removal is an undoable command and says so in the status bar."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rigplan.gui.parts.power_bar import PowerBar, show_power
 from rigplan.gui.parts.slots import SLOT_ORDER
 from rigplan.gui.widgets.livetext import LiveText
 from rigplan.gui.widgets.plain import esc
@@ -36,50 +42,8 @@ if TYPE_CHECKING:  # the panel paints before pydantic and the checks are importe
 OTHER_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-class PowerBar(QWidget):
-    """Load watts against the PSU rating. Hand-drawn because QProgressBar.setValue repaints synchronously, which
-    cost ~4 ms per build edit."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._value, self._maximum, self._text, self._over = 0, 1, "", False
-        self.setMinimumHeight(self.fontMetrics().height() + 8)
-
-    def value(self) -> int:
-        return self._value
-
-    def maximum(self) -> int:
-        return self._maximum
-
-    def text(self) -> str:
-        return self._text
-
-    def set_state(self, value: int, maximum: int, text: str, over: bool) -> None:
-        state = (value, max(maximum, 1), text, over)
-        if state != (self._value, self._maximum, self._text, self._over):
-            self._value, self._maximum, self._text, self._over = state
-            self.setAccessibleDescription(text)
-            self.update()
-
-    def paintEvent(self, _event: object) -> None:  # noqa: N802
-        from PySide6.QtGui import QColor, QPainter
-
-        p = QPainter(self)
-        r = self.rect().adjusted(0, 0, -1, -1)
-        pal = self.palette()
-        p.setPen(pal.mid().color())
-        p.setBrush(pal.base())
-        p.drawRect(r)
-        filled = r.adjusted(1, 1, 0, 0)
-        filled.setWidth(int((r.width() - 1) * min(self._value / self._maximum, 1.0)))
-        p.fillRect(filled, QColor("#c0392b") if self._over else pal.highlight().color())
-        p.setPen(pal.text().color())
-        p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._text)
-        p.end()
-
-
 class BuildPanel(QWidget):
-    """One row per slot: the part, quantity, price (editable override) and a remove button; total and power."""
+    """One row per slot: the part, quantity and price (editable override); Remove, total and power under it."""
 
     slot_selected = Signal(object)  # Kind
     remove_requested = Signal(int)  # item index
@@ -92,8 +56,9 @@ class BuildPanel(QWidget):
     other_quantity_changed = Signal(int, int)
     other_price_edited = Signal(int, object)  # index, float | None
 
-    COLS = ["Slot", "Part", "Qty", "Price", ""]
+    COLS = ["Slot", "Part", "Qty", "Price"]
     ADD_OTHER = "Add &other item..."
+    REMOVE = "&Remove"
 
     def __init__(self, money: Callable[..., str]) -> None:  # (amount, currency=None): the window's money()
         super().__init__()
@@ -104,13 +69,16 @@ class BuildPanel(QWidget):
         self.table.setAccessibleName("Build parts")
         self.table.setHorizontalHeaderLabels(self.COLS)
         self.table.verticalHeader().hide()
+        # The scroll bar's room is kept whether or not the rows overflow, so the columns never slide 14 px sideways
+        # when a row's height or an Other item tips the table over (issue 40: nothing moves under the pointer).
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         # Fixed widths: resizing to contents would re-measure every cell on each edit.
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         fm = self.table.fontMetrics()
-        for c, sample in ((0, "Operating system "), (2, "64 ⇅  "), (3, "$10,000.00  "), (4, " ✕ ")):
+        for c, sample in ((0, "Operating system "), (2, "64 ⇅  "), (3, "$10,000.00  ")):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
             h.resizeSection(c, fm.horizontalAdvance(sample) + 16)
         self.total = LiveText(lines=1, rich=True, wrap=False)
@@ -124,6 +92,10 @@ class BuildPanel(QWidget):
             )
         )
         self.add_other.clicked.connect(self.other_add_requested)
+        self.remove = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogDiscardButton), self.REMOVE)
+        self.remove.setAccessibleName("Remove the selected line")
+        self.remove.setEnabled(False)
+        self.remove.clicked.connect(self._remove_current)
         self.power = PowerBar()
         self.power.setAccessibleName("Power: load against PSU rating")
         self.power_note = LiveText(lines=2)
@@ -132,13 +104,13 @@ class BuildPanel(QWidget):
         lay.addWidget(self.table, 1)
         total_row = QHBoxLayout()
         total_row.addWidget(self.total, 1)
+        total_row.addWidget(self.remove)
         total_row.addWidget(self.add_other)
         lay.addLayout(total_row)
         lay.addWidget(self.power)
         lay.addWidget(self.power_note)
         self.table.currentCellChanged.connect(self._on_current)
         self.table.itemChanged.connect(self._on_item_changed)
-        self.table.cellClicked.connect(self._on_clicked)
         # Activation is a double-click or Enter (the style decides): on an Other item's name it opens its editor.
         self.table.cellActivated.connect(self._on_activated)
         # Ctrl+Shift+O belongs to Edit > Add other item... (gui/menus.py): a second shortcut on the same keys here
@@ -154,6 +126,29 @@ class BuildPanel(QWidget):
     def _on_current(self, row: int, *_: int) -> None:
         if 0 <= row < len(self._rows):  # an Other item's row selects no slot
             self.slot_selected.emit(self._rows[row][0])
+        self._follow_remove()
+
+    def _follow_remove(self) -> None:
+        """The Remove button acts on the selected line: enabled with its name in the tooltip, or disabled."""
+        cell = self.table.item(self.table.currentRow(), 1)
+        line = self._line(self.table.currentRow())
+        name = cell.text() if cell is not None and line is not None else ""
+        self.remove.setEnabled(bool(name))
+        self.remove.setToolTip(
+            plain_tip(f"Remove {name} (Delete). Edit > Undo (Ctrl+Z) brings it back.")
+            if name
+            else "Select a line of the build to remove it (Delete also removes it)"
+        )
+
+    def _line(self, row: int) -> tuple[str, int] | None:
+        """("part", index into build.items) or ("other", index into build.other) of a table row, or None."""
+        cell = self.table.item(row, 3)
+        if cell is None:
+            return None
+        if cell.data(OTHER_ROLE) is not None:
+            return "other", int(cell.data(OTHER_ROLE))
+        n = cell.data(Qt.ItemDataRole.UserRole)
+        return None if n is None else ("part", int(n))
 
     def select_kind(self, kind: Kind) -> None:
         for n, (k, _) in enumerate(self._rows):
@@ -186,7 +181,7 @@ class BuildPanel(QWidget):
         self.table.setRowCount(len(rows) + len(other))
         ro = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         for r, (kind, n) in enumerate(rows):
-            cells = [QTableWidgetItem(KIND_LABELS[kind])] + [QTableWidgetItem() for _ in range(4)]
+            cells = [QTableWidgetItem(KIND_LABELS[kind])] + [QTableWidgetItem() for _ in range(3)]
             for cell in cells:
                 cell.setFlags(ro)
             if n is None:
@@ -196,7 +191,7 @@ class BuildPanel(QWidget):
                 item = items[n]
                 cells[1].setText(item.part.name + ("  (custom)" if item.part.custom else ""))
                 cells[1].setToolTip(plain_tip(f"{item.part.name}\nSpecs: {item.part.spec_source or 'entered by you'}"))
-                self._edit_cells(cells, ro, item.part.name, kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE))
+                self._edit_cells(cells, ro, kind in (Kind.GPU, Kind.MEMORY, Kind.STORAGE))
                 for index_cell in cells[2:]:
                     index_cell.setData(Qt.ItemDataRole.UserRole, n)
             for c, cell in enumerate(cells):
@@ -207,29 +202,27 @@ class BuildPanel(QWidget):
             self.table.setCurrentCell(current, 0)
         self._update_values(build)
         self._show_power(report, build)
+        self._follow_remove()
         self._filling = False
 
     def _fill_other_row(self, r: int, j: int, label: str, name: str, ro: Qt.ItemFlag) -> None:
-        cells = [QTableWidgetItem(label), QTableWidgetItem(name)] + [QTableWidgetItem() for _ in range(3)]
+        cells = [QTableWidgetItem(label), QTableWidgetItem(name)] + [QTableWidgetItem() for _ in range(2)]
         for cell in cells:
             cell.setFlags(ro)
             cell.setData(OTHER_ROLE, j)
         cells[0].setToolTip(plain_tip(f"Other item ({label}): counted in the total, read by no check"))
         cells[1].setToolTip(plain_tip(f"{name}\nDouble-click to edit its name, category, price or power"))
-        self._edit_cells(cells, ro, name, True)
+        self._edit_cells(cells, ro, True)
         for c, cell in enumerate(cells):
             self.table.setItem(r, c, cell)
 
-    def _edit_cells(self, cells: list[QTableWidgetItem], ro: Qt.ItemFlag, name: str, quantity: bool) -> None:
-        """A line's quantity (when it can have more than one), price and remove cells, for parts and Other items."""
+    def _edit_cells(self, cells: list[QTableWidgetItem], ro: Qt.ItemFlag, quantity: bool) -> None:
+        """A line's quantity (when it can have more than one) and price cells, for parts and Other items."""
         if quantity:
             cells[2].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
             cells[2].setToolTip("Double-click or F2 to change the quantity (1-64)")
         cells[3].setFlags(ro | Qt.ItemFlag.ItemIsEditable)
         cells[3].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        cells[4].setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
-        cells[4].setToolTip(plain_tip(f"Remove {name}"))
-        cells[4].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
 
     def other_row(self, index: int) -> int:
         """The table row of the build's Other item `index` (tests and the controller select it)."""
@@ -299,44 +292,7 @@ class BuildPanel(QWidget):
         self.total.setText(f"<b>Total: {least}{self.money(total)}</b>{missing}{basis}")
 
     def _show_power(self, report: Report | None, build: Build | None = None) -> None:
-        p = report.power if report is not None else None
-        if p is None or not p.load_w:
-            self.power.set_state(0, 1, "No power draw yet", False)
-            self.power_note.setText("")
-            return
-        rating = p.psu_w or p.recommended_psu_w
-        psu = f"{p.psu_w} W PSU" if p.psu_w else "no PSU"
-        over = bool(p.psu_w and p.sizing_w > p.psu_w)
-        least = "at least " if p.unknown else ""
-        need = int(p.sizing_w)
-        self.power.set_state(need, max(rating, need), f"{least}{p.sizing_w:,.0f} W to size for, of {psu}", over)
-        self.power.setToolTip(
-            f"Full load {p.load_w:,.0f} W (GPUs at board power, CPU at sustained boost) plus GPU spikes unless the "
-            "PSU is an ATX 3.x unit: what the PSU must carry (docs/checks.md gives each part's basis)"
-        )
-        # A UPS's or a monitor's watts are on the wall, not on the PSU: said apart, as the cost model adds them
-        # (docs/cost-model.md, "Other items"). Case fans are fed by the PSU: already in the figures above (issue 29).
-        from rigplan.model.other import PSU_FED  # here, not at the top: it loads pydantic, after the first paint
-
-        listed = [o for o in build.other if o.watts is not None] if build is not None else []
-        wall = [o for o in listed if o.category not in PSU_FED]
-        fans = [o for o in listed if o.category in PSU_FED]
-        plus = (
-            f" Other items: +{sum(o.watts * o.quantity for o in wall if o.watts):,.1f} W at the wall." if wall else ""
-        )
-        if fans:
-            plus += f" Case fans listed: {sum(o.watts * o.quantity for o in fans if o.watts):,.1f} W, in the PSU load."
-        self.power_note.setText(
-            f"Recommended PSU: {p.recommended_psu_w} W. At the wall: {least}{p.wall_load_w:,.0f} W while training, "
-            f"{p.wall_idle_w:,.0f} W idle.{plus}"
-        )
-
-    def _on_clicked(self, row: int, column: int) -> None:
-        cell = self.table.item(row, column)
-        if column == 4 and cell is not None and cell.data(OTHER_ROLE) is not None:
-            self.other_remove_requested.emit(cell.data(OTHER_ROLE))
-        elif column == 4 and cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
-            self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
+        show_power(self.power, self.power_note, report, build)
 
     def _on_activated(self, row: int, column: int) -> None:
         cell = self.table.item(row, column)
@@ -344,11 +300,9 @@ class BuildPanel(QWidget):
             self.other_edit_requested.emit(cell.data(OTHER_ROLE))
 
     def _remove_current(self) -> None:
-        cell = self.table.item(self.table.currentRow(), 4)
-        if cell is not None and cell.data(OTHER_ROLE) is not None:
-            self.other_remove_requested.emit(cell.data(OTHER_ROLE))
-        elif cell is not None and cell.data(Qt.ItemDataRole.UserRole) is not None:
-            self.remove_requested.emit(cell.data(Qt.ItemDataRole.UserRole))
+        line = self._line(self.table.currentRow())
+        if line is not None:
+            (self.other_remove_requested if line[0] == "other" else self.remove_requested).emit(line[1])
 
     def _on_item_changed(self, cell: QTableWidgetItem) -> None:
         if self._filling or cell.column() not in (2, 3):

@@ -103,7 +103,7 @@ class OtherItemDialog(QDialog):
         form.addRow("&Power (each)", self.watts)
         hint = QLabel(
             "Other items count in the build's total and cost of ownership, and are not resold at the horizon "
-            "(docs/cost-model.md). No compatibility check reads them."
+            "(user guide, Costs: F1). No compatibility check reads them."
         )
         hint.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)

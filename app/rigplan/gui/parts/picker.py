@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 from rigplan.catalog import Catalog
 from rigplan.gui.parts.part_filters import parse
 from rigplan.gui.parts.partsmodel import PartFilterProxy, PartTableModel
+from rigplan.gui.parts.picker_columns import content_width, size_name_column
+from rigplan.gui.parts.search_hint import best_other, matches, no_match_text
 from rigplan.gui.parts.slots import SLOT_ORDER
 from rigplan.gui.parts.swap_target import SwapTarget
 from rigplan.kinds import KIND_LABELS, Kind
@@ -103,9 +105,12 @@ class PickerPanel(QWidget):
         self.add_button.clicked.connect(self._activate_current)
         self.count = QLabel()
         self.count.setAccessibleName("Matching parts")
+        most = max(len(catalog.table(k)) for k in SLOT_ORDER)  # one width whatever it counts: the row never moves
+        self.count.setMinimumWidth(self.count.fontMetrics().horizontalAdvance(f"{most:,} of {most:,}") + 4)
         self.empty_hint = QLabel()
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setStyleSheet("color: #b8860b")
+        self.empty_hint.linkActivated.connect(lambda link: self.show_kind_with_search(Kind(link.split(":")[-1])))
         self.empty_hint.hide()
         self.proxy = PartFilterProxy()
         self.proxy.explain = self.why_flagged
@@ -117,8 +122,11 @@ class PickerPanel(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().hide()
         self.view.setAlternatingRowColors(True)
-        self.view.setWordWrap(False)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "ASUS ROG…OC Edition": maker and model both show
+        # Names on two lines, cut at the end if longer (issue 40: cut in the middle at 1280, "MSI SHADOW ...0 8GB" hid
+        # the model); rows are two lines high anyway, so nothing is measured per row. The tooltip has the whole name.
+        self.view.setWordWrap(True)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.verticalHeader().setDefaultSectionSize(2 * self.view.fontMetrics().lineSpacing() + 6)
         self.view.setModel(self.proxy)
         self.view.setTabKeyNavigation(False)  # Tab and Shift+Tab leave the list (arrows walk its rows)
         self.search.installEventFilter(self)  # Down in the search box enters the list
@@ -128,16 +136,21 @@ class PickerPanel(QWidget):
             shortcut = QShortcut(QKeySequence(key), self.view)
             shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)  # PySide6 ignores a context given to the constructor
             shortcut.activated.connect(self._activate_current)
+        # Two rows, each narrower than the picker's share of a 1280 px window in every state (issue 40): in one row
+        # their minimum (770 px) exceeded it once the add/replace box re-measured, and the splitter took 132 px from
+        # the build table between the two clicks of a double-click.
         top = QHBoxLayout()
         top.addWidget(self.kind_box)
         top.addWidget(self.search, 1)
-        top.addWidget(self.target)
-        top.addWidget(self.compatible_only)
-        top.addWidget(self.add_button)
-        top.addWidget(self.count)
+        second = QHBoxLayout()
+        second.addWidget(self.target, 1)
+        second.addWidget(self.compatible_only)
+        second.addWidget(self.add_button)
+        second.addWidget(self.count)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(top)
+        lay.addLayout(second)
         lay.addWidget(self.empty_hint)
         lay.addWidget(self.view, 1)
         self.kind_box.currentIndexChanged.connect(lambda _: self._show_kind())
@@ -145,7 +158,7 @@ class PickerPanel(QWidget):
         self._typing = QTimer(self, singleShot=True, interval=120)
         self._typing.timeout.connect(self._apply_text)
         self.search.textChanged.connect(lambda _: self._typing.start())
-        self.search.returnPressed.connect(self._apply_text)
+        self.search.returnPressed.connect(self._enter)
         self.compatible_only.toggled.connect(lambda _: self.refresh_compatible())
         self._show_kind()
 
@@ -182,7 +195,26 @@ class PickerPanel(QWidget):
                 self.search.text(), header.sortIndicatorSection(), header.sortIndicatorOrder()
             )
 
+    def show_kind_with_search(self, kind: Kind) -> None:
+        """Show `kind` with the search as typed (the hint's link, Enter on a search that matched nothing here)."""
+        self.slot_view(kind).text = self.search.text()
+        self.set_kind(kind)
+
+    def _enter(self) -> None:
+        """Enter in the search box: apply it; when nothing of this kind matches, show the kind whose parts do."""
+        self._apply_text()
+        words = self.proxy._words
+        if not self.proxy.rowCount() and words and not self._problem and not matches(self.catalog, self.kind, words):
+            other = best_other(self.catalog, self.kind, words)
+            if other is not None:
+                self.show_kind_with_search(other[0])
+
     def _show_kind(self) -> None:
+        # A search that matched nothing goes with the user to the next kind if that one has none of its own
+        # (issue 40: "4090" typed into the CPU list was gone when they switched to GPUs).
+        carry = self._shown_kind is not None and self.search.text() and not self.proxy.rowCount()
+        if carry and not self.slot_view(self.kind).text:
+            self.slot_view(self.kind).text = self.search.text()
         self._remember()
         kind = self.kind
         self._shown_kind = kind
@@ -206,7 +238,7 @@ class PickerPanel(QWidget):
         header.setMinimumSectionSize(40)
         key = (self.kind, self.build.assumptions.currency if self.build is not None else "")
         if key not in self._widths:
-            self._widths[key] = [self._content_width(c) for c in range(1, model.columnCount())]
+            self._widths[key] = [content_width(self.view, self.proxy, c) for c in range(1, model.columnCount())]
         for c, width in enumerate(self._widths[key], 1):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(c, width)
@@ -214,7 +246,7 @@ class PickerPanel(QWidget):
         # (the model's order, and so sorting, filters and saved sorts by header, is unchanged).
         if header.visualIndex(model.price_col) != 1:
             header.moveSection(header.visualIndex(model.price_col), 1)
-        self._size_name_column()
+        size_name_column(self.view)
         self.add_button.setEnabled(self.view.currentIndex().isValid())
 
     def eventFilter(self, obj: object, event: object) -> bool:  # noqa: N802
@@ -253,32 +285,9 @@ class PickerPanel(QWidget):
         self._shown_kind = None  # show the current slot again with its kept order
         self._show_kind()
 
-    SAMPLE_ROWS = 300
-
-    def _content_width(self, column: int) -> int:
-        """The header's width or the widest of the first rows' texts, whichever is more, plus the cell's margins."""
-        fm = self.view.fontMetrics()
-        head = str(self.proxy.headerData(column, Qt.Orientation.Horizontal))
-        # the header also draws the sort arrow
-        widest = fm.horizontalAdvance(head) + self.view.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize)
-        for row in range(min(self.proxy.rowCount(), self.SAMPLE_ROWS)):
-            text = self.proxy.index(row, column).data(Qt.ItemDataRole.DisplayRole)
-            if text:
-                widest = max(widest, fm.horizontalAdvance(str(text)))
-        return widest + 16
-
-    def _size_name_column(self) -> None:
-        """The name takes the room the other columns leave (elided in the middle, its tooltip whole): at least 200 px,
-        at most what keeps every other column, Price included, in view; a horizontal scroll bar only below that."""
-        header = self.view.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in range(1, header.count()))
-        # the vertical scroll bar may appear after this (4,000 rows): leave its width free
-        room = self.view.viewport().width() - self.view.verticalScrollBar().sizeHint().width()
-        header.resizeSection(0, max(200, room - others))
-
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         super().resizeEvent(event)  # type: ignore[arg-type]
-        self._size_name_column()
+        size_name_column(self.view)
 
     def _apply_text(self) -> None:
         self._typing.stop()
@@ -324,6 +333,12 @@ class PickerPanel(QWidget):
         hidden_all = shown == 0 and self.compatible_only.isChecked() and not self.proxy._words and not problem
         full = self._slots_full()
         why = f"{full[0][:1].upper()}{full[0][1:]}" if full else ""
+        if shown == 0 and self.proxy._words and not problem:  # why nothing shows, and where the words match
+            self.empty_hint.setText(
+                no_match_text(self.catalog, self.kind, self.proxy._words, self.compatible_only.isChecked())
+            )
+            self.empty_hint.show()
+            return
         if problem:
             self.empty_hint.setText(problem)
         elif full and hidden_all:
@@ -333,7 +348,7 @@ class PickerPanel(QWidget):
             )
         elif full:
             self.empty_hint.setText(f"{why}: showing the parts that could replace {full[1]}; choosing one replaces it.")
-        elif hidden_all and self.target.isVisible() and self.target.replacing() is None:  # adding one more
+        elif hidden_all and self.target.offers_choice() and self.target.replacing() is None:  # adding one more
             self.empty_hint.setText(
                 f"No {self.kind.label.lower()} in the catalog could be added as another one without an error. "
                 f"To swap one, choose \u201cReplace\u2026\u201d beside the search box."

@@ -7,9 +7,22 @@ import html
 
 from PySide6.QtWidgets import QDoubleSpinBox
 
+from rigplan.costs.fx import Rate, convert
+from rigplan.model import Price
 from rigplan.model.offers import Offer
 from rigplan.suggest import Suggestion
-from rigplan.wording import money
+from rigplan.wording import money, symbol
+
+
+def _unit(price: Price | None, currency: str, rate: float) -> str:
+    """A part's unit price in the answer's currency (`rate`: the answer's units per USD); its source is said once,
+    under the table, not after every part."""
+    if price is None:
+        return "no price"
+    if price.currency == currency:
+        return f"{symbol(currency)}{price.amount:,.2f}"
+    usd = convert(price.amount, price.currency, Rate("USD", 1.0, "prices are in USD"))
+    return f"{price.currency} {price.amount:,.2f}" if usd is None else f"{symbol(currency)}{usd * rate:,.2f}"
 
 
 def _day(found: object) -> str:
@@ -25,9 +38,15 @@ def explanation_html(s: Suggestion) -> str:
     rows = "".join(
         f"<tr><td>{i.quantity}x</td><td>{html.escape(i.part.kind.label)}</td><td>{html.escape(i.part.name)}</td>"
         f"<td align='right'>{'Your price: ' if i.price_override else ''}"
-        f"{html.escape(i.unit_price.describe() if i.unit_price else 'no price')}</td></tr>"
+        f"{html.escape(_unit(i.unit_price, s.currency, rate))}</td></tr>"
         for i in s.build.items
     )
+    sources = dict.fromkeys(
+        f"{p.source or 'source unknown'}, {p.date.isoformat() if p.date else 'date unknown'}"
+        for p in (i.unit_price for i in s.build.items)
+        if p is not None
+    )
+    rows += f"<tr><td colspan='4'><small>Prices: {html.escape('; '.join(sources) or 'none')}</small></td></tr>"
     out = [
         f"<h3>{money(s.currency, s.total, 0)}: {o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB GPU memory</h3>",
     ]

@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from rigplan.exports.plan import curve_labels
 from rigplan.model.assumptions import Pricing
 from rigplan.model.offers import Offer
+from rigplan.wording import symbol
 from rigplan.workload.jobs import JobComparison
 
 # An offer's name by (its label, pricing), as the Costs tab names it (issue 29: one name per offer everywhere)
@@ -95,7 +96,7 @@ class JobsModel(QAbstractTableModel):
 
 
 def _money(cur: str, v: float | None, what: str) -> tuple[float | None, str]:
-    return (v, f"{cur} {v:,.2f} {what}" if v is not None else "unknown")
+    return (v, f"{symbol(cur)}{v:,.2f} {what}" if v is not None else "unknown")
 
 
 def _text(col: int, v: Any) -> str:

@@ -8,6 +8,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox
 
 from rigplan.gui.workload.jobs_model import Names, offer_name
+from rigplan.wording import symbol
 from rigplan.workload.measured import MeasuredComparison, Side, measured_models
 
 GROUP = "Measured (Lambda)"
@@ -31,7 +32,7 @@ def speed_text(c: MeasuredComparison) -> str:
         return f"Speed: unknown ({s.basis})"
     text = f"Speed ({s.kind}): {s.speed:,.2f}x one V100's {c.workload.unit} ({c.precision} precision)"
     if s.hours is not None:
-        elec = "" if c.own_electricity is None else f", {c.currency} {c.own_electricity:,.2f} electricity"
+        elec = "" if c.own_electricity is None else f", {symbol(c.currency)}{c.own_electricity:,.2f} electricity"
         text += f"; one job of {c.v100_hours:,g} h on a V100: {s.hours:,.2f} h{elec}"
     return text
 
@@ -45,7 +46,7 @@ def _cells(s: Side, currency: str, names: Names | None = None) -> list[str]:
     j = s.job
     speed = "unknown" if s.speed is None else f"{s.speed:,.2f}x"
     hours = "-" if s.hours is None else f"{s.hours:,.2f}"
-    cost = "-" if j is None or j.cloud_cost is None else f"{currency} {j.cloud_cost:,.2f}"
+    cost = "-" if j is None or j.cloud_cost is None else f"{symbol(currency)}{j.cloud_cost:,.2f}"
     win = "-" if j is None else ("never" if j.status == "never" else str(j.jobs_to_win or "-"))
     name = s.label if s.pricing is None else offer_name(names, s.label, s.pricing)
     return [name, speed, s.kind, hours, cost if s.pricing else "-", win if s.pricing else "-"]
@@ -67,7 +68,7 @@ def cost_rows(c: MeasuredComparison, names: Names | None = None) -> list[tuple[s
     cur = c.currency
     own = c.own
     if own.hours is not None:
-        text = f"{cur} {c.own_electricity or 0:,.2f} electricity, {own.hours:,.1f} h"
+        text = f"{symbol(cur)}{c.own_electricity or 0:,.2f} electricity, {own.hours:,.1f} h"
         rows = [("This build", c.own_electricity, text)]
     else:
         rows = [("This build", None, "unknown: " + ("no speed" if own.speed is None else "give the hours per job"))]
@@ -75,7 +76,7 @@ def cost_rows(c: MeasuredComparison, names: Names | None = None) -> list[tuple[s
         name = offer_name(names, s.label, s.pricing, with_pricing=False)
         j = s.job
         if j is not None and j.cloud_cost is not None and s.hours is not None:
-            rows.append((name, j.cloud_cost, f"{cur} {j.cloud_cost:,.2f}, {s.hours:,.1f} h"))
+            rows.append((name, j.cloud_cost, f"{symbol(cur)}{j.cloud_cost:,.2f}, {s.hours:,.1f} h"))
         else:
             rows.append((name, None, f"unknown: {s.problem or 'give the hours per job'}"))
     return rows

@@ -32,6 +32,7 @@ from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.model.workload import MAX_BATCH, MAX_SEQ, Strategy, Task, Weights, WorkloadSpec
+from rigplan.wording import symbol
 from rigplan.workload import WorkloadError, bundled_models
 from rigplan.workload.jobs import JobComparison, compare
 from rigplan.workload.measured import MeasuredComparison, compare_measured, is_measured
@@ -126,10 +127,8 @@ class WorkloadPanel(QWidget):
         self.tokens_edit.setToolTip("Tokens in one job: trained (epochs x data set), or generated for inference")
 
         form = QFormLayout()
-        row = QHBoxLayout()
-        row.addWidget(self.model_box, 1)
-        row.addWidget(self.config_button)
-        form.addRow("Model", row)
+        form.addRow("Model", self.model_box)
+        form.addRow("", self.config_button)  # its own row: beside the model it cut the name to "Llama 3." at 1280
         form.addRow("Task", self.task_box)
         form.addRow("Weights", self.weights_box)
         form.addRow("Sequence", self.seq_spin)
@@ -154,23 +153,28 @@ class WorkloadPanel(QWidget):
         self.table.setModel(self.jobs)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setStretchLastSection(False)
         self.table.setAlternatingRowColors(True)
 
+        # The answers first, in the page's width (issue 40: off-screen behind two scroll bars at 1280 px and 2x): the
+        # jobs table leads; its Machine column takes what the numbers leave, and wraps.
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         out = QVBoxLayout()
         out.addWidget(self.verdict)
-        out.addWidget(self.bar)
-        out.addWidget(self.legend)
-        out.addWidget(self.speed)
         out.addWidget(self.table)
         self.costs = CostBars()
+        out.addWidget(self.speed)
+        out.addWidget(self.bar)
+        out.addWidget(self.legend)
         out.addWidget(self.costs)
         out.addStretch(1)
         top = QHBoxLayout(self)
         left = QWidget()
         left.setLayout(form)
-        left.setMaximumWidth(440)
-        top.addWidget(left)
+        left.setMaximumWidth(270)  # the fields stay wide enough for "Llama 3.1 8B (8.0B)"; the answers need the rest
+        top.addWidget(left, 0, Qt.AlignmentFlag.AlignTop)
         top.addLayout(out, 1)
 
         for box in (self.model_box, self.task_box, self.weights_box, self.strategy_box):
@@ -334,10 +338,15 @@ class WorkloadPanel(QWidget):
         self.costs.set_rows(measured_cost_rows(c, names))
 
     def _fit_table(self) -> None:
-        """As tall as its rows: the cost bars sit right under it, with no empty grid between."""
+        """As tall as its rows (the machines' names wrapped): the cost bars sit right under it, no empty grid."""
+        self.table.resizeRowsToContents()
         rows = self.table.model().rowCount()
         h = self.table.horizontalHeader().height() + sum(self.table.rowHeight(i) for i in range(rows))
         self.table.setFixedHeight(h + 2 * self.table.frameWidth() + 2)
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._fit_table()  # a new width wraps the machines' names over other lines
 
     def _show_problem(self, text: str) -> None:
         self.verdict.setText(f"<b>{text}</b>")
@@ -355,7 +364,9 @@ def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, f
     cur = c.currency
     own = f"This build ({c.own.setup.gpus}x {c.own.hardware.gpu.name})"
     if c.own.hours is not None:
-        rows = [(own, c.own_electricity, f"{cur} {c.own_electricity or 0:,.2f} electricity, {c.own.hours:,.1f} h")]
+        rows = [
+            (own, c.own_electricity, f"{symbol(cur)}{c.own_electricity or 0:,.2f} electricity, {c.own.hours:,.1f} h")
+        ]
     else:
         rows = [(own, None, "unknown: " + (c.own.summary if c.own.tokens else "give the tokens per job"))]
     for o in c.offers:
@@ -363,7 +374,7 @@ def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, f
         e, j = o.estimate, o.job
         if j is not None and j.cloud_cost is not None and e is not None and e.hours is not None:
             change = f" (with {e.change})" if e.change else ""
-            rows.append((name, j.cloud_cost, f"{cur} {j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
+            rows.append((name, j.cloud_cost, f"{symbol(cur)}{j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
         else:
             why = o.problem or (e.summary if e else "no estimate")
             if e is not None and e.speed.tokens_per_s is None and not o.problem:  # it fits; its hours are unknown

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget
 
 from rigplan.cloud.offers import OfferCatalog
@@ -32,6 +33,9 @@ def add_tab(tabs: QTabWidget, build: Build, offers: OfferCatalog, comparison: It
     page = QScrollArea()
     page.setWidgetResizable(True)
     page.setFrameShape(QFrame.Shape.NoFrame)
+    # One scroll bar at most, vertical (issue 40: a second, horizontal one hid the cost per job at 1280 px and 2x):
+    # the panel lays out to the page's width.
+    page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     page.setWidget(panel)
     tabs.addTab(page, "Workload")
     return panel
