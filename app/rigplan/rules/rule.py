@@ -163,9 +163,10 @@ class _Errors:
 ERRORS: Judge = _Errors()
 
 # A bound on one table's cached verdicts, for memory only: an entry is one fingerprint (the facts a rule reads of
-# each part of a build: up to ~2 KB of tuples for the power rules, which read every part) and one byte per distinct
-# facts value, so 20,000 entries stay under ~50 MB a table. The suggester's longest question here (the panel's
-# 4-GPU searches) makes fewer than that per table; past it the entries are asked again, never wrong.
+# each part of a build: up to ~2 KB of tuples for the power rules, which read every part), the base's Ctx and one
+# byte per distinct facts value. The heaviest questions of benchmarks/suggest.py (the break-even explanations) leave
+# at most ~2,100 entries on a candidates table; 20,000 is ten times that, and a GUI session making thousands of edits
+# stays within it. Past it the entries are asked again, never wrong.
 MAX_VERDICTS = 20_000
 
 
