@@ -87,7 +87,7 @@ def rest_of(row: Row) -> float:
 
 
 def eager(s: Search) -> Search:
-    s.patience_s = 0.0  # the bound searched at the first option, not after 0.15 s of fruitless completions
+    s.rest_floor.patience_nodes = 0  # the bound searched at the first option, not after fruitless completions
     return s
 
 
@@ -149,7 +149,7 @@ def test_full_catalog_answers_equal_without_the_bound(q: Question) -> None:
     catalog = load_catalog()
     with_bound = eager(Search(catalog, A, q)).best()
     plain = Search(catalog, A, q)
-    plain.patience_s = math.inf  # never searched: the search as it was before the bound
+    plain.rest_floor.patience_nodes = 10**12  # never searched: the search as it was before the bound
     without = plain.best()
     assert (with_bound is None) == (without is None)
     if with_bound is not None and without is not None:

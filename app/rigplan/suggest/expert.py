@@ -177,6 +177,8 @@ _EXTRA_READS: dict[str, dict[Kind, Callable[[Any], Hashable]]] = {
 # Rules that read every part's power: their verdict changes with every part chosen, so they are asked of the few
 # candidates a scan reaches (Strict.judge), not of whole lists ahead (Strict.mask).
 POWER = frozenset({"psu-wattage", "psu-quantity"})
+# The rule whose warning is RigPlan's recommended PSU size (the power bounds then count that size as the limit).
+SIZING = "psu-wattage"
 
 
 class Strict:
@@ -189,6 +191,7 @@ class Strict:
 
     def __init__(self, warn: frozenset[str], unknown: frozenset[str]) -> None:
         self.warn, self.unknown = warn, unknown
+        self.recommends_psu_size = SIZING in warn
         self.rules: list[tuple[Rule, dict[Kind, Callable[[Any], Hashable]]]] = [
             (r, dict(r.reads) or _EXTRA_READS.get(r.id, {})) for r in RULES if set(r.ids) & (warn | unknown)
         ]

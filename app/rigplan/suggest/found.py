@@ -75,5 +75,6 @@ class Stats:
     unknown_vram: int = 0
     too_small_for_fit: int = 0  # GPU options whose memory per GPU is below the workload's need (or unknown)
     missing_data_gpus: int = 0  # GPUs left out because a rule that reads the card alone is not checked (gpu-radiator)
+    rejected: int = 0  # complete builds check() passed that the strict verdicts turned down (a leaf test)
     open_air_stacks: int = 0  # options of 3+ open-air cards (or of unknown cooling) left out: gpu-spacing
     depth: dict[int, int] = field(default_factory=dict)
