@@ -6,13 +6,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, ChartOffer
 from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
+from rigplan.suggest.balance import balance
+from rigplan.suggest.balance import text as spending_text
 from rigplan.suggest.expert import Minimums
 from rigplan.suggest.explain import (
     NEXT_STEPS,
@@ -28,7 +30,10 @@ from rigplan.suggest.explain import (
     platform_note,
 )
 from rigplan.suggest.question import Goal, Question, SuggestError
+from rigplan.suggest.said import older_fallback, older_socket, said, unchecked_extra
 from rigplan.suggest.search import Found, Search
+
+FULL_SHARE = 0.9  # a workload above this share of a card's memory is flagged (fit_text)
 
 
 @dataclass
@@ -48,12 +53,17 @@ class Suggestion:
     report: Report | None = None  # check() of the final build: what the Findings panel will show
     minimums: list[str] = field(default_factory=list)  # the minimums the answer was held to, said
     fit_text: str = ""  # must fit a workload: which, and its memory per GPU against the GPU's
+    spending: list[str] = field(default_factory=list)  # the split and the balance stage's steps (suggest.balance)
+    assumed: list[str] = field(default_factory=list)  # what the answer takes as given: PSU figure, tax, inferred data
+    unchecked_extra: list[str] = field(default_factory=list)  # what no rule checks but an expert would (cooler)
 
     @property
     def check_text(self) -> str:
         """Exactly what check() shows for the build: "passes every check", or "2 warnings: ...", and what it could
         not check."""
-        return check_text(self.report) if self.report is not None else ""
+        if self.report is None:
+            return ""
+        return check_text(self.report, self.unchecked_extra)
 
     @property
     def breakeven_days(self) -> float | None:
@@ -61,7 +71,7 @@ class Suggestion:
         return None if sc is None or math.isinf(sc.days) else sc.days
 
 
-def check_text(report: Report) -> str:
+def check_text(report: Report, extra: list[str] | tuple[str, ...] = ()) -> str:
     """What a check() report shows, in one sentence the Findings panel cannot contradict."""
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     warnings = [f for f in report.findings if f.severity is Severity.WARNING]
@@ -73,11 +83,14 @@ def check_text(report: Report) -> str:
         )
     else:
         head = "passes every check (no errors, no warnings)"
-    if report.not_checked:
+    if report.not_checked or extra:
         rules = sorted({n.rule for n in report.not_checked})
-        head += f"; not checked ({len(rules)}): " + "; ".join(
-            f"{r}: {next(n.reason for n in report.not_checked if n.rule == r)}" for r in rules
+        head += f"; not checked ({len(rules) + len(extra)}): " + "; ".join(
+            [f"{r}: {next(n.reason for n in report.not_checked if n.rule == r)}" for r in rules] + list(extra)
         )
+    notes = [f for f in report.findings if f.severity is Severity.NOTE]
+    if notes:  # what the Findings panel shows as notes (the lanes each GPU runs at, among them)
+        head += "; notes: " + "; ".join(f"{f.rule}: {f.message}" for f in notes)
     return head
 
 
@@ -91,7 +104,13 @@ def fit_text(q: Question, found: Found) -> str:
         return f"fits {q.fit.label}: not sized for {o.count} GPUs"
     gb, how = need
     spread = "" if o.count == 1 else f", {how} across {o.count} GPUs"
-    return f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
+    text = f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
+    if o.part.vram_gb and gb > FULL_SHARE * o.part.vram_gb:
+        text += (
+            f"; it fills {gb / o.part.vram_gb:.0%} of each card's memory: a real file, the CUDA context and "
+            "fragmentation may not fit (an expert leaves at least 10 %)"
+        )
+    return text
 
 
 def suggest(
@@ -106,27 +125,42 @@ def suggest(
     started = time.perf_counter()
     s = Search(catalog, assumptions, question, progress=progress, cancelled=cancelled)
     found = s.best()
+    older: Search | None = None
+    if not s.older_platforms and question.older_platforms is None:
+        # At $5,000 and more an older platform is only the cheaper alternative; when no current one carries the
+        # question at all, the answer falls back to it and says so.
+        older = Search(catalog, assumptions, replace(question, older_platforms=True), s.perf, progress, cancelled)
+        if found is None:
+            found, s = older.best(), older
     if found is None:
         raise SuggestError(_why_none(s))
     if found.score is not None and math.isinf(found.score.days):
         raise SuggestError(_never(s, found))
-    total = s.from_usd(found.total_usd)
+    least = found
+    spent = balance(s, found) if _balances(s) else None
+    if spent is not None:
+        found = spent.found
     build = found.build(assumptions)
     if question.beat is not None:  # the chart of the suggested build shows the offer it was chosen to beat
         build = build.model_copy(
             update={"comparison": (ChartOffer(offer=question.beat.id, pricing=assumptions.pricing),)}
         )
-    sug = Suggestion(question, found, build, question.currency, total, "", "")
+    sug = Suggestion(question, found, build, question.currency, s.from_usd(found.total_usd), "", "")
     sug.report = check(build)
-    sug.minimums = Minimums.for_option(question, found.option.count, found.option.vram_gb).lines()
+    sug.minimums = Minimums.for_option(question, found.option.count, found.option.vram_gb, found.option.part).lines()
     sug.notes = _notes(s)
     if platform_note(s, found):
         sug.notes.insert(0, platform_note(s, found))
     sug.beat_text = breakeven_text(found, s)
     sug.fit_text = fit_text(question, found)
+    sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.from_usd(usd), s.q.currency))
+    sug.assumed = said(s, found, build)
+    sug.unchecked_extra = unchecked_extra(build)
     if question.own_prices:
         used = sum(1 for i in sug.build.items if i.price_override)
         sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
+    if s is older:
+        sug.notes.insert(0, older_fallback(found))
     if explain:
         sug.binding, sug.binding_text = _binding(s, found)
         if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
@@ -138,5 +172,16 @@ def suggest(
                     (extra, Alternative(f"{money(extra, question.currency)} more", step) if step else None)
                 )
         sug.runners_up = _runners_up(s, found)
+        if older is not None and s is not older:
+            alt = older.complete(least.option, least.total_usd - 0.01)
+            if alt is not None:
+                saving = money(s.from_usd(least.total_usd - alt.total_usd), question.currency)
+                sug.runners_up.append(Alternative(f"older platform ({older_socket(alt)}), {saving} less", alt))
     sug.seconds = time.perf_counter() - started
     return sug
+
+
+def _balances(s: Search) -> bool:
+    """The budget is spent on balance for the goals that rank GPUs (not the cheapest-... or break-even goals, where
+    every dollar more is a worse answer), with a budget and the expert's minimums on."""
+    return s.q.expert and s.q.budget is not None and s.q.goal in (Goal.THROUGHPUT, Goal.VRAM)

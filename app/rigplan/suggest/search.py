@@ -22,13 +22,14 @@ from rigplan.catalog.loader import Catalog
 from rigplan.costs.perf import PerfTable, gpu_speed, load_perf, multi_gpu
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Gpu, Kind
+from rigplan.rules import check
 from rigplan.rules.context import open_air
 from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.breakeven import Breakeven, Score, better
 from rigplan.suggest.candidates import candidates
 from rigplan.suggest.complete import Candidates, Completion, Context
 from rigplan.suggest.expert import Minimums, gpu_unknowns, spacing_fails, strict_for
-from rigplan.suggest.found import ORDER, Cancelled, Found, GpuOption, Stats, vendor_of
+from rigplan.suggest.found import CURRENT_FROM_USD, ORDER, Cancelled, Found, GpuOption, Stats, is_current, vendor_of
 from rigplan.suggest.pricing import Budget, Pricing
 from rigplan.suggest.pruning import PowerPruner
 from rigplan.suggest.question import Goal, Question, SuggestError
@@ -76,6 +77,16 @@ class Search:
             socks = sub.table(Kind.MOTHERBOARD).column("socket")
             drop = ("", question.platform_not)
             lists[Kind.MOTHERBOARD] = [(p, r) for p, r in lists[Kind.MOTHERBOARD] if vendor_of(socks[r]) not in drop]
+        # An expert's judgement: with the minimums off, or without a budget (the cheapest-... goals), every platform.
+        self.older_platforms = (
+            question.older_platforms
+            if question.older_platforms is not None
+            else not question.expert or question.budget is None or self.budget.usd() < CURRENT_FROM_USD - 1e-9
+        )
+        if not self.older_platforms:  # left out of the lists, as above: the candidate tables stay shared
+            for kind in (Kind.MOTHERBOARD, Kind.CPU):
+                socks = sub.table(kind).column("socket")
+                lists[kind] = [(p, r) for p, r in lists[kind] if is_current(socks[r])]
         cpus = sub.table(Kind.CPU)
         known = all(cpu_boost_w(cpus.part(r)) is not None for _, r in lists[Kind.CPU])  # type: ignore[arg-type]
         self.cands = Candidates(sub, lists, known)
@@ -159,7 +170,7 @@ class Search:
     def complete(self, option: GpuOption, cap_usd: float, need: Minimums | None = None) -> Found | None:
         """The cheapest valid build around `option` costing at most cap_usd in all, or None (need: minimums above
         the question's for this option, the balance stage's)."""
-        need = need or Minimums.for_option(self.q, option.count, option.vram_gb)
+        need = need or Minimums.for_option(self.q, option.count, option.vram_gb, option.part)
         key = (option.signature, option.count, need)
         rest_cap = cap_usd - option.cost_usd
         hit = self.memo.get(key)
@@ -190,6 +201,11 @@ class Search:
         if option.row >= 0:  # the loosest card's own completion is not a fruitless completion of a real option
             self.rest_floor.spent(option.count, completion.nodes + 1, found)
         return found
+
+    def accepts(self, found: Found) -> bool:
+        """A complete build the search would take: no error in check(), no strict warning or unknown."""
+        report = check(found.build(self.a))
+        return report.ok and not self.strict.failures(report)
 
     def _rebase(self, found: Found, option: GpuOption) -> Found:
         rest = found.total_usd - found.option.cost_usd
@@ -279,7 +295,7 @@ class Search:
                 continue
             if score is not None and not better(Score(objective.day_bound(o, least), "bound", least), score):
                 continue
-            need = Minimums.for_option(self.q, o.count, o.vram_gb)
+            need = Minimums.for_option(self.q, o.count, o.vram_gb, o.part)
             found = self._run(o, cap - o.cost_usd, need, objective, score)
             if found is not None:
                 best = found
