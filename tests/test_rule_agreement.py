@@ -23,6 +23,7 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Case, Cpu, Gpu, Motherboard, Part, Psu
 from rigplan.rules import check
 from rigplan.rules.compat import SINGLE, base_build, compatible_mask
+from rigplan.rules.context import Ctx
 from rigplan.rules.engine import RULES
 from rigplan.rules.rule import Rule, with_part
 
@@ -204,30 +205,46 @@ def test_known_disagreeing_builds_agree(name: str, kind: Kind, catalog: Catalog)
     assert not all(slow), "the build should rule some candidates out (else it tests nothing)"
 
 
-GATED = [r for r in RULES if r.needs or r.applies is not None]
+def _can_close(r: Rule) -> bool:
+    """A gate that some build and candidate of a kind the rule reads leave closed (gpu-spacing reads only the GPUs
+    and needs one: its candidate always opens it)."""
+    if r.applies is not None:
+        return True
+    return any(r.needs - {kind} or (r.needs_any and kind not in r.needs_any) for kind in {*r.reads, *r.strict_facts})
+
+
+GATED = [r for r in RULES if (r.reads or r.strict_facts) and _can_close(r)]
+
+
+def _written(rule: Rule, build: Build, leave_out: str = "") -> set[tuple[str, str, tuple[str, ...], str]]:
+    """Everything the rule writes, findings and "not checked" lines alike (the candidate's id left out)."""
+    c = Ctx(build)
+    rule.run(c)
+    out = {(str(f.severity), f.rule, tuple(p for p in f.parts if p != leave_out), "") for f in c.report.findings}
+    return out | {("unchecked", n.rule, (), n.reason) for n in c.report.not_checked}
 
 
 @pytest.mark.parametrize("rule", GATED, ids=[r.id for r in GATED])
-def test_a_closed_gate_means_no_error(rule: Rule, catalog: Catalog, varied: Catalog) -> None:
-    """rule_mask answers "all compatible" without running a rule whose `needs` kinds are missing or whose `applies`
-    is false (rules/rule.py). That shortcut is only right if the rule then writes no error whatever candidate goes
-    in: run the rule itself on random builds whose gate is closed, with candidates of every kind it reads."""
+def test_a_closed_gate_means_nothing_written(rule: Rule, catalog: Catalog, varied: Catalog) -> None:
+    """rule_mask and the suggester's strict verdicts answer "all pass" without running a rule whose `needs` kinds
+    are missing, none of whose `needs_any` kinds is there, or whose `applies` is false (Rule.gate). That shortcut is
+    only right if the rule then writes nothing new (no finding, no "not checked") whatever candidate goes in: run
+    the rule itself on random builds whose gate is closed, with candidates of every kind it reads."""
     rng = random.Random(rule.id)
     closed = 0
     for cat in (catalog, varied):
         for _ in range(40):
             build = random_build(rng, cat)
-            for kind in rule.reads:
+            for kind in {*rule.reads, *rule.strict_facts}:
                 base = base_build(build, kind)
-                present = {i.part.kind for i in base.items} | {kind}
-                if rule.needs <= present and (rule.applies is None or rule.applies(base, kind)):
+                if rule.gate(base, kind):
                     continue
                 closed += 1
                 table = cat.table(kind)
-                before = rule.errors(base)
+                before = _written(rule, base)
                 for row in rng.sample(range(len(table)), 12):
                     part = table.part(row)
-                    after = rule.errors(with_part(base, part, kind in SINGLE), part.id)
+                    after = _written(rule, with_part(base, part, kind in SINGLE), part.id)
                     assert after <= before, f"{rule.id} wrote {after - before} with its gate closed ({part.name})"
     assert closed, "no random build closed the gate: the test checked nothing"
 

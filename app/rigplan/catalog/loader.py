@@ -41,6 +41,9 @@ class KindTable:
         self.ids: list[str] = columns["id"]
         self._parts: list[Part | None] = [None] * len(self.ids)
         self._hay: list[str] | None = None
+        # Caches of the layers above that live and die with this table, by owner (rules.rule.TableCache): no
+        # cache keyed by a table's id() outlives the table, and no two catalogs share one.
+        self.caches: dict[str, Any] = {}
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -212,6 +212,8 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
                 "warnings": [f.to_json() for f in sug.report.findings if f.severity == "warning"] if sug.report else [],
                 "not_checked": [n.to_json() for n in sug.report.not_checked] if sug.report else [],
                 "minimums": sug.minimums,
+                "spending": sug.spending,
+                "assumed": sug.assumed,
                 "fits_workload": _fit_json(sug),
                 "notes": sug.notes,
                 "seconds": round(sug.seconds, 3),
@@ -234,6 +236,10 @@ def cmd_suggest(ns: argparse.Namespace) -> int:
         print(f"Workload: {sug.fit_text}")
     if sug.minimums:
         print(f"Held to the expert's minimums: {'; '.join(sug.minimums)}")
+    if sug.spending:
+        print(f"Spending: {'; '.join(sug.spending)}")
+    for line in sug.assumed:
+        print(f"Taken as given: {line}")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
         buys = (

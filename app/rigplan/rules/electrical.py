@@ -51,7 +51,8 @@ def _unknown_power(c: Ctx, p: PowerEstimate, rule: str, kinds: tuple[Kind, ...])
     return True
 
 
-def psu_wattage(c: Ctx, p: PowerEstimate) -> None:
+def psu_wattage(c: Ctx) -> None:
+    p = c.power
     if not c.psu or not p.load_w:
         return
     if c.psu.wattage is None:
@@ -255,23 +256,34 @@ def plan_cables(cards: list[tuple[int, Gpu, tuple[int, int]]], have16: int, have
     return plan
 
 
+def _eps_count_unknown(c: Ctx) -> bool:
+    """psu-eps-count's case: the PSU's EPS cable count unknown, or none listed while the board's sockets are."""
+    assert c.psu and c.board
+    have = c.psu.connectors.eps8 if c.psu.connectors else None
+    return have is None or (have == 0 and not c.board.eps_connectors)
+
+
+def psu_eps_count(c: Ctx) -> None:
+    """Its own id: a PSU of unknown EPS count may have none (an error), a hole the suggester must not take."""
+    if not (c.psu and c.board) or not _eps_count_unknown(c):
+        return
+    if not (c.psu.connectors and c.psu.connectors.eps8 is not None):
+        c.unchecked("psu-eps-count", "the PSU's EPS (CPU power) cable count is unknown", (K.PSU,))
+    else:  # an old board may take a 4-pin ATX12V plug; one that wants an 8-pin EPS gets nothing
+        c.unchecked(
+            "psu-eps-count",
+            "the PSU lists no EPS 8-pin (CPU power) cable and the board's CPU power sockets are unknown",
+            (K.PSU,),
+        )
+
+
 def psu_eps(c: Ctx) -> None:
-    if not (c.psu and c.board):
+    if not (c.psu and c.board) or _eps_count_unknown(c):
         return
     sockets = c.board.eps_connectors
     have = c.psu.connectors.eps8 if c.psu.connectors else None
-    if have is None:
-        # Its own id: a PSU of unknown EPS count may have none (an error), a hole the suggester must not take.
-        c.unchecked("psu-eps-count", "the PSU's EPS (CPU power) cable count is unknown", (K.PSU,))
-        return
+    assert have is not None
     if not sockets:
-        if have == 0:  # an old board may take a 4-pin ATX12V plug; one that wants an 8-pin EPS gets nothing
-            c.unchecked(
-                "psu-eps-count",
-                "the PSU lists no EPS 8-pin (CPU power) cable and the board's CPU power sockets are unknown",
-                (K.PSU,),
-            )
-            return
         fed = (
             "its one EPS cable feeds the first, not a second if the board has one"
             if have == 1
@@ -298,7 +310,8 @@ def psu_eps(c: Ctx) -> None:
         )
 
 
-def wall_circuit(c: Ctx, p: PowerEstimate) -> None:
+def wall_circuit(c: Ctx) -> None:
+    p = c.power
     if not p.load_w:
         return
     if _unknown_power(c, p, "wall-circuit", (K.PSU, K.GPU, K.CPU)):

@@ -1,5 +1,8 @@
-"""check(build) -> Report: every rule, on whatever the build has so far. RULES is the one list of rules; the
-"compatible only" filter (compat.py) runs the same rules (rule.py)."""
+"""check(build) -> Report: every rule, on whatever the build has so far. RULES is the one list of rules, each entry
+with its whole policy (rule.py); the "compatible only" filter (compat.py), the Passed list (passed.py) and the
+suggester's strict verdicts (suggest/expert.py) all read it. Over 400 lines because it is that one table: each
+entry states every policy field, one to a line, so that a new rule cannot leave one out (docs/checks.md, "How a
+rule is added")."""
 
 from __future__ import annotations
 
@@ -9,11 +12,11 @@ from rigplan.rules import electrical as el
 from rigplan.rules import fit, gpu, memory, units
 from rigplan.rules import workstation as ws
 from rigplan.rules.balance import balance
-from rigplan.rules.context import Ctx, eps_fed
+from rigplan.rules.context import Ctx, eps_fed, open_air
 from rigplan.rules.findings import Report
 from rigplan.rules.power import is_atx3, psu_units
-from rigplan.rules.power_mask import power_errors
-from rigplan.rules.rule import Rule, count_only, facts
+from rigplan.rules.power_mask import psu_wattage_errors, wall_circuit_errors
+from rigplan.rules.rule import Power, Rule, count_only, facts
 
 K = Kind
 ESSENTIAL = (Kind.CPU, Kind.MOTHERBOARD, Kind.MEMORY, Kind.STORAGE, Kind.GPU, Kind.PSU, Kind.CASE)
@@ -28,12 +31,6 @@ def missing(c: Ctx) -> None:
     if c.build.first(Kind.COOLER) is None and c.cpu and not c.cpu.includes_cooler:
         why = "the CPU comes without one" if c.cpu.includes_cooler is False else "no cooler chosen"
         c.note("missing-cooler", f"No CPU cooler chosen yet ({why}).", "", [], (Kind.COOLER,))
-
-
-def power_rules(c: Ctx) -> None:
-    """PSU rating and wall circuit: one rule object, so the filter estimates each candidate's power once."""
-    el.psu_wattage(c, c.power)
-    el.wall_circuit(c, c.power)
 
 
 def _psu_power(p: Psu) -> tuple[object, ...]:
@@ -57,39 +54,91 @@ def both(a: Kind, b: Kind) -> frozenset[Kind]:
     return frozenset({a, b})
 
 
+def one(a: Kind) -> frozenset[Kind]:
+    return frozenset({a})
+
+
+NONE = Power.NONE
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         ("cpu-socket",),
         fit.cpu_socket,
         {K.CPU: facts("socket"), K.MOTHERBOARD: facts("socket")},
         needs=both(K.CPU, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("cpu-chipset",),
         fit.cpu_chipset,
         {K.CPU: fit.cpu_chipset_facts, K.MOTHERBOARD: facts("socket", "chipset")},
         needs=both(K.CPU, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     # No display output is about a part still missing, not about a candidate's fit: the filter leaves it out, or
     # it would hide every Threadripper until a GPU is chosen.
-    Rule(("cpu-igpu",), fit.cpu_igpu),
+    Rule(
+        ("cpu-igpu",),
+        fit.cpu_igpu,
+        passes=False,
+        strict_unknown=False,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
     Rule(
         ("cpu-memory-type",),
         fit.cpu_memory_type,
         {K.CPU: facts("memory_types"), K.MEMORY: facts("ram_type")},
         needs=both(K.CPU, K.MEMORY),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("cooler-socket",),
         fit.cooler_fit,
         {K.CPU: facts("socket"), K.COOLER: facts("sockets")},
         needs=both(K.CPU, K.COOLER),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("cooler-height",),
         fit.cooler_height,
         {K.COOLER: facts("height_mm"), K.CASE: facts("max_cooler_height_mm")},
         needs=both(K.COOLER, K.CASE),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("case-radiator-gpu",),
@@ -100,30 +149,141 @@ RULES: tuple[Rule, ...] = (
             K.GPU: facts("length_mm"),
         },
         needs=both(K.COOLER, K.CASE),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("board-form-factor",),
         fit.board_form_factor,
         {K.MOTHERBOARD: facts("form_factor"), K.CASE: facts("motherboard_form_factors")},
         needs=both(K.MOTHERBOARD, K.CASE),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
-        ("psu-form-factor", "psu-length"),
-        fit.psu_fit,
-        {K.PSU: facts("form_factor", "length_mm"), K.CASE: facts("psu_form_factors", "max_psu_length_mm")},
+        ("psu-form-factor",),
+        fit.psu_form_factor_rule,
+        {K.PSU: facts("form_factor"), K.CASE: facts("psu_form_factors")},
         needs=both(K.PSU, K.CASE),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    # Not strict: few PSUs and cases give a length, and a PSU a few mm long for its bay is rare.
+    Rule(
+        ("psu-length",),
+        fit.psu_length,
+        {K.PSU: facts("length_mm"), K.CASE: facts("max_psu_length_mm")},
+        needs=both(K.PSU, K.CASE),
+        passes=True,
+        strict_unknown=False,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
-        ("memory-type", "memory-registered", "memory-form-factor", "memory-slots", "memory-capacity"),
-        memory.memory_rules,
-        {
-            K.MEMORY: facts("ram_type", "registered", "form_factor", "modules", "capacity_gb"),
-            K.MOTHERBOARD: facts("ram_type", "socket", "memory_form_factor", "memory_slots", "max_memory_gb"),
-            K.CPU: facts("socket", "max_memory_gb"),
-        },
-        needs=frozenset({K.MEMORY}),
+        ("memory-type",),
+        memory.memory_type,
+        {K.MEMORY: facts("ram_type"), K.MOTHERBOARD: facts("ram_type")},
+        needs=both(K.MEMORY, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
-    Rule(("memory-ecc",), ws.memory_ecc),  # a warning at most: the filter leaves it out
+    Rule(
+        ("memory-registered",),
+        memory.memory_registered,
+        {
+            K.MEMORY: facts("registered"),
+            K.MOTHERBOARD: facts("socket"),
+            K.CPU: facts("socket", "rdimm_support"),
+        },
+        needs=one(K.MEMORY),
+        needs_any=both(K.MOTHERBOARD, K.CPU),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    Rule(
+        ("memory-form-factor",),
+        memory.memory_form_factor,
+        {K.MEMORY: facts("form_factor"), K.MOTHERBOARD: facts("memory_form_factor")},
+        needs=both(K.MEMORY, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    Rule(
+        ("memory-slots",),
+        memory.memory_slots,
+        {K.MEMORY: facts("modules", "capacity_gb"), K.MOTHERBOARD: facts("memory_slots")},
+        needs=both(K.MEMORY, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    Rule(
+        ("memory-capacity",),
+        memory.memory_capacity,
+        {
+            K.MEMORY: facts("modules", "capacity_gb"),
+            K.MOTHERBOARD: facts("max_memory_gb"),
+            K.CPU: facts("max_memory_gb"),
+        },
+        needs=one(K.MEMORY),
+        needs_any=both(K.MOTHERBOARD, K.CPU),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    # a warning at most: the filter leaves it out
+    Rule(
+        ("memory-ecc",),
+        ws.memory_ecc,
+        passes=False,
+        strict_unknown=False,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
     Rule(
         ("memory-rdimm-cpu",),
         ws.memory_rdimm_cpu,
@@ -133,55 +293,240 @@ RULES: tuple[Rule, ...] = (
             K.MOTHERBOARD: facts("socket"),
         },
         needs=both(K.MEMORY, K.CPU),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
-        ("storage-m2", "storage-sata"),
-        memory.storage_rules,
-        {K.STORAGE: facts("form_factor", "interface"), K.MOTHERBOARD: facts("m2_slots", "sata_ports")},
+        ("storage-m2",),
+        memory.storage_m2,
+        {K.STORAGE: facts("form_factor", "interface"), K.MOTHERBOARD: facts("m2_slots")},
         needs=both(K.STORAGE, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    Rule(
+        ("storage-sata",),
+        memory.storage_sata,
+        {K.STORAGE: facts("form_factor", "interface"), K.MOTHERBOARD: facts("sata_ports")},
+        needs=both(K.STORAGE, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("gpu-length",),
         gpu.gpu_length,
         {K.GPU: facts("length_mm"), K.CASE: facts("max_gpu_length_mm")},
         needs=both(K.GPU, K.CASE),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=True,
     ),
     Rule(
         ("gpu-slots",),
         gpu.gpu_slots_rule,
         {K.GPU: count_only, K.MOTHERBOARD: facts("pcie_slots")},
         needs=both(K.GPU, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
         ("gpu-expansion-slots",),
         gpu.gpu_expansion_slots,
         {K.GPU: facts("slot_width"), K.CASE: facts("expansion_slots")},
         needs=both(K.GPU, K.CASE),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=True,
     ),
     Rule(
         ("board-slot-positions",),
         ws.board_slot_positions,
         {K.GPU: facts("slot_width"), K.MOTHERBOARD: facts("form_factor")},
         needs=both(K.GPU, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=True,
     ),
-    Rule(("gpu-slot-lanes",), ws.gpu_slot_lanes),  # a warning at most
-    Rule(("gpu-slot-spacing", "gpu-lanes", "gpu-spacing"), gpu.gpu_multi),
-    Rule(("gpu-radiator",), gpu.gpu_radiator),  # "not checked" only: hybrid and custom-loop cards
-    Rule(("balance-ram", "balance-cores", "balance-am5-dimms"), balance),  # notes only: no facts (rules/balance.py)
-    Rule(("psu-wattage", "wall-circuit"), power_rules, POWER_FACTS, assumptions=True, vector=power_errors),
+    # a warning at most
+    Rule(
+        ("gpu-slot-lanes",),
+        ws.gpu_slot_lanes,
+        passes=False,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads={K.GPU: count_only, K.MOTHERBOARD: gpu.board_slots},
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    # "not checked" only: the data gives no slot distances
+    Rule(
+        ("gpu-slot-spacing",),
+        gpu.gpu_slot_spacing,
+        needs=both(K.GPU, K.MOTHERBOARD),
+        passes=False,
+        strict_unknown=False,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    # a note, or a warning below x8
+    Rule(
+        ("gpu-lanes",),
+        gpu.gpu_lanes_rule,
+        needs=one(K.GPU),
+        passes=False,
+        strict_unknown=True,
+        strict_warn=True,
+        strict_reads={K.GPU: count_only, K.MOTHERBOARD: gpu.board_slots, K.CPU: facts("pcie_lanes")},
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    # a warning at most: 3+ open-air cards
+    Rule(
+        ("gpu-spacing",),
+        gpu.gpu_spacing,
+        needs=one(K.GPU),
+        passes=False,
+        strict_unknown=True,
+        strict_warn=True,
+        strict_reads={K.GPU: lambda g: (open_air(g),)},
+        power=NONE,
+        gpu_only=True,
+        loosest_card=False,
+    ),
+    # "not checked" only: hybrid and custom-loop cards
+    Rule(
+        ("gpu-radiator",),
+        gpu.gpu_radiator,
+        needs=one(K.GPU),
+        passes=False,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads={K.GPU: facts("cooling")},
+        power=NONE,
+        gpu_only=True,
+        loosest_card=False,
+    ),
+    # notes only (rules/balance.py)
+    Rule(
+        (
+            "balance-ram",
+            "balance-cores",
+            "balance-am5-dimms",
+        ),
+        balance,
+        passes=False,
+        strict_unknown=False,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    Rule(
+        ("psu-wattage",),
+        el.psu_wattage,
+        POWER_FACTS,
+        assumptions=True,
+        needs=one(K.PSU),
+        vector=psu_wattage_errors,
+        passes=True,
+        strict_unknown=True,
+        strict_warn=True,
+        strict_reads=None,
+        power=Power.RATING,
+        gpu_only=False,
+        loosest_card=True,
+    ),
+    Rule(
+        ("wall-circuit",),
+        el.wall_circuit,
+        POWER_FACTS,
+        assumptions=True,
+        needs_any=frozenset(Kind),  # any part: the build's draw, with or without a PSU (a Gold unit assumed)
+        vector=wall_circuit_errors,
+        passes=True,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads=None,
+        power=Power.CIRCUIT,
+        gpu_only=False,
+        loosest_card=False,
+    ),
     Rule(
         ("psu-quantity",),
         units.psu_quantity,
         POWER_FACTS,
-        needs=frozenset({K.PSU}),
+        needs=one(K.PSU),
         applies=lambda b, _kind: psu_units(b) > 1,
+        passes=True,
+        strict_unknown=True,
+        strict_warn=True,
+        strict_reads=None,
+        power=Power.UNITS,
+        gpu_only=False,
+        loosest_card=False,
     ),
-    Rule(("psu-atx3",), ws.psu_atx3),  # a note at most
+    # a note at most
+    Rule(
+        ("psu-atx3",),
+        ws.psu_atx3,
+        passes=False,
+        strict_unknown=False,
+        strict_warn=False,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
     Rule(
         ("psu-pcie-connectors",),
         el.psu_pcie,
         {K.GPU: facts("power_connectors", "tdp_w"), K.PSU: facts("connectors")},
         needs=both(K.GPU, K.PSU),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=True,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=True,
     ),
     Rule(
         ("gpu-eps-power",),
@@ -193,12 +538,39 @@ RULES: tuple[Rule, ...] = (
         },
         needs=both(K.GPU, K.PSU),
         applies=lambda b, kind: kind is K.GPU or any(eps_fed(i.part) for i in b.items if i.part.kind is K.GPU),
+        passes=True,
+        strict_unknown=True,
+        strict_warn=True,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
     Rule(
-        ("psu-eps", "psu-eps-count"),
+        ("psu-eps",),
         el.psu_eps,
         {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")},
         needs=both(K.PSU, K.MOTHERBOARD),
+        passes=True,
+        strict_unknown=False,
+        strict_warn=True,
+        strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    # "not checked" only: a PSU of unknown EPS count
+    Rule(
+        ("psu-eps-count",),
+        el.psu_eps_count,
+        needs=both(K.PSU, K.MOTHERBOARD),
+        passes=False,
+        strict_unknown=True,
+        strict_warn=False,
+        strict_reads={K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")},
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
     ),
 )
 

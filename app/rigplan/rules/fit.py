@@ -183,7 +183,7 @@ def board_form_factor(c: Ctx) -> None:
         )
 
 
-def psu_fit(c: Ctx) -> None:
+def psu_form_factor_rule(c: Ctx) -> None:
     if not (c.psu and c.case):
         return
     ff, allowed = c.psu.form_factor, c.case.psu_form_factors
@@ -191,6 +191,12 @@ def psu_fit(c: Ctx) -> None:
         c.unchecked("psu-form-factor", "the case's supported PSU form factors are unknown", (K.PSU, K.CASE))
     else:
         psu_form_factor(c, ff, allowed)
+
+
+def psu_length(c: Ctx) -> None:
+    """The PSU's depth against the case's PSU room (both makers' figures, mm): longer by any amount is an error."""
+    if not (c.psu and c.case):
+        return
     length, limit = c.psu.length_mm, c.case.max_psu_length_mm
     if length is None or limit is None:
         c.unchecked(

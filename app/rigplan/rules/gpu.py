@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 from rigplan.model.parts import Kind
 from rigplan.rules.context import Ctx, gpu_slots, mm, open_air, x16_size_slots
@@ -68,32 +69,44 @@ def gpu_expansion_slots(c: Ctx) -> None:
         )
 
 
-def gpu_multi(c: Ctx) -> None:
-    """Several GPUs: slot spacing (not in the data), lanes per card and open-air cards packed together. Notes and
-    warnings only."""
-    parts = [i.part for i in c.gpu_items]
-    n = len(c.gpus)
-    if n >= 2 and c.board:
+def gpu_slot_spacing(c: Ctx) -> None:
+    """Two or more GPUs: the distance between the board's x16 slots is not in the data (never a silent pass)."""
+    if len(c.gpus) >= 2 and c.board:
         c.unchecked(
             "gpu-slot-spacing",
             "the distance between the board's x16 slots is not in the data: check that "
             "each card's cooler clears the next slot",
             (K.GPU, K.MOTHERBOARD),
         )
+
+
+def gpu_lanes_rule(c: Ctx) -> None:
+    """Two or more GPUs: the link each runs at (gpu_lanes). A note, or a warning below x8."""
+    n = len(c.gpus)
     if n >= 2:
-        gpu_lanes(c, n, parts)
-    if n >= 3:
-        packed = [g for g in c.gpus if open_air(g)]
-        if any(open_air(g) is None for g in c.gpus):
-            c.unchecked("gpu-spacing", "a GPU's cooler type is unknown", (K.GPU,))
-        if len(packed) >= 3:
-            c.warn(
-                "gpu-spacing",
-                f"{len(packed)} open-air GPUs packed side by side recirculate each other's hot air and throttle.",
-                "Use blower-style cards, risers with spacing, or water cooling for 3+ GPUs.",
-                parts,
-                (K.GPU,),
-            )
+        gpu_lanes(c, n, [i.part for i in c.gpu_items])
+
+
+def gpu_spacing(c: Ctx) -> None:
+    """Three or more open-air GPUs packed side by side: a warning (blower, liquid-cooled and passive cards pass)."""
+    if len(c.gpus) < 3:
+        return
+    packed = [g for g in c.gpus if open_air(g)]
+    if any(open_air(g) is None for g in c.gpus):
+        c.unchecked("gpu-spacing", "a GPU's cooler type is unknown", (K.GPU,))
+    if len(packed) >= 3:
+        c.warn(
+            "gpu-spacing",
+            f"{len(packed)} open-air GPUs packed side by side recirculate each other's hot air and throttle.",
+            "Use blower-style cards, risers with spacing, or water cooling for 3+ GPUs.",
+            [i.part for i in c.gpu_items],
+            (K.GPU,),
+        )
+
+
+def board_slots(board: Any) -> Hashable:
+    """The facts of a board's PCIe slots that the lane rules read (gpu-lanes, gpu-slot-lanes)."""
+    return (repr(board.pcie_slots), board.form_factor)
 
 
 def lane_split(cpu_lanes: int, n: int) -> int:

@@ -1,4 +1,4 @@
-"""The power rules (psu-wattage, wall-circuit) over a whole kind of the catalog, with numpy.
+"""The power rules (psu-wattage, wall-circuit: one vector each) over a whole kind of the catalog, with numpy.
 
 Power adds up, so it is faster to add each candidate's own lines (power.part_lines) and the fixed lines it changes
 (power.fixed_lines) to the build's estimate than to estimate every candidate's build: the same line functions that
@@ -91,14 +91,30 @@ def _fixed(reps: _Reps, kind: Kind, c: Ctx) -> np.ndarray:
     return hit
 
 
-def power_errors(
+def psu_wattage_errors(
     base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
 ) -> np.ndarray | None:
-    """Rows whose part, added to `base`, makes the build fail psu-wattage or wall-circuit where `base` did not
-    (`already`: the rule ids with an error in `base`, from Rule.errors). None for a build with two or more PSUs
-    (each unit's share: units.py), which the rule's `run` judges."""
+    """Rows whose part, added to `base`, makes the build fail psu-wattage where `base` did not (`already`: the rule
+    ids with an error in `base`, from Rule.errors). None for a build with two or more PSUs (units.py)."""
+    return _power_errors(base, table, codes, first, already, wall=False)
+
+
+def wall_circuit_errors(
+    base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
+) -> np.ndarray | None:
+    """The same for wall-circuit."""
+    return _power_errors(base, table, codes, first, already, wall=True)
+
+
+def _power_errors(
+    base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str], wall: bool
+) -> np.ndarray | None:
+    """Rows whose part, added to `base`, makes the build fail psu-wattage (wall: wall-circuit) where `base` did not.
+    None for a build with two or more PSUs (each unit's share: units.py), which the rule's `run` judges."""
     if psu_units(base) > 1:
         return None
+    if ("wall-circuit" if wall else "psu-wattage") in already:  # an error there already: no candidate adds it
+        return np.ones(len(codes), dtype=bool)
     c = Ctx(base)
     est = c.power
     kind = table.kind
@@ -120,11 +136,12 @@ def power_errors(
         psu_w, rating, atx3 = np.full(n, w), np.full(n, r, dtype=object), np.full(n, spikes, dtype=bool)
         has_psu = np.full(n, c.psu is not None, dtype=bool)
     known = (load > 0) & ~unknown
-    with np.errstate(invalid="ignore"):
-        over_psu = has_psu & known & psu_overloaded(sizing_watts(load, gpu, atx3), psu_w)
+    if not wall:
+        with np.errstate(invalid="ignore"):
+            over_psu = has_psu & known & psu_overloaded(sizing_watts(load, gpu, atx3), psu_w)
+        return ~over_psu[codes]  # type: ignore[no-any-return]
     a = base.assumptions
     over_wall = known & circuit_overloaded(
         wall_draw(load, gpu, psu_w, rating, atx3), circuit_limit_w(a.wall_voltage, a.wall_amps)
     )
-    bad = (over_psu & ("psu-wattage" not in already)) | (over_wall & ("wall-circuit" not in already))
-    return ~bad[codes]
+    return ~over_wall[codes]  # type: ignore[no-any-return]

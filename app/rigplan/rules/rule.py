@@ -1,7 +1,9 @@
-"""A rule, written once: `run(ctx)` judges one build and writes its findings; `reads` names the facts of each part
-kind that can change its verdict. The catalog-wide filter (rules/compat.py) evaluates the same `run` once per
-distinct value of those facts among a kind's parts and spreads the answer over the rows with numpy, so there is no
-second, column-wise copy of any rule to keep in step (docs/checks.md, "How a rule is added").
+"""A rule, written once, with its whole policy: `run(ctx)` judges one build and writes its findings; `reads` names
+the facts of each part kind that can change its verdict; the policy fields say what the suggester and the Passed
+list make of it. The catalog-wide filter (rules/compat.py) evaluates the same `run` once per distinct value of those
+facts among a kind's parts and spreads the answer over the rows with numpy, so there is no second, column-wise copy
+of any rule to keep in step; the suggester's strict verdicts (suggest/expert.py) use the same masking with another
+`Judge` (docs/architecture.md, "How a rule is added").
 
 A wrong `reads` (a fact the rule uses but does not declare) would make parts that differ in that fact share one
 verdict; tests/test_rule_agreement.py runs check() on every part of every kind against random partial builds and
@@ -12,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -38,29 +41,70 @@ def count_only(part: Any) -> Hashable:
     return ()
 
 
+class Power(Enum):
+    """How a rule reads the build's power (rules/power.py), for the suggester's pruning (suggest/bounds.py)."""
+
+    NONE = "none"  # reads no power figure
+    # The load against the PSU's rating (psu-wattage). Its error bounds the search (bounds.PowerRoom: the load only
+    # grows as parts are added); its warning is "below RigPlan's recommended size" (candidates.psu_recommended).
+    RATING = "rating"
+    CIRCUIT = "circuit"  # the wall draw against the circuit (wall-circuit): bounds.PowerRoom and wall_feasible
+    UNITS = "units"  # the load split over two or more PSU units (psu-quantity): judged per candidate, not bounded
+
+
 @dataclass(frozen=True)
 class Rule:
-    ids: tuple[str, ...]  # the finding ids it writes (each id belongs to one rule)
+    ids: tuple[str, ...]  # the finding ids it writes (each id belongs to one rule; one id but for notes-only rules)
     run: Callable[[Ctx], None]
     reads: Mapping[Kind, Facts] = field(default_factory=dict)  # empty: the rule writes no errors, the filter skips it
     assumptions: bool = False  # reads the build's assumptions (wall circuit)
-    # Kinds the rule needs all of before it can write an error (a cooler and a case for cooler-height): without
-    # one of them in the build, every candidate passes at once.
+    # Kinds the rule needs all of before it writes anything (a cooler and a case for cooler-height): without one of
+    # them in the build (the candidate's kind counts), every candidate passes at once, and the rule did not run.
     needs: frozenset[Kind] = frozenset()
-    # A condition on the build without the candidate and the candidate's kind, without which the rule writes no
-    # error (psu-quantity: a PSU line of quantity 2+; gpu-eps-power: an EPS-fed GPU, in the build or as the
-    # candidate); None: always.
-    applies: Callable[[Build, Kind], bool] | None = None
+    # Kinds of which it needs at least one besides (memory-capacity: a board or a CPU to set the limit).
+    needs_any: frozenset[Kind] = frozenset()
+    # A condition on the build without the candidate and the candidate's kind (None: no candidate), without which
+    # the rule writes nothing (psu-quantity: a PSU line of quantity 2+; gpu-eps-power: an EPS-fed GPU, in the build
+    # or as the candidate); None: always.
+    applies: Callable[[Build, Kind | None], bool] | None = None
     # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first,
     # ids of the rule's errors the base already has) -> mask; None: the filter runs `run` once per distinct facts.
     # The errors already there come from `errors()`, the one definition both paths use (a vector that read the
     # base's warnings as errors once hid every candidate that turned a psu-wattage warning into an error).
     # It may answer None for a build it does not cover (two PSUs): then `run` is used.
     vector: Callable[[Build, KindTable, np.ndarray, list[int], frozenset[str]], np.ndarray | None] | None = None
+    # -- The policy. Every entry of engine.RULES states each field (no defaults: a rule without its policy does not
+    # construct; tests/test_rule_policy.py). docs/checks.md, "How a rule is added", says what each means.
+    passes: bool = field(kw_only=True)  # it can pass: listed under "Passed" when it ran and wrote nothing
+    strict_unknown: bool = field(kw_only=True)  # its "not checked" fails a candidate for the suggester
+    strict_warn: bool = field(kw_only=True)  # its warning fails a candidate when the expert's minimums are on
+    # The facts its warnings and "not checked" read, for a strict rule that writes no error (so `reads` is empty);
+    # None: `reads`.
+    strict_reads: Mapping[Kind, Facts] | None = field(kw_only=True)
+    power: Power = field(kw_only=True)  # how it reads the build's power (Power)
+    # It reads only the GPUs: its verdict on n cards holds whatever else the build holds, so the suggester drops
+    # the cards it fails from the options at once (a hybrid card's radiator, 3+ open-air cards).
+    gpu_only: bool = field(kw_only=True)
+    # The suggester's relaxed bound (suggest/relaxed.py) asks of it the least any card asks (the "loosest card":
+    # shortest, narrowest, lowest power, no connector). Sound only while its "not checked" fails an option and it
+    # only gets harder as those GPU facts grow; the bound is used only when every such rule is strict_unknown.
+    loosest_card: bool = field(kw_only=True)
 
     @property
     def id(self) -> str:
         return self.ids[0]
+
+    @property
+    def strict_facts(self) -> Mapping[Kind, Facts]:
+        """The facts the suggester's strict verdicts read."""
+        return self.reads if self.strict_reads is None else self.strict_reads
+
+    def gate(self, build: Build, kind: Kind | None) -> bool:
+        """Can the rule write anything in `build` with a part of `kind` added (None: as it is)?"""
+        present = {i.part.kind for i in build.items} | ({kind} if kind is not None else set())
+        if not self.needs <= present or (self.needs_any and not self.needs_any & present):
+            return False
+        return self.applies is None or self.applies(build, kind)
 
     def errors(self, build: Build | Ctx, leave_out: str = "") -> set[ErrorKey]:
         """(rule id, parts involved but `leave_out`) of each error this rule finds in `build`."""
@@ -70,20 +114,87 @@ class Rule:
             (f.rule, tuple(p for p in f.parts if p != leave_out)) for f in c.report.findings if f.severity == "error"
         }
 
-    def fingerprint(self, build: Build) -> Hashable:
-        """Everything of `build` this rule reads: equal fingerprints give equal verdicts for every candidate."""
-        parts = tuple((i.part.kind, i.part.id, i.quantity, self.reads[i.part.kind](i.part)) for i in build.items
-                      if i.part.kind in self.reads)  # fmt: skip
+    def fingerprint(self, build: Build, reads: Mapping[Kind, Facts] | None = None, by_id: bool = True) -> Hashable:
+        """Everything of `build` this rule reads (`reads`, by default its own): equal fingerprints give equal
+        verdicts for every candidate. by_id: the parts' ids too (errors name them)."""
+        reads = self.reads if reads is None else reads
+        parts = tuple((i.part.kind, i.part.id if by_id else None, i.quantity, reads[i.part.kind](i.part))
+                      for i in build.items if i.part.kind in reads)  # fmt: skip
         a = build.assumptions
         return (self.id, parts, (a.wall_voltage, a.wall_amps) if self.assumptions else None)
 
 
-def keys_of(table: KindTable, rule: Rule) -> tuple[np.ndarray, list[int]]:
-    """For each row, the index of its distinct facts; and one representative row per distinct facts. Cached."""
-    cache = table.__dict__.setdefault("_rigplan_rule_keys", {})
-    done = cache.get(rule.id)
+class Judge(Protocol):
+    """What counts against a candidate when a rule runs with it in the build: its errors (the "compatible only"
+    filter, `ERRORS`) or its strict warnings and "not checked" (the suggester's, suggest/expert.py)."""
+
+    @property
+    def tag(self) -> Hashable:
+        """Names its verdicts in a table's cache."""
+        ...
+
+    @property
+    def by_id(self) -> bool:
+        """Its keys name parts by id: its verdicts depend on the build's part ids, not only on their facts."""
+        ...
+
+    def reads(self, rule: Rule) -> Mapping[Kind, Facts]: ...
+
+    def keys(self, rule: Rule, c: Ctx, kind: Kind | None, leave_out: str) -> frozenset[Hashable]:
+        """Run `rule` on `c`: what it wrote that counts (kind: the candidate's; None for the base alone)."""
+        ...
+
+
+class _Errors:
+    tag = "errors"
+    by_id = True
+
+    def reads(self, rule: Rule) -> Mapping[Kind, Facts]:
+        return rule.reads
+
+    def keys(self, rule: Rule, c: Ctx, kind: Kind | None, leave_out: str) -> frozenset[Hashable]:
+        return frozenset(rule.errors(c, leave_out))
+
+
+ERRORS: Judge = _Errors()
+
+# A bound on one table's cached verdicts, for memory only: an entry is one fingerprint (the facts a rule reads of
+# each part of a build: up to ~2 KB of tuples for the power rules, which read every part) and one byte per distinct
+# facts value, so 20,000 entries stay under ~50 MB a table. The suggester's longest question here (the panel's
+# 4-GPU searches) makes fewer than that per table; past it the entries are asked again, never wrong.
+MAX_VERDICTS = 20_000
+
+
+class TableCache:
+    """The rules' caches for one kind table (KindTable.caches["rules"]): they live and die with the table."""
+
+    def __init__(self) -> None:
+        # Per facts function: each row's index of its distinct facts, and one representative row per value.
+        self.codes: dict[Facts, tuple[np.ndarray, list[int]]] = {}
+        # Per (judge, single, fingerprint of the base): the verdicts on the table's distinct facts.
+        self.verdicts: dict[Hashable, Verdicts] = {}
+        self.masks: dict[Hashable, np.ndarray] = {}  # per fingerprint: a vectorised rule's mask (Rule.vector)
+
+    def remember(self, store: dict[Hashable, Any], key: Hashable, value: Any) -> None:
+        if len(store) >= MAX_VERDICTS:
+            store.clear()
+        store[key] = value
+
+
+def table_cache(table: KindTable) -> TableCache:
+    cache = table.caches.get("rules")
+    if cache is None:
+        cache = table.caches["rules"] = TableCache()
+    return cache  # type: ignore[no-any-return]
+
+
+def keys_of(table: KindTable, get: Facts) -> tuple[np.ndarray, list[int]]:
+    """For each row, the index of its distinct facts under `get`; and one representative row per distinct facts.
+    Cached per table and facts function (rules that share one, as the power rules share engine.POWER_FACTS, share
+    it)."""
+    cache = table_cache(table).codes
+    done = cache.get(get)
     if done is None:
-        get = rule.reads[table.kind]
         index: dict[Hashable, int] = {}
         first: list[int] = []
         codes = np.empty(len(table), dtype=np.int64)
@@ -94,7 +205,7 @@ def keys_of(table: KindTable, rule: Rule) -> tuple[np.ndarray, list[int]]:
                 j = index[k] = len(first)
                 first.append(i)
             codes[i] = j
-        cache[rule.id] = done = (codes, first)
+        cache[get] = done = (codes, first)
     return done
 
 
@@ -109,37 +220,73 @@ def with_part(base: Build, part: Any, single: bool) -> Build:
     return base.model_copy(update={"items": (*items, BuildItem(part=part))})
 
 
-def _adds_none(rule: Rule, base: Ctx, part: Any, single: bool, before: set[ErrorKey]) -> bool:
-    """The representative stands for every part with its facts, none of which is in `base` (compat.py judges
-    those one by one): it goes in as a new line under an id no build uses."""
-    stand_in = part.model_copy(update={"id": f"{part.id}\x00candidate"})
-    return rule.errors(base.plus(stand_in, single), stand_in.id) <= before
+class Verdicts:
+    """One rule's verdicts, under one judge, on the parts of one table each put into one base build. Each distinct
+    facts value is asked once, when a row of it is first asked about, and remembered (per table, by the rule's
+    fingerprint of the base: a build change that does not touch what the rule reads costs one dict lookup)."""
+
+    def __init__(self, rule: Rule, judge: Judge, base: Build, table: KindTable, single: bool) -> None:
+        self.rule, self.judge, self.table, self.single = rule, judge, table, single
+        self.open = not rule.gate(base, table.kind)  # the rule writes nothing whatever goes in: all pass
+        self.codes, self.first = keys_of(table, judge.reads(rule)[table.kind])
+        self.known = np.full(len(self.first), 1 if self.open else -1, dtype=np.int8)  # 1 pass, 0 fail, -1 not asked
+        self.ctx = Ctx(base)
+        self.before = frozenset() if self.open else judge.keys(rule, self.ctx, None, "")
+        self.ctx.report = Report()
+        self.full: np.ndarray | None = np.ones(len(table), dtype=bool) if self.open else None
+
+    def _ask(self, j: int) -> bool:
+        """The representative stands for every part with its facts, none of which is in the base (compat.py judges
+        those one by one): it goes in as a new line under an id no build uses."""
+        part = self.table.part(self.first[j])
+        stand_in = part.model_copy(update={"id": f"{part.id}\x00candidate"})
+        after = self.judge.keys(self.rule, self.ctx.plus(stand_in, self.single), self.table.kind, stand_in.id)
+        ok = after <= self.before
+        self.known[j] = ok
+        return ok
+
+    def row(self, i: int) -> bool:
+        j = self.codes[i]
+        k = self.known[j]
+        return bool(k) if k >= 0 else self._ask(j)
+
+    def mask(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """Per row: its part adds nothing the judge counts; only the rows of `rows` (all by default) are judged,
+        the others come back False."""
+        if self.full is not None:
+            return self.full if rows is None else self.full & rows
+        need = self.codes if rows is None else self.codes[rows]
+        for j in np.unique(need[self.known[need] < 0]).tolist():
+            self._ask(j)
+        out = self.known[self.codes] == 1
+        if rows is None or (self.known >= 0).all():
+            self.full = out
+        return out if rows is None else out & rows
+
+
+def verdicts(rule: Rule, judge: Judge, base: Build, table: KindTable, single: bool) -> Verdicts:
+    """`rule`'s verdicts under `judge` on the parts of `table` put into `base` (Verdicts), from the table's cache."""
+    cache = table_cache(table)
+    key = (judge.tag, single, rule.fingerprint(base, judge.reads(rule), judge.by_id))
+    hit = cache.verdicts.get(key)
+    if hit is None:
+        hit = Verdicts(rule, judge, base, table, single)
+        cache.remember(cache.verdicts, key, hit)
+    return hit
 
 
 def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.ndarray:
-    """Rows of `table` whose part, put into `base`, adds no error of `rule`. Cached per table by the rule's
-    fingerprint of `base`, so a build change that does not touch what the rule reads costs one dict lookup."""
-    results: dict[Hashable, np.ndarray] = table.__dict__.setdefault("_rigplan_rule_masks", {})
-    memo = rule.fingerprint(base)
-    mask = results.get(memo)
-    if mask is not None:
-        return mask
-    present = {i.part.kind for i in base.items} | {table.kind}
-    if not rule.needs <= present or (rule.applies is not None and not rule.applies(base, table.kind)):
-        return np.ones(len(table), dtype=bool)
-    codes, first = keys_of(table, rule)
-    ctx = Ctx(base)
-    before = rule.errors(ctx)
-    ctx.report = Report()
-    if rule.vector is not None:
+    """Rows of `table` whose part, put into `base`, adds no error of `rule` (its vectorised form where it has one)."""
+    if rule.vector is not None and rule.gate(base, table.kind):
+        cache = table_cache(table)
+        memo = rule.fingerprint(base)
+        mask = cache.masks.get(memo)
+        if mask is not None:
+            return mask
+        codes, first = keys_of(table, rule.reads[table.kind])
+        before = rule.errors(base)
         vec = rule.vector(base, table, codes, first, frozenset(r for r, _ in before))
         if vec is not None:
-            results[memo] = vec
+            cache.remember(cache.masks, memo, vec)
             return vec
-    verdicts = (_adds_none(rule, ctx, table.part(i), single, before) for i in first)
-    ok = np.fromiter(verdicts, dtype=bool, count=len(first))
-    mask = ok[codes]
-    if len(results) > 4096:
-        results.clear()
-    results[memo] = mask
-    return mask
+    return verdicts(rule, ERRORS, base, table, single).mask()

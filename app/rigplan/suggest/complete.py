@@ -243,7 +243,7 @@ class Completion:
         table = ctx.cands.sub.table(kind)
         # The strict verdicts of the power rules are asked of each candidate as the scan reaches it: most of a
         # level's candidates are never reached, the bound stops the scan first.
-        judge = ctx.strict.judge(build, kind, kind in SINGLE, power_only=True) if ctx.strict.active else None
+        judge = ctx.strict.judge(build, table, kind in SINGLE, power_only=True) if ctx.strict.active else None
         for price, row in ahead[depth]:
             limit = self._limit(floor)
             if cost + price + rest > limit:
@@ -252,9 +252,9 @@ class Completion:
                 assert room is not None
                 if cost + price + ctx.power.rest_that_fits(room, depth, ctx.power.peak(kind, row), ahead) > limit:
                     continue
-            part = table.part(row)
-            if judge is not None and not judge(part):
+            if judge is not None and not judge(row):
                 continue
+            part = table.part(row)
             self.chosen.append((part, price))
             with_part = (*items, BuildItem(part=part))
             if depth + 1 == len(ORDER):

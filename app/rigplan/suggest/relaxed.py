@@ -17,8 +17,8 @@ option's. tests/test_suggest_relaxed.py checks it against brute force on reduced
 options of most different facts on the full catalog, and holds answers equal with and without it.
 
 Sound only while a GPU of unknown length, width, power or connectors fails its rules (those rules' "not checked"
-counts as failing, suggest.expert.UNKNOWN): with parts of missing data allowed, an unknown length passes a case a
-known short one would not, so no bound is used then.
+counts as failing, suggest.expert.UNKNOWN; the rules that declare Rule.loosest_card): with parts of missing data
+allowed, an unknown length passes a case a known short one would not, so no bound is used then.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from rigplan.model.parts import GpuPower
+from rigplan.rules.engine import RULES
 from rigplan.suggest.bounds import INF
 from rigplan.suggest.found import Found, GpuOption
 
-# The rules whose "not checked" must fail an option for the loosest card to bound it (module docstring).
-NEEDS_UNKNOWN = frozenset(
-    {"gpu-length", "gpu-expansion-slots", "board-slot-positions", "psu-wattage", "psu-pcie-connectors"}
-)
+# The rules whose "not checked" must fail an option for the loosest card to bound it (module docstring): those
+# that declare Rule.loosest_card.
+NEEDS_UNKNOWN = frozenset(i for r in RULES if r.loosest_card for i in r.ids)
 LOOSEST = "loosest card"
 
 

@@ -28,7 +28,7 @@ from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.breakeven import Breakeven, Score, better
 from rigplan.suggest.candidates import candidates
 from rigplan.suggest.complete import Candidates, Completion, Context
-from rigplan.suggest.expert import Minimums, gpu_unknowns, spacing_fails, strict_for
+from rigplan.suggest.expert import Minimums, gpu_unknowns, stack_fails, strict_for
 from rigplan.suggest.found import CURRENT_FROM_USD, ORDER, Cancelled, Found, GpuOption, Stats, is_current, vendor_of
 from rigplan.suggest.pricing import Budget, Pricing
 from rigplan.suggest.pruning import PowerPruner
@@ -97,7 +97,7 @@ class Search:
             PowerPruner(sub),
             self.stats,
             self.pricing.own,
-            self.strict.recommends_psu_size,
+            self.strict.recommends,
             cancelled,
         )
         self.options = self._gpu_options()
@@ -152,7 +152,7 @@ class Search:
             ws = open_air(gpu)
             sig = json.dumps({**gpu.model_dump(mode="json", exclude=_NOT_RULES), "ws": ws}, sort_keys=True)
             for n in self.q.counts():
-                if spacing_fails(gpu, n, self.strict):  # 3+ open-air cards packed together: fail in any build
+                if stack_fails(gpu, n, self.strict):  # e.g. 3+ open-air cards packed together: fail in any build
                     self.stats.open_air_stacks += 1
                     continue
                 if self.q.fit is not None:  # must fit the workload: memory per GPU on n GPUs (unknown: no)
