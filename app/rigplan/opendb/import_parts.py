@@ -11,32 +11,26 @@ Sources:
 
 from __future__ import annotations
 
-import argparse
 import collections
 import copy
 import csv
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "app"))
+from rigplan.catalog.compiled import write_compiled
+from rigplan.catalog.yamlio import dump_parts_yaml
+from rigplan.model.parts import PART_ADAPTER, Kind
 
-from rigplan.catalog.compiled import write_compiled  # noqa: E402
-from rigplan.catalog.yamlio import dump_parts_yaml  # noqa: E402
-from rigplan.model.parts import PART_ADAPTER, Kind  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "tools"))
-import board_memory  # noqa: E402
-import corrections as corr  # noqa: E402
-import data_quality as dq  # noqa: E402
-from catalog_sanity import board_memory_form_factor, sanity  # noqa: E402
-from price_attributes import single_out  # noqa: E402
-from price_checks import join_problem  # noqa: E402
-from price_report import coverage_section, join_section, write_joins, write_matches  # noqa: E402
-from quality_report import quality_section  # noqa: E402
+from . import board_memory
+from . import corrections as corr
+from . import data_quality as dq
+from .catalog_sanity import board_memory_form_factor, sanity
+from .price_attributes import single_out
+from .price_checks import join_problem
+from .price_report import coverage_section, join_section, write_joins, write_matches
+from .quality_report import quality_section
 
 HAND_WRITTEN = "<!-- Written by hand from here on: tools/import_parts.py keeps it when it rewrites the report. -->"
 OPENDB_SOURCE = "BuildCores OpenDB @136a77a (2026-08-17)"
@@ -709,19 +703,3 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         report.write_text(text_out + ("\n" + kept if kept else ""), encoding="utf-8")
     print(text_out)
     return 0
-
-
-def main() -> int:
-    from sources import data_dir  # the cache of tools/fetch_sources.py, or a local mirror
-
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, help="the source snapshots (default: see tools/sources.py)")
-    ap.add_argument("--out", type=Path, default=ROOT / "parts")
-    ap.add_argument("--report", type=Path, default=ROOT / "docs" / "data.md")
-    ap.add_argument("--matches", type=Path, default=ROOT / "docs" / "price-attribute-matches.csv")
-    a = ap.parse_args()
-    return run(a.data or data_dir(), a.out, a.report, a.matches)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from data_quality import Change
+from .data_quality import Change
 
 _MISSING = object()
 

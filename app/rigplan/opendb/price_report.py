@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rigplan.model.parts import Kind
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]  # the repository (docs/audit), when run from a checkout
 
 # Parts priced by the join before issue 19 (names and token subsets only; docs/data.md at commit 1979232).
 PRICED_BEFORE = {

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from data_quality import Change, Recorder
 from rigplan.model.parts import Kind
+
+from .data_quality import Change, Recorder
 
 GB_PER_SLOT = 48
 MIN_GROUP = 3  # listings of one maker and chipset needed to read a pattern

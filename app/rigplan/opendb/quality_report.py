@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from data_quality import Change
+from .data_quality import Change
 
 
 def _show(v: Any) -> str:
