@@ -37,6 +37,10 @@ class PartBase(Frozen):
     price: Price | None = None
     spec_source: str = ""
     custom: bool = False
+    # Fields whose value is a builder's default, not a source's statement ("memory_form_factor: DIMM (a desktop
+    # board whose name does not say SO-DIMM)"), set by the importer's data-quality layer (opendb.catalog_sanity
+    # .infer_defaults); an answer that relies on one says so.
+    inferred: tuple[str, ...] = ()
 
 
 class Cpu(PartBase):

@@ -26,7 +26,7 @@ from rigplan.model.parts import PART_ADAPTER, Kind
 from . import board_memory
 from . import corrections as corr
 from . import data_quality as dq
-from .catalog_sanity import board_memory_form_factor, sanity
+from .catalog_sanity import board_memory_form_factor, infer_defaults, sanity
 from .price_attributes import single_out
 from .price_checks import join_problem
 from .price_report import coverage_section, join_section, write_joins, write_matches
@@ -218,6 +218,7 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
         ecc_support=flag(rec.get("ecc_support")),
     )
     d["memory_form_factor"] = board_memory_form_factor(d)
+    infer_defaults(Kind.MOTHERBOARD, d)
     return d
 
 
@@ -337,6 +338,7 @@ def map_case(rec: dict[str, Any]) -> dict[str, Any]:
         dimensions_mm=[w, h, dp] if w and h and dp else None,
         volume_l=pos(rec.get("volume")),
     )
+    infer_defaults(Kind.CASE, d)
     return d
 
 

@@ -55,8 +55,17 @@ def tax_line(s: Search) -> str:
     return f"prices: the catalog's US prices before sales tax, converted to {cur} at the {s.budget.rate.basis}; {vat}"
 
 
+def inferred_lines(build: Build) -> list[str]:
+    """Each value the answer relies on that the data inferred (a builder's default), with the part it belongs to."""
+    return [
+        f"{i.part.name}: {why} (inferred, not a source's statement)"
+        for i in build.items
+        for why in getattr(i.part, "inferred", ()) or ()
+    ]
+
+
 def said(s: Search, found: Found, build: Build) -> list[str]:
-    return [line for line in (psu_line(found, build), tax_line(s)) if line]
+    return [line for line in (psu_line(found, build), tax_line(s)) if line] + inferred_lines(build)
 
 
 def unchecked_extra(build: Build) -> list[str]:

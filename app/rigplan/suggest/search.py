@@ -38,7 +38,7 @@ from rigplan.suggest.relaxed import RestFloor
 __all__ = ["Cancelled", "Found", "Search"]
 
 # Fields that do not change what the rules say about a GPU: GPUs that differ only in these share one completion.
-_NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source"}
+_NOT_RULES = {"id", "name", "price", "manufacturer", "spec_source", "perf_source", "custom", "tdp_source", "inferred"}
 
 
 class Search:
