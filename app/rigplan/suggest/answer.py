@@ -15,6 +15,7 @@ from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
 from rigplan.suggest.balance import balance
 from rigplan.suggest.balance import text as spending_text
+from rigplan.suggest.blocker import slots_block
 from rigplan.suggest.expert import Minimums
 from rigplan.suggest.explain import (
     NEXT_STEPS,
@@ -124,6 +125,9 @@ def suggest(
     """The best build for the question, explained. Raises SuggestError (one line) when nothing qualifies."""
     started = time.perf_counter()
     s = Search(catalog, assumptions, question, progress=progress, cancelled=cancelled)
+    slots = slots_block(s, s.options)
+    if slots:  # no board can carry any option: said at once, without a search that can only fail
+        raise SuggestError(f"{_why_none(s, searched=False)}: {slots}")
     found = s.best()
     older: Search | None = None
     if not s.older_platforms and question.older_platforms is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from rigplan.suggest.blocker import blocker
 from rigplan.suggest.bounds import INF
 from rigplan.suggest.found import GpuOption
 from rigplan.suggest.question import Goal, SuggestError
@@ -71,7 +72,8 @@ def _never(s: Search, found: Found) -> str:
     )
 
 
-def _why_none(s: Search) -> str:
+def _why_none(s: Search, searched: bool = True) -> str:
+    """Why no build answers (searched=False: only the question's own words, for a caller that names the blocker)."""
     q = s.q
     what = f"no priced {_gpus(q.gpus)}build"
     if q.min_vram_gb:
@@ -87,13 +89,22 @@ def _why_none(s: Search) -> str:
         gpu = f"GPU with {q.min_vram_gb:g} GB or more" if q.min_vram_gb else "GPU"
         fit = " big enough for the workload" if q.fit is not None else ""
         return f"{what}: the catalog has no priced {gpu}{fit} with a speed figure"
+    if not searched:
+        return what
     cheapest = Search(s.catalog, s.a, replace(q, budget=None, goal=Goal.CHEAPEST_VRAM, target=1e-9)).best(
         options=[o for o in s.options if s.meets(o)]
     )
     if cheapest is None:
+        named = blocker(s, [o for o in s.options if s.meets(o)])
+        if named:
+            return f"{what} passes the checks at any price: {named}"
         why = f"{what} passes the checks and the expert's minimums" if q.expert else f"{what} passes the checks"
-        if (q.gpus or 0) >= 3 and q.expert:
-            why += " (x8 per GPU needs a Threadripper or Xeon W platform)"
+        fewest = min((o.count for o in s.options if s.meets(o)), default=0)
+        if fewest >= 3 and q.expert:
+            why += (
+                f" (every option needs {fewest}+ GPUs: blower, liquid or passive cards at x8 each, on a Threadripper or"
+                " Xeon W platform whose board has the slot positions)"
+            )
         return why + " (with these constraints and assumptions)"
     budget = money(q.budget or 0, q.currency)
     return f"{what} fits {budget}: the cheapest is {money(s.from_usd(cheapest.total_usd), q.currency)}"
