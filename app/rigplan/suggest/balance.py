@@ -9,7 +9,8 @@ check, and the GPUs (what the goal ranks) never change.
 The order and its figures (docs/suggest.md cites them):
 1. a board that wires every GPU at x8 or better: already a minimum for 2+ GPUs (gpu-lanes' warning fails a build);
 2. system RAM toward twice the GPUs' total memory (Puget Systems: "at least double the total VRAM");
-3. CPU cores: 4 per GPU, 16 for a workstation of 3+ GPUs (Puget Systems: "4 CPU cores per GPU");
+3. CPU cores: 4 per GPU and 16 at least (Puget Systems: "a minimum of 4 cores per GPU accelerator ... 16 cores
+   is considered minimal for this type of workstation");
 4. storage: 2 TB NVMe for one GPU, 4 TB from two (Lambda's and Bizon's 2-4 GPU workstations ship 2-4 TB NVMe);
 5. a cooler whose rating covers the CPU's sustained boost power (only where the catalog rates coolers);
 6. PSU headroom: 10 % over the larger of the GPU maker's figure and RigPlan's recommended size.
@@ -68,7 +69,7 @@ def _targets(s: Search, found: Found) -> list[Target]:
         return f"system RAM >= {gb:g} GB (twice the GPUs' {o.vram_gb:g} GB)", replace(need, ram_gb=gb), Kind.MEMORY
 
     def cores(need: Minimums) -> tuple[str, Minimums, Kind]:
-        want = max(need.cores, 4 * n, 16 if n >= 3 else 8)
+        want = max(need.cores, 4 * n, 16)
         return f"CPU cores >= {want}", replace(need, cores=want), Kind.CPU
 
     def storage(need: Minimums) -> tuple[str, Minimums, Kind]:
