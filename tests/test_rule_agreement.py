@@ -1,5 +1,6 @@
 """The "compatible only" filter equals its definition over the whole catalog: for random partial builds drawn from
-the real catalog, for every kind, the filter's mask equals "check() adds no error" for EVERY part of the kind.
+the real catalog, for every kind, the filter's mask equals "check() adds no error" for EVERY part of the kind. And
+three ways at once: check(), the filter and the suggester's strict verdicts agree on samples of every kind.
 
 The reference below is written from the definition (rules/compat.py's docstring) and runs check() once per part;
 the filter runs each rule once per distinct facts (rules/rule.py) or vectorised (rules/power_mask.py). A rule that
@@ -12,6 +13,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,11 +23,12 @@ from rigplan.files import load
 from rigplan.model import Build, BuildItem, Kind
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Case, Cpu, Gpu, Motherboard, Part, Psu
-from rigplan.rules import check
+from rigplan.rules import Report, Severity, check
 from rigplan.rules.compat import SINGLE, base_build, compatible_mask
 from rigplan.rules.context import Ctx
 from rigplan.rules.engine import RULES
 from rigplan.rules.rule import Rule, with_part
+from rigplan.suggest.expert import UNKNOWN, WARN, Strict
 
 IGNORED = {"cpu-igpu"}  # about a missing part, not a candidate's fit (engine.RULES)
 MULTI = (Kind.MEMORY, Kind.STORAGE, Kind.GPU)
@@ -254,3 +257,64 @@ def test_example_builds_agree_for_every_part(name: str, catalog: Catalog, exampl
     build = load(examples_dir / f"{name}.rigplan")
     for kind in Kind:
         assert compatible_mask(build, kind, catalog).tolist() == reference(build, kind, catalog), kind
+
+
+# -- Three ways: check(), the filter and the suggester's strict verdicts -----------------------------------------
+
+STRICT = Strict(WARN, UNKNOWN)  # the expert's question: strict warnings and unknowns both fail a part
+
+
+def _strict_keys(report: Report, build: Build, kind: Kind | None, leave_out: str) -> frozenset[object]:
+    """The suggester's definition, read off a whole check() report (docs/suggest.md): a warning of a rule in WARN by
+    rule and the kinds of its parts (the candidate left out), and an "unknown" of a rule in UNKNOWN that names the
+    candidate's kind."""
+    kinds = {i.part.id: i.part.kind.value for i in build.items}
+    out: set[object] = {
+        ("w", f.rule, tuple(sorted(kinds.get(p, p) for p in f.parts if p != leave_out)))
+        for f in report.findings
+        if f.severity is Severity.WARNING and f.rule in WARN
+    }
+    out |= {("u", n.rule, n.reason) for n in report.not_checked if n.rule in UNKNOWN and kind in n.kinds}
+    return frozenset(out)
+
+
+def _three_ways(build: Build, kind: Kind, cat: Catalog, rng: random.Random) -> int:
+    """For a sample of the kind's parts not in the build: the filter's mask equals "check() adds no error"; the
+    strict verdict (Strict.mask, then Strict.judge for the power rules, as the search asks them) equals "check()
+    adds no strict warning or unknown of the candidate's"; and a part whose build check() leaves without any strict
+    failure (Strict.failures, the search's final test) is never refused. Returns how many parts the strict verdict
+    refused (so the caller can tell the test saw both answers)."""
+    base = base_build(build, kind)
+    table = cat.table(kind)
+    single = kind in SINGLE
+    in_base = {i.part.id for i in base.items}
+    rows = [r for r in rng.sample(range(len(table)), min(300, len(table))) if table.ids[r] not in in_base]
+    within = np.zeros(len(table), dtype=bool)
+    within[rows] = True
+    filt = compatible_mask(build, kind, cat)
+    strict = STRICT.mask(base, table, single, within)
+    power = STRICT.judge(base, table, single, power_only=True)
+    before = check(base)
+    errors_before = _errors(base, "")
+    strict_before = _strict_keys(before, base, None, "")
+    refused = 0
+    for row in rows:
+        part, pid = table.part(row), table.ids[row]
+        after = base.model_copy(update={"items": (*base.items, BuildItem(part=part))})
+        report = check(after)
+        assert filt[row] == (_errors(after, pid) <= errors_before), f"filter vs check(): {part.name}"
+        says = bool(strict[row]) and power(row)
+        assert says == (_strict_keys(report, after, kind, pid) <= strict_before), f"strict vs check(): {part.name}"
+        if not STRICT.failures(report):
+            assert says, f"{part.name} leaves no strict failure, yet the strict verdict refuses it"
+        refused += not says
+    return refused
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_check_the_filter_and_the_strict_verdicts_agree(kind: Kind, catalog: Catalog, varied: Catalog) -> None:
+    refused = 0
+    for n, cat in enumerate((catalog, varied, catalog)):
+        rng = random.Random(f"{kind.value}-{n}")
+        refused += _three_ways(random_build(rng, cat), kind, cat, rng)
+    assert refused, "the strict verdicts refused no part: the test saw only one answer"

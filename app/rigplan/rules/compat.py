@@ -20,7 +20,8 @@ from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Part
 from rigplan.rules.context import Ctx, x16_size_slots
 from rigplan.rules.engine import RULES, check
-from rigplan.rules.rule import rule_mask, with_part
+from rigplan.rules.findings import Finding
+from rigplan.rules.rule import error_key, rule_mask, with_part
 
 SINGLE = frozenset({Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.PSU, Kind.CASE})
 # Rules the filter leaves out on purpose (see engine.RULES): they read no kind, so rule_mask never runs them.
@@ -65,12 +66,21 @@ def with_candidate(base: Build, part: Part) -> Build:
     return with_part(base, part, part.kind in SINGLE)
 
 
-def error_keys(build: Build, leave_out: str) -> set[tuple[str, tuple[str, ...]]]:
-    return {
-        (f.rule, tuple(p for p in f.parts if p != leave_out))
-        for f in check(build).errors()
-        if f.rule not in IGNORED_RULES
-    }
+def added_errors(base: Build, part: Part) -> list[Finding]:
+    """The errors `part` adds when it goes into `base` (a build already without the part it would replace): each
+    error check() reports with it whose (rule, parts) key (Rule.errors' key, the part left out) the base does not
+    have. An error the base has already does not count, even if its message changes with the part (a bigger load
+    on the same too-small PSU). The filter's definition: a part is compatible exactly when this is empty."""
+    before = {error_key(f, part.id) for f in check(base).errors()}
+    after = check(with_candidate(base, part)).errors()
+    return [f for f in after if f.rule not in IGNORED_RULES and error_key(f, part.id) not in before]
+
+
+def errors_added(build: Build, part: Part, replacing: str | None = None) -> list[Finding]:
+    """The errors `part` would add to `build` as the picker puts it in (replacing a part of a single-slot kind, or
+    `replacing`, or the last of its kind when the slots are full: base_build). The picker's tooltip says these; the
+    "compatible only" filter hides exactly the parts for which it is not empty."""
+    return added_errors(base_build(build, part.kind, replacing), part)
 
 
 def naive_compatible(
@@ -78,12 +88,7 @@ def naive_compatible(
 ) -> list[int]:
     base = base_build(build, kind, replacing)
     table = catalog.table(kind)
-    out = []
-    for i in range(len(table)) if rows is None else rows:
-        pid = table.ids[i]
-        if error_keys(with_candidate(base, table.part(i)), pid) <= error_keys(base, pid):
-            out.append(i)
-    return out
+    return [i for i in (range(len(table)) if rows is None else rows) if not added_errors(base, table.part(i))]
 
 
 def compatible_mask(build: Build, kind: Kind, catalog: Catalog, replacing: str | None = None) -> np.ndarray:
@@ -100,7 +105,7 @@ def compatible_mask(build: Build, kind: Kind, catalog: Catalog, replacing: str |
         in_base = {i.part.id for i in base.items if i.part.kind == kind}
         for row, pid in enumerate(table.ids if in_base else ()):
             if pid in in_base:
-                mask[row] = error_keys(with_candidate(base, table.part(row)), pid) <= error_keys(base, pid)
+                mask[row] = not added_errors(base, table.part(row))
     return mask
 
 

@@ -128,60 +128,64 @@ def _widths(per_slot: list[int]) -> str:
     return "/".join(f"x{w}" for w in per_slot)
 
 
+def _wired(cpu: Any, used: list[Any], every_slot: Sequence[Any], budget: int) -> tuple[list[int], str]:
+    """(lanes per GPU, how) where the board lists the slots the GPUs take: its wiring when the CPU-wired slots fit
+    the CPU's graphics budget, else the budget split over them."""
+    # A chipset slot's lanes are the chipset's (x4 at most), not the CPU's: only the others share its budget.
+    cpuish = [s for s in used if s.wired_to != "chipset"]
+    chipset = " and the chipset" if len(cpuish) < len(used) else ""
+    listed = [s.lanes for s in used]
+    if sum(s.lanes for s in cpuish) <= budget:
+        how = f"the board wires its slots {_widths(listed)} from the CPU's {cpu.pcie_lanes} lanes{chipset}"
+        cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in every_slot)
+        if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
+            how += " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
+        return listed, how
+    per = lane_split(cpu.pcie_lanes, len(cpuish))
+    per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
+    if all(s.wired_to == "cpu" for s in cpuish):
+        how = (
+            f"the board splits the CPU's {budget} graphics lanes over its slots (listed "
+            f"{_widths(listed)}): {_widths(per_slot)}{' with the chipset' if chipset else ''}"
+        )
+    else:
+        how = (
+            f"the board lists {_widths(listed)} slots, but the CPU has {budget} lanes for graphics, so not all "
+            f"can run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot "
+            f"wired to the chipset instead runs at x4 or less (the board's manual says which)"
+        )
+    return per_slot, how
+
+
 def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
     """What each GPU's link runs at: the board's wiring where the data lists its slots' lanes, within the CPU's
     budget; otherwise an even split of the CPU's graphics lanes."""
-    if not c.cpu or c.cpu.pcie_lanes is None:
+    cpu = c.cpu
+    if not cpu or cpu.pcie_lanes is None:
         c.unchecked("gpu-lanes", "the CPU's PCIe lane count is not known", (K.GPU, K.CPU))
         return
-    budget = graphics_lanes(c.cpu.pcie_lanes)
+    budget = graphics_lanes(cpu.pcie_lanes)
     board_slots = (c.board.pcie_slots if c.board else None) or ()
     every = sorted((s for s in board_slots for _ in range(s.count)), key=lambda s: -s.lanes)
     used = every[:n] if c.board and len(every) >= n else None
     if used:
-        # A chipset slot's lanes are the chipset's (x4 at most), not the CPU's: only the others share its budget.
-        cpuish = [s for s in used if s.wired_to != "chipset"]
-        chipset = " and the chipset" if len(cpuish) < len(used) else ""
-        listed = [s.lanes for s in used]
-        if sum(s.lanes for s in cpuish) <= budget:
-            per_slot = listed
-            how = f"the board wires its slots {_widths(per_slot)} from the CPU's {c.cpu.pcie_lanes} lanes{chipset}"
-            cpu16 = any(s.wired_to == "cpu" and s.lanes >= 16 for s in board_slots)
-            if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
-                how += (
-                    " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
-                )
-        else:
-            per = lane_split(c.cpu.pcie_lanes, len(cpuish))
-            per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
-            if all(s.wired_to == "cpu" for s in cpuish):
-                how = (
-                    f"the board splits the CPU's {budget} graphics lanes over its slots (listed "
-                    f"{_widths(listed)}): {_widths(per_slot)}{' with the chipset' if chipset else ''}"
-                )
-            else:
-                how = (
-                    f"the board lists {_widths(listed)} slots, but the CPU has {budget} lanes for graphics, so not all "
-                    f"can run at full width: about {_widths(per_slot)} if the board splits them evenly, while a slot "
-                    f"wired to the chipset instead runs at x4 or less (the board's manual says which)"
-                )
+        per_slot, how = _wired(cpu, used, board_slots, budget)
     else:
-        per = lane_split(c.cpu.pcie_lanes, n)
-        per_slot = [per] * n
+        per_slot = [lane_split(cpu.pcie_lanes, n)] * n
         how = f"split evenly, the CPU's {budget} graphics lanes give about {_widths(per_slot)}"
-    slowest = min(per_slot)
-    cpu_gen = c.cpu.pcie_gen
     # "3.0" < "4.0": the catalog's generations compare as strings
-    faster = sorted({s.gen for s in used or () if cpu_gen and s.wired_to != "chipset" and s.gen and s.gen > cpu_gen})
+    gen = cpu.pcie_gen
+    faster = sorted({s.gen for s in used or () if gen and s.wired_to != "chipset" and s.gen and s.gen > gen})
     if faster:
-        how += f", at PCIe {cpu_gen}: the {c.cpu.name}'s lanes are PCIe {cpu_gen} (the slots PCIe {faster[-1]})"
+        how += f", at PCIe {gen}: the {cpu.name}'s lanes are PCIe {gen} (the slots PCIe {faster[-1]})"
     msg = f"{n} GPUs: {how}."
+    slowest = min(per_slot)
     if slowest >= 8:
         c.note(
             "gpu-lanes",
             msg + " Data-parallel training loses little at x8 or more (Dettmers: a few percent on PCIe 4.0).",
             "",
-            [*parts, c.cpu],
+            [*parts, cpu],
             (K.GPU, K.CPU),
         )
     else:
@@ -189,7 +193,7 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
             "gpu-lanes",
             msg + f" A GPU at x{slowest} exchanges gradients slowly, which slows data-parallel training noticeably.",
             "Choose a platform with more CPU lanes (Threadripper, Xeon W) for this many GPUs.",
-            [*parts, c.cpu],
+            [*parts, cpu],
             (K.GPU, K.CPU),
         )
 

@@ -24,10 +24,16 @@ from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Kind
 from rigplan.rules.context import Ctx
-from rigplan.rules.findings import Report
+from rigplan.rules.findings import Finding, Report
 
 Facts = Callable[[Any], Hashable]
 ErrorKey = tuple[str, tuple[str, ...]]
+
+
+def error_key(f: Finding, leave_out: str = "") -> ErrorKey:
+    """How an error is told apart from another: its rule and the parts involved, `leave_out` (a candidate) left out.
+    Not its message: a part that makes an existing error's numbers worse adds no error (rules/compat.py)."""
+    return f.rule, tuple(p for p in f.parts if p != leave_out)
 
 
 def facts(*names: str) -> Facts:
@@ -110,9 +116,7 @@ class Rule:
         """(rule id, parts involved but `leave_out`) of each error this rule finds in `build`."""
         c = build if isinstance(build, Ctx) else Ctx(build)
         self.run(c)
-        return {
-            (f.rule, tuple(p for p in f.parts if p != leave_out)) for f in c.report.findings if f.severity == "error"
-        }
+        return {error_key(f, leave_out) for f in c.report.findings if f.severity == "error"}
 
     def fingerprint(self, build: Build, reads: Mapping[Kind, Facts] | None = None, by_id: bool = True) -> Hashable:
         """Everything of `build` this rule reads (`reads`, by default its own): equal fingerprints give equal

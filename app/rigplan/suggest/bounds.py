@@ -2,7 +2,7 @@
 
 Each bound relaxes a rule of rigplan.rules to the one condition that rule errors on, so it never exceeds the true
 cheapest part: a CPU whose socket differs from the board's (fit.cpu_socket: an error when both are known and differ
-after norm_socket), memory of another type (memory.memory_rules: mem.ram_type != board.ram_type), a case that does not
+after norm_socket), memory of another type (memory.memory_type: mem.ram_type != board.ram_type), a case that does not
 list the board's form factor (fit.board_form_factor: board_fits_case). A part whose value is unknown is "not
 checked" by those rules, so it counts as fitting every board.
 """

@@ -52,6 +52,8 @@ RECOMMENDS = frozenset(i for r in RULES if r.power is Power.RATING for i in r.id
 # radiator mount; 3+ open-air cards packed together), so the search drops such options at once instead of finding
 # the hole only when a whole build is judged.
 GPU_ONLY = tuple(r for r in RULES if r.gpu_only)
+# The GPU-only rules whose warning leaves a stack of cards out (gpu-spacing), as the answer's notes name them.
+STACK_RULES = ", ".join(i for r in GPU_ONLY if r.strict_warn for i in r.ids)
 
 # Case classes with room and airflow for a stack of 3+ GPUs: full-size ATX towers and open test benches.
 ROOMY_CASE = re.compile(r"^(E-?ATX|ATX|XL-ATX|SSI)\b.*\b(Mid Tower|Full Tower|Super Tower|Test Bench)$", re.I)

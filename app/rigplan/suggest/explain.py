@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from rigplan.suggest.blocker import blocker
 from rigplan.suggest.bounds import INF
+from rigplan.suggest.expert import STACK_RULES
 from rigplan.suggest.found import GpuOption
 from rigplan.suggest.question import Goal, SuggestError
 from rigplan.suggest.search import Found, Search
@@ -219,7 +220,7 @@ def _notes(s: Search) -> list[str]:
     if st.open_air_stacks:
         out.append(
             f"{st.open_air_stacks} options of 3+ open-air cards (or of unknown cooling) were left out: packed side by "
-            "side they throttle (gpu-spacing); 3+ GPUs are blower, liquid-cooled or passive cards"
+            f"side they throttle ({STACK_RULES}); 3+ GPUs are blower, liquid-cooled or passive cards"
         )
     if s.q.allow_missing_data:
         out.append("parts with missing data allowed: every rule they leave unchecked is listed under 'not checked'")

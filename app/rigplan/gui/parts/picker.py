@@ -347,16 +347,13 @@ class PickerPanel(QWidget):
 
     def why_flagged(self, row: int) -> str:
         """The errors a part of the shown kind would add, each as its rule and the engine's own message with both
-        numbers (issue 29): run on hover only, one check of the build with the part in it."""
+        numbers (issue 29): run on hover only, with the filter's definition (rules.compat.errors_added), so an
+        error the build has already is not listed again when the part only changes its numbers."""
         if self.build is None:
             return ""
-        from rigplan.rules import check
-        from rigplan.rules.compat import IGNORED_RULES, base_build, with_candidate
+        from rigplan.rules.compat import errors_added  # the filter's own definition: the two cannot disagree
 
-        base = base_build(self.build, self.kind, self.target.replacing())
-        before = {(f.rule, f.message) for f in check(base).errors()}
-        after = check(with_candidate(base, self.catalog.table(self.kind).part(row))).errors()
-        new = [f for f in after if f.rule not in IGNORED_RULES and (f.rule, f.message) not in before]
+        new = errors_added(self.build, self.catalog.table(self.kind).part(row), self.target.replacing())
         return "\n".join(f"[{f.rule}] {f.message}" for f in new[:3])
 
     def _slots_full(self) -> tuple[str, str] | None:
