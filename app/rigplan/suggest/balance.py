@@ -122,6 +122,8 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
             return None
         trial = [*parts[:here], (part, usd), *parts[here + 1 :]]
         cpu = _cpu(trial)
+        if isinstance(part, Cpu) and not part.includes_cooler and not any(isinstance(p, Cooler) for p, _ in trial):
+            return None  # a CPU without a boxed cooler needs one: the whole build is searched again
         if not all(need.with_cpu(cpu, p) for p, _ in trial):
             continue
         tried += 1
