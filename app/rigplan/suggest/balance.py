@@ -23,7 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Cooler, Cpu, Kind, Part, Psu
+from rigplan.rules.compat import SINGLE, compatible_mask
 from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
 from rigplan.suggest.expert import Minimums
 from rigplan.suggest.found import Found
@@ -112,8 +114,17 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
         return None
     price = parts[here][1]
     table = s.cands.sub.table(kind)
+    # The candidates the rules' vectorised filter and the strict verdicts accept beside the rest of the build: the
+    # tries go to parts that can pass (a PSU swap in a Mini-ITX case tried 40 ATX units first).
+    others = [BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here]
+    base = Build(items=(BuildItem(part=found.option.part, quantity=found.option.count), *others), assumptions=s.a)
+    ok = compatible_mask(base, kind, s.cands.sub)
+    if s.strict.active:
+        ok = s.strict.mask(base, table, kind in SINGLE, ok)
     tried = 0
     for usd, row in s.cands.lists[kind]:
+        if not ok[row]:
+            continue
         part = table.part(row)
         if not need.part_ok(part):
             continue
@@ -123,13 +134,31 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
         trial = [*parts[:here], (part, usd), *parts[here + 1 :]]
         cpu = _cpu(trial)
         if isinstance(part, Cpu) and not part.includes_cooler and not any(isinstance(p, Cooler) for p, _ in trial):
-            return None  # a CPU without a boxed cooler needs one: the whole build is searched again
+            # A CPU without a boxed cooler needs one: the cheapest of the first few that passes, else the whole
+            # build is searched again.
+            return _with_cooler(s, found, trial, cap, need)
         if not all(need.with_cpu(cpu, p) for p, _ in trial):
             continue
         tried += 1
         if tried > SWAP_TRIES:
             return None
         cand = Found(found.option, tuple(trial), total, own=found.own)
+        if s.accepts(cand):
+            return cand
+    return None
+
+
+def _with_cooler(s: Search, found: Found, parts: list[tuple[Part, float]], cap: float, need: Minimums) -> Found | None:
+    table = s.cands.sub.table(Kind.COOLER)
+    cpu = _cpu(parts)
+    base = sum(p for _, p in parts) + found.option.cost_usd
+    for usd, row in s.cands.lists[Kind.COOLER][:SWAP_TRIES]:
+        if base + usd > cap + 1e-9:
+            return None
+        cooler = table.part(row)
+        if not need.with_cpu(cpu, cooler):
+            continue
+        cand = Found(found.option, (*parts, (cooler, usd)), base + usd, own=found.own)
         if s.accepts(cand):
             return cand
     return None

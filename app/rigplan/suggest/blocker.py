@@ -102,11 +102,11 @@ def _money(s: Search, usd: float) -> str:
     return f"${amount:,.0f}" if s.q.currency == "USD" else f"{amount:,.0f} {s.q.currency}"
 
 
-def slots_block(s: Search, options: list[GpuOption]) -> str:
-    """Every option needs more x16 slots than any priced board that fits the cases asked for has (no search). Sound
-    only while a board of unknown slots fails (its "not checked" is strict), so not with missing data allowed."""
-    if not options or s.q.allow_missing_data:
-        return ""
+def most_x16(s: Search) -> int | None:
+    """The most x16-size slots of a priced board that fits one of the cases asked for; None when no bound is sound
+    (with missing data allowed a board of unknown slots may pass, so any count may)."""
+    if s.q.allow_missing_data:
+        return None
     boards, cases = s.cands.sub.table(Kind.MOTHERBOARD), s.cands.sub.table(Kind.CASE)
     takes: set[str] = set()
     for _, row in s.cands.lists[Kind.CASE]:
@@ -116,6 +116,15 @@ def slots_block(s: Search, options: list[GpuOption]) -> str:
         board = boards.part(row)
         if isinstance(board, Motherboard) and (not takes or board.form_factor in takes):
             most = max(most, board.x16_size_slots() or 0)
+    return most
+
+
+def slots_block(s: Search, options: list[GpuOption]) -> str:
+    """Every option needs more x16 slots than any priced board that fits the cases asked for has (no search). Sound
+    only while a board of unknown slots fails (its "not checked" is strict), so not with missing data allowed."""
+    most = most_x16(s)
+    if not options or most is None:
+        return ""
     fewest = min(o.count for o in options)
     if fewest <= most:
         return ""

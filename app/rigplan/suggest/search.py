@@ -104,6 +104,7 @@ class Search:
         # Per (GPU facts, count, minimums): the cap a cost-ordered completion was searched under and what it found.
         self.memo: dict[tuple[str, int, Minimums], tuple[float, Found | None]] = {}
         self.rest_floor = RestFloor(self.options, self.strict.unknown, self.complete)
+        self._most_x16: tuple[int | None] | None = None
 
     # -- what the search is given, for the explanation -----------------------------------------------------------
     @property
@@ -227,7 +228,7 @@ class Search:
 
     def best(self, options: list[GpuOption] | None = None, cap_usd: float | None = None) -> Found | None:
         """The best valid build among `options` (all by default) within cap_usd (the budget by default)."""
-        options = self.options if options is None else options
+        options = self.placeable(self.options if options is None else options)
         cap = self.budget.usd() if cap_usd is None else cap_usd
         floor = self.floor_usd()
         if self.q.goal in (Goal.CHEAPEST_THROUGHPUT, Goal.CHEAPEST_VRAM):
@@ -249,9 +250,19 @@ class Search:
                 best = found
         return best
 
+    def placeable(self, options: list[GpuOption]) -> list[GpuOption]:
+        """The options whose count some priced board that fits the asked cases has x16 slots for (the others have no
+        build: blocker.most_x16; all of them with missing data allowed)."""
+        if self._most_x16 is None:
+            from rigplan.suggest.blocker import most_x16  # it reads a Search
+
+            self._most_x16 = (most_x16(self),)
+        most = self._most_x16[0]
+        return options if most is None else [o for o in options if o.count <= most]
+
     def cheapest(self, options: list[GpuOption], cap: float, floor: float) -> Found | None:
         best: Found | None = None
-        for o in sorted(options, key=lambda o: (o.cost_usd, -o.throughput, o.row)):
+        for o in sorted(self.placeable(options), key=lambda o: (o.cost_usd, -o.throughput, o.row)):
             limit = cap if best is None else min(cap, best.total_usd)
             if o.cost_usd + floor > limit + 1e-9:
                 break  # sorted by GPU cost: no later option can be cheaper in all
