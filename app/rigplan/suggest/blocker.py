@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Kind, Motherboard
-from rigplan.rules.context import Ctx
+from rigplan.rules.context import Ctx, board_fits_case
 from rigplan.rules.engine import RULES
 from rigplan.suggest.question import Goal
 
@@ -108,13 +108,15 @@ def most_x16(s: Search) -> int | None:
     if s.q.allow_missing_data:
         return None
     boards, cases = s.cands.sub.table(Kind.MOTHERBOARD), s.cands.sub.table(Kind.CASE)
-    takes: set[str] = set()
-    for _, row in s.cands.lists[Kind.CASE]:
-        takes |= set(getattr(cases.part(row), "motherboard_form_factors", None) or ())
+    takes = [getattr(cases.part(row), "motherboard_form_factors", None) for _, row in s.cands.lists[Kind.CASE]]
     most = 0
     for _, row in s.cands.lists[Kind.MOTHERBOARD]:
         board = boards.part(row)
-        if isinstance(board, Motherboard) and (not takes or board.form_factor in takes):
+        if not isinstance(board, Motherboard):
+            continue
+        # The rules' own fit test (board-form-factor); a board or case of unknown form factor counts as fitting.
+        ff = board.form_factor
+        if not ff or any(not t or board_fits_case(ff, t) for t in takes):
             most = max(most, board.x16_size_slots() or 0)
     return most
 
