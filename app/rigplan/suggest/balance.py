@@ -225,6 +225,9 @@ def text(b: Balance, money: object) -> list[str]:
     elif missed is None:
         left += ": every step of the order is bought; more money goes to faster GPUs (see what binds)"
     else:
-        left += ": what is not bought cannot be had within a quarter over the budget (see what binds)"
+        left += (
+            ": no build that passes the checks has what is not bought within a quarter over the budget (on this wall"
+            " circuit the GPUs' power can rule out a bigger CPU or PSU; see what binds)"
+        )
     lines.append(left)
     return lines

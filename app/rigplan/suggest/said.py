@@ -87,5 +87,5 @@ def older_socket(found: Found) -> str:
 def older_fallback(found: Found) -> str:
     return (
         f"no current platform (AM5, LGA 1700/1851, Threadripper 7000 or PRO, Xeon W-2400/3400) in the priced "
-        f"catalog carries this build: it is on an older platform ({older_socket(found)}), the only one that does"
+        f"catalog carries a build this good: it is on an older platform ({older_socket(found)}), the only one that does"
     )
