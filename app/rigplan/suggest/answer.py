@@ -128,20 +128,7 @@ def suggest(
     slots = slots_block(s, s.options)
     if slots:  # no board can carry any option: said at once, without a search that can only fail
         raise SuggestError(f"{_why_none(s, searched=False)}: {slots}")
-    found = s.best()
-    older: Search | None = None
-    if not s.older_platforms and question.older_platforms is None:
-        # At $5,000 and more an older platform is only the cheaper alternative; when no current one carries the
-        # question at all, the answer falls back to it and says so.
-        older = Search(catalog, assumptions, replace(question, older_platforms=True), s.perf, progress, cancelled)
-        if found is None:
-            found, s = older.best(), older
-        elif question.goal in (Goal.THROUGHPUT, Goal.VRAM):
-            # An older platform that carries a better GPU set (3-4 GPUs: no current workstation board is priced)
-            # is the answer, said; one that only saves money is the alternative below.
-            better = older.best(options=[o for o in older.options if older.value(o) > s.value(found.option)])
-            if better is not None:
-                found, s = better, older
+    s, older, found = _platform(s, s.best(), progress, cancelled)
     if found is None:
         raise SuggestError(_why_none(s))
     if found.score is not None and math.isinf(found.score.days):
@@ -150,38 +137,12 @@ def suggest(
     spent = balance(s, found) if _balances(s) else None
     if spent is not None:
         found = spent.found
-    build = found.build(assumptions)
-    if question.beat is not None:  # the chart of the suggested build shows the offer it was chosen to beat
-        build = build.model_copy(
-            update={"comparison": (ChartOffer(offer=question.beat.id, pricing=assumptions.pricing),)}
-        )
-    sug = Suggestion(question, found, build, question.currency, s.from_usd(found.total_usd), "", "")
-    sug.report = check(build)
-    sug.minimums = Minimums.for_option(question, found.option.count, found.option.vram_gb, found.option.part).lines()
-    sug.notes = _notes(s)
-    if platform_note(s, found):
-        sug.notes.insert(0, platform_note(s, found))
-    sug.beat_text = breakeven_text(found, s)
-    sug.fit_text = fit_text(question, found)
+    sug = _answer(s, found)
     sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.from_usd(usd), s.q.currency))
-    sug.assumed = said(s, found, build)
-    sug.unchecked_extra = unchecked_extra(build)
-    if question.own_prices:
-        used = sum(1 for i in sug.build.items if i.price_override)
-        sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
     if s is older:
         sug.notes.insert(0, older_fallback(found))
     if explain:
-        sug.binding, sug.binding_text = _binding(s, found)
-        if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
-            for extra in NEXT_STEPS:
-                # Unless the budget binds, no budget buys better (the binding search looked at any price).
-                better = s.best(cap_usd=s.to_usd(question.budget + extra)) if sug.binding == "budget" else None
-                step = better if better and _improves(s, better, found) else None
-                sug.next_steps.append(
-                    (extra, Alternative(f"{money(extra, question.currency)} more", step) if step else None)
-                )
-        sug.runners_up = _runners_up(s, found)
+        _explain(sug, s, found)
         if older is not None and s is not older:
             alt = older.complete(least.option, least.total_usd - 0.01)
             if alt is not None:
@@ -189,6 +150,63 @@ def suggest(
                 sug.runners_up.append(Alternative(f"older platform ({older_socket(alt)}), {saving} less", alt))
     sug.seconds = time.perf_counter() - started
     return sug
+
+
+def _platform(
+    s: Search,
+    found: Found | None,
+    progress: Callable[[int, int], None] | None,
+    cancelled: Callable[[], bool] | None,
+) -> tuple[Search, Search | None, Found | None]:
+    """(the search the answer comes from, the older-platform search or None, the answer). At $5,000 and more an
+    older platform is only the cheaper alternative, unless no current one carries the question at all or an older
+    one carries a better GPU set (3-4 GPUs: no current workstation board is priced); then it is the answer, said."""
+    q = s.q
+    if s.older_platforms or q.older_platforms is not None:
+        return s, None, found
+    older = Search(s.catalog, s.a, replace(q, older_platforms=True), s.perf, progress, cancelled)
+    if found is None:
+        return older, older, older.best()
+    if q.goal in (Goal.THROUGHPUT, Goal.VRAM):
+        better = older.best(options=[o for o in older.options if older.value(o) > s.value(found.option)])
+        if better is not None:
+            return older, older, better
+    return s, older, found
+
+
+def _answer(s: Search, found: Found) -> Suggestion:
+    """The Suggestion for a found build: the build, its check, the minimums, notes and what it takes as given."""
+    q, a = s.q, s.a
+    build = found.build(a)
+    if q.beat is not None:  # the chart of the suggested build shows the offer it was chosen to beat
+        build = build.model_copy(update={"comparison": (ChartOffer(offer=q.beat.id, pricing=a.pricing),)})
+    sug = Suggestion(q, found, build, q.currency, s.from_usd(found.total_usd), "", "")
+    sug.report = check(build)
+    sug.minimums = Minimums.for_option(q, found.option.count, found.option.vram_gb, found.option.part).lines()
+    sug.notes = _notes(s)
+    if platform_note(s, found):
+        sug.notes.insert(0, platform_note(s, found))
+    sug.beat_text = breakeven_text(found, s)
+    sug.fit_text = fit_text(q, found)
+    sug.assumed = said(s, found, build)
+    sug.unchecked_extra = unchecked_extra(build)
+    if q.own_prices:
+        used = sum(1 for i in sug.build.items if i.price_override)
+        sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
+    return sug
+
+
+def _explain(sug: Suggestion, s: Search, found: Found) -> None:
+    """What binds, what the next $100 / $500 buy, the runners-up."""
+    q = s.q
+    sug.binding, sug.binding_text = _binding(s, found)
+    if q.budget is not None and q.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
+        for extra in NEXT_STEPS:
+            # Unless the budget binds, no budget buys better (the binding search looked at any price).
+            better = s.best(cap_usd=s.to_usd(q.budget + extra)) if sug.binding == "budget" else None
+            step = better if better and _improves(s, better, found) else None
+            sug.next_steps.append((extra, Alternative(f"{money(extra, q.currency)} more", step) if step else None))
+    sug.runners_up = _runners_up(s, found)
 
 
 def _balances(s: Search) -> bool:

@@ -9,9 +9,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rigplan.model.build import Build, BuildItem
-from rigplan.model.parts import Kind, Motherboard
-from rigplan.rules.context import Ctx, board_fits_case
+from rigplan.rules.context import Ctx
 from rigplan.rules.engine import RULES
+from rigplan.suggest.candidates import most_x16
 from rigplan.suggest.question import Goal
 
 if TYPE_CHECKING:
@@ -102,29 +102,10 @@ def _money(s: Search, usd: float) -> str:
     return f"${amount:,.0f}" if s.q.currency == "USD" else f"{amount:,.0f} {s.q.currency}"
 
 
-def most_x16(s: Search) -> int | None:
-    """The most x16-size slots of a priced board that fits one of the cases asked for; None when no bound is sound
-    (with missing data allowed a board of unknown slots may pass, so any count may)."""
-    if s.q.allow_missing_data:
-        return None
-    boards, cases = s.cands.sub.table(Kind.MOTHERBOARD), s.cands.sub.table(Kind.CASE)
-    takes = [getattr(cases.part(row), "motherboard_form_factors", None) for _, row in s.cands.lists[Kind.CASE]]
-    most = 0
-    for _, row in s.cands.lists[Kind.MOTHERBOARD]:
-        board = boards.part(row)
-        if not isinstance(board, Motherboard):
-            continue
-        # The rules' own fit test (board-form-factor); a board or case of unknown form factor counts as fitting.
-        ff = board.form_factor
-        if not ff or any(not t or board_fits_case(ff, t) for t in takes):
-            most = max(most, board.x16_size_slots() or 0)
-    return most
-
-
 def slots_block(s: Search, options: list[GpuOption]) -> str:
     """Every option needs more x16 slots than any priced board that fits the cases asked for has (no search). Sound
     only while a board of unknown slots fails (its "not checked" is strict), so not with missing data allowed."""
-    most = most_x16(s)
+    most = most_x16(s.cands.sub, s.cands.lists, s.q.allow_missing_data)
     if not options or most is None:
         return ""
     fewest = min(o.count for o in options)

@@ -9,7 +9,8 @@ from weakref import WeakKeyDictionary
 
 from rigplan.catalog.loader import Catalog, KindTable
 from rigplan.model.build import Build
-from rigplan.model.parts import Kind, Psu
+from rigplan.model.parts import Kind, Motherboard, Psu
+from rigplan.rules.context import board_fits_case
 from rigplan.rules.power import estimate_power, is_atx3, recommended_psu
 from rigplan.suggest.found import ORDER
 
@@ -74,3 +75,22 @@ def psu_recommended(
         ):
             out.append((price, row))
     return out
+
+
+def most_x16(sub: Catalog, lists: dict[Kind, list[tuple[float, int]]], allow_missing: bool) -> int | None:
+    """The most x16-size slots of a priced board that fits one of the cases asked for; None when no bound is sound
+    (with missing data allowed a board of unknown slots may pass, so any count may)."""
+    if allow_missing:
+        return None
+    boards, cases = sub.table(Kind.MOTHERBOARD), sub.table(Kind.CASE)
+    takes = [getattr(cases.part(row), "motherboard_form_factors", None) for _, row in lists[Kind.CASE]]
+    most = 0
+    for _, row in lists[Kind.MOTHERBOARD]:
+        board = boards.part(row)
+        if not isinstance(board, Motherboard):
+            continue
+        # The rules' own fit test (board-form-factor); a board or case of unknown form factor counts as fitting.
+        ff = board.form_factor
+        if not ff or any(not t or board_fits_case(ff, t) for t in takes):
+            most = max(most, board.x16_size_slots() or 0)
+    return most

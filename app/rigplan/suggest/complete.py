@@ -81,6 +81,20 @@ class Context:
     cancelled: Callable[[], bool] | None = None
 
 
+@dataclass(frozen=True)
+class _Node:
+    """One node of the branch and bound, as its scan needs it."""
+
+    depth: int
+    cost: float
+    items: tuple[BuildItem, ...]
+    build: Build
+    ahead: Lists
+    rest: float  # the bound on the kinds after this one
+    floor: float | None  # goal BREAKEVEN: the electricity floor below the node
+    room: PowerRoom | None  # what the PSU has left, when every power figure is known
+
+
 class Completion:
     """The branch and bound around one option (module docstring). run() returns the best Found or None."""
 
@@ -237,31 +251,37 @@ class Completion:
         floor = self.objective.own_day_floor(build) if self.objective is not None and depth >= 2 else None
         if cost + rest + mins[depth] > self._limit(floor):
             return
-        kind = ORDER[depth]
-        if kind is Kind.COOLER and cpu is not None and boxed and self._passes(build):
+        if ORDER[depth] is Kind.COOLER and cpu is not None and boxed and self._passes(build):
             self._leaf(cost)  # the boxed cooler will do
+        self._scan(_Node(depth, cost, items, build, ahead, rest, floor, room if powered else None))
+
+    def _scan(self, node: _Node) -> None:
+        """Try this level's candidates cheapest first until the bound stops the scan."""
+        ctx, depth, cost = self.ctx, node.depth, node.cost
+        kind = ORDER[depth]
         table = ctx.cands.sub.table(kind)
         # The strict verdicts of the power rules are asked of each candidate as the scan reaches it: most of a
         # level's candidates are never reached, the bound stops the scan first.
-        judge = ctx.strict.judge(build, table, kind in SINGLE, power_only=True) if ctx.strict.active else None
-        for price, row in ahead[depth]:
-            limit = self._limit(floor)
-            if cost + price + rest > limit:
+        judge = ctx.strict.judge(node.build, table, kind in SINGLE, power_only=True) if ctx.strict.active else None
+        for price, row in node.ahead[depth]:
+            limit = self._limit(node.floor)
+            if cost + price + node.rest > limit:
                 break
-            if powered:  # this part's watts may leave room only for dearer parts after it
-                assert room is not None
-                if cost + price + ctx.power.rest_that_fits(room, depth, ctx.power.peak(kind, row), ahead) > limit:
-                    continue
+            room = node.room  # this part's watts may leave room only for dearer parts after it
+            if room is not None and (
+                cost + price + ctx.power.rest_that_fits(room, depth, ctx.power.peak(kind, row), node.ahead) > limit
+            ):
+                continue
             if judge is not None and not judge(row):
                 continue
             part = table.part(row)
             self.chosen.append((part, price))
-            with_part = (*items, BuildItem(part=part))
+            with_part = (*node.items, BuildItem(part=part))
             if depth + 1 == len(ORDER):
                 if self._passes(Build(items=with_part, assumptions=ctx.a)):
                     self._leaf(cost + price)
             else:
-                self._node(depth + 1, cost + price, with_part, ahead)
+                self._node(depth + 1, cost + price, with_part, node.ahead)
             self.chosen.pop()
 
     def _ahead_mask(self, build: Build, kind: Kind, new: Kind, own: bool) -> np.ndarray:

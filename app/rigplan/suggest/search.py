@@ -26,7 +26,7 @@ from rigplan.rules import check
 from rigplan.rules.context import open_air
 from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.breakeven import Breakeven, Score, better
-from rigplan.suggest.candidates import candidates
+from rigplan.suggest.candidates import candidates, most_x16
 from rigplan.suggest.complete import Candidates, Completion, Context
 from rigplan.suggest.expert import Minimums, gpu_unknowns, stack_fails, strict_for
 from rigplan.suggest.found import CURRENT_FROM_USD, ORDER, Cancelled, Found, GpuOption, Stats, is_current, vendor_of
@@ -254,9 +254,7 @@ class Search:
         """The options whose count some priced board that fits the asked cases has x16 slots for (the others have no
         build: blocker.most_x16; all of them with missing data allowed)."""
         if self._most_x16 is None:
-            from rigplan.suggest.blocker import most_x16  # it reads a Search
-
-            self._most_x16 = (most_x16(self),)
+            self._most_x16 = (most_x16(self.cands.sub, self.cands.lists, self.q.allow_missing_data),)
         most = self._most_x16[0]
         return options if most is None else [o for o in options if o.count <= most]
 
