@@ -98,9 +98,10 @@ def compatible_mask(build: Build, kind: Kind, catalog: Catalog, replacing: str |
     base = base_build(build, kind, replacing)
     single = kind in SINGLE
     mask = np.ones(len(table), dtype=bool)
+    ctx = Ctx(base)  # one view of the base for every rule: its power is estimated once
     for rule in RULES:
         if kind in rule.reads:
-            mask &= rule_mask(rule, base, table, single)
+            mask &= rule_mask(rule, ctx, table, single)
     if not single:  # a part already in the build goes in as one more of the same item: judged on its own
         in_base = {i.part.id for i in base.items if i.part.kind == kind}
         for row, pid in enumerate(table.ids if in_base else ()):

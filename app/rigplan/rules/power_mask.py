@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from rigplan.catalog.loader import KindTable
-from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules.context import Ctx
 from rigplan.rules.electrical import circuit_overloaded, psu_overloaded
@@ -57,10 +56,11 @@ class _Reps:
 
 
 def _reps(table: KindTable, first: list[int]) -> _Reps:
-    cache: dict[int, _Reps] = table.__dict__.setdefault("_rigplan_power_reps", {})
-    hit = cache.get(id(first))
+    """The table's representatives for `first` (the power rules share one facts function, engine.POWER_FACTS, so
+    rule.keys_of gives them one `first` list per table)."""
+    hit: _Reps | None = table.caches.get("power_reps")
     if hit is None or hit.first is not first:
-        hit = cache[id(first)] = _Reps(table, first)
+        hit = table.caches["power_reps"] = _Reps(table, first)
     return hit
 
 
@@ -92,30 +92,42 @@ def _fixed(reps: _Reps, kind: Kind, c: Ctx) -> np.ndarray:
 
 
 def psu_wattage_errors(
-    base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
+    c: Ctx, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
 ) -> np.ndarray | None:
-    """Rows whose part, added to `base`, makes the build fail psu-wattage where `base` did not (`already`: the rule
-    ids with an error in `base`, from Rule.errors). None for a build with two or more PSUs (units.py)."""
-    return _power_errors(base, table, codes, first, already, wall=False)
+    """Rows whose part, added to the build of `c`, makes it fail psu-wattage where it did not (`already`: the rule
+    ids with an error in the build, from Rule.errors). None for a build with two or more PSUs (units.py), which the
+    rule's `run` judges."""
+    if "psu-wattage" in already:  # an error there already: no candidate adds it
+        return np.ones(len(codes), dtype=bool)
+    over = _over(c, table, first)
+    return None if over is None else ~over[0][codes]
 
 
 def wall_circuit_errors(
-    base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
+    c: Ctx, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str]
 ) -> np.ndarray | None:
     """The same for wall-circuit."""
-    return _power_errors(base, table, codes, first, already, wall=True)
+    if "wall-circuit" in already:
+        return np.ones(len(codes), dtype=bool)
+    over = _over(c, table, first)
+    return None if over is None else ~over[1][codes]
 
 
-def _power_errors(
-    base: Build, table: KindTable, codes: np.ndarray, first: list[int], already: frozenset[str], wall: bool
-) -> np.ndarray | None:
-    """Rows whose part, added to `base`, makes the build fail psu-wattage (wall: wall-circuit) where `base` did not.
-    None for a build with two or more PSUs (each unit's share: units.py), which the rule's `run` judges."""
+def _over(c: Ctx, table: KindTable, first: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per representative: (over the PSU's rating, over the wall circuit) with it in the build. The filter asks
+    both rules of the same build in turn (compat.compatible_mask passes one Ctx): the second answer is the first's."""
+    last = table.caches.get("power_last")
+    if last is not None and last[0] is c and last[1] is first:
+        return last[2]  # type: ignore[no-any-return]
+    over = _compute(c, table, first)
+    table.caches["power_last"] = (c, first, over)
+    return over
+
+
+def _compute(c: Ctx, table: KindTable, first: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    base = c.build
     if psu_units(base) > 1:
         return None
-    if ("wall-circuit" if wall else "psu-wattage") in already:  # an error there already: no candidate adds it
-        return np.ones(len(codes), dtype=bool)
-    c = Ctx(base)
     est = c.power
     kind = table.kind
     reps = _reps(table, first)
@@ -136,12 +148,10 @@ def _power_errors(
         psu_w, rating, atx3 = np.full(n, w), np.full(n, r, dtype=object), np.full(n, spikes, dtype=bool)
         has_psu = np.full(n, c.psu is not None, dtype=bool)
     known = (load > 0) & ~unknown
-    if not wall:
-        with np.errstate(invalid="ignore"):
-            over_psu = has_psu & known & psu_overloaded(sizing_watts(load, gpu, atx3), psu_w)
-        return ~over_psu[codes]  # type: ignore[no-any-return]
+    with np.errstate(invalid="ignore"):
+        over_psu = has_psu & known & psu_overloaded(sizing_watts(load, gpu, atx3), psu_w)
     a = base.assumptions
     over_wall = known & circuit_overloaded(
         wall_draw(load, gpu, psu_w, rating, atx3), circuit_limit_w(a.wall_voltage, a.wall_amps)
     )
-    return ~over_wall[codes]  # type: ignore[no-any-return]
+    return over_psu, over_wall

@@ -73,12 +73,12 @@ class Rule:
     # the rule writes nothing (psu-quantity: a PSU line of quantity 2+; gpu-eps-power: an EPS-fed GPU, in the build
     # or as the candidate); None: always.
     applies: Callable[[Build, Kind | None], bool] | None = None
-    # A vectorised form of the same decision (power adds up: rules/power_mask.py): (base, table, codes, first,
-    # ids of the rule's errors the base already has) -> mask; None: the filter runs `run` once per distinct facts.
+    # A vectorised form of the same decision (power adds up: rules/power_mask.py): (the base's Ctx, table, codes,
+    # first, ids of the rule's errors the base already has) -> mask; None: `run` is run once per distinct facts.
     # The errors already there come from `errors()`, the one definition both paths use (a vector that read the
     # base's warnings as errors once hid every candidate that turned a psu-wattage warning into an error).
     # It may answer None for a build it does not cover (two PSUs): then `run` is used.
-    vector: Callable[[Build, KindTable, np.ndarray, list[int], frozenset[str]], np.ndarray | None] | None = None
+    vector: Callable[[Ctx, KindTable, np.ndarray, list[int], frozenset[str]], np.ndarray | None] | None = None
     # -- The policy. Every entry of engine.RULES states each field (no defaults: a rule without its policy does not
     # construct; tests/test_rule_policy.py). docs/checks.md, "How a rule is added", says what each means.
     passes: bool = field(kw_only=True)  # it can pass: listed under "Passed" when it ran and wrote nothing
@@ -163,9 +163,10 @@ class _Errors:
 ERRORS: Judge = _Errors()
 
 # A bound on one table's cached verdicts, for memory only: an entry is one fingerprint (the facts a rule reads of
-# each part of a build: up to ~2 KB of tuples for the power rules, which read every part) and one byte per distinct
-# facts value, so 20,000 entries stay under ~50 MB a table. The suggester's longest question here (the panel's
-# 4-GPU searches) makes fewer than that per table; past it the entries are asked again, never wrong.
+# each part of a build: up to ~2 KB of tuples for the power rules, which read every part), the base's Ctx and one
+# byte per distinct facts value. The heaviest questions of benchmarks/suggest.py (the break-even explanations) leave
+# at most ~2,100 entries on a candidates table; 20,000 is ten times that, and a GUI session making thousands of edits
+# stays within it. Past it the entries are asked again, never wrong.
 MAX_VERDICTS = 20_000
 
 
@@ -229,19 +230,20 @@ class Verdicts:
     facts value is asked once, when a row of it is first asked about, and remembered (per table, by the rule's
     fingerprint of the base: a build change that does not touch what the rule reads costs one dict lookup)."""
 
-    def __init__(self, rule: Rule, judge: Judge, base: Build, table: KindTable, single: bool) -> None:
-        self.rule, self.judge, self.table, self.single = rule, judge, table, single
-        self.open = not rule.gate(base, table.kind)  # the rule writes nothing whatever goes in: all pass
+    def __init__(self, rule: Rule, judge: Judge, ctx: Ctx, table: KindTable, single: bool) -> None:
+        self.rule, self.judge, self.ctx, self.table, self.single = rule, judge, ctx, table, single
+        self.open = not rule.gate(ctx.build, table.kind)  # the rule writes nothing whatever goes in: all pass
         self.codes, self.first = keys_of(table, judge.reads(rule)[table.kind])
         self.known = np.full(len(self.first), 1 if self.open else -1, dtype=np.int8)  # 1 pass, 0 fail, -1 not asked
-        self.ctx = Ctx(base)
-        self.before = frozenset() if self.open else judge.keys(rule, self.ctx, None, "")
-        self.ctx.report = Report()
         self.full: np.ndarray | None = np.ones(len(table), dtype=bool) if self.open else None
+        self.before: frozenset[Hashable] | None = None
 
     def _ask(self, j: int) -> bool:
         """The representative stands for every part with its facts, none of which is in the base (compat.py judges
         those one by one): it goes in as a new line under an id no build uses."""
+        if self.before is None:  # what the base has already (the base's Ctx may be shared: its report is reset)
+            self.ctx.report = Report()
+            self.before = self.judge.keys(self.rule, self.ctx, None, "")
         part = self.table.part(self.first[j])
         stand_in = part.model_copy(update={"id": f"{part.id}\x00candidate"})
         after = self.judge.keys(self.rule, self.ctx.plus(stand_in, self.single), self.table.kind, stand_in.id)
@@ -268,29 +270,34 @@ class Verdicts:
         return out if rows is None else out & rows
 
 
-def verdicts(rule: Rule, judge: Judge, base: Build, table: KindTable, single: bool) -> Verdicts:
-    """`rule`'s verdicts under `judge` on the parts of `table` put into `base` (Verdicts), from the table's cache."""
+def verdicts(rule: Rule, judge: Judge, base: Build | Ctx, table: KindTable, single: bool) -> Verdicts:
+    """`rule`'s verdicts under `judge` on the parts of `table` put into `base` (Verdicts), from the table's cache.
+    A Ctx of the base may be passed instead, to share its power estimate between rules."""
+    ctx = base if isinstance(base, Ctx) else Ctx(base)
     cache = table_cache(table)
-    key = (judge.tag, single, rule.fingerprint(base, judge.reads(rule), judge.by_id))
+    key = (judge.tag, single, rule.fingerprint(ctx.build, judge.reads(rule), judge.by_id))
     hit = cache.verdicts.get(key)
     if hit is None:
-        hit = Verdicts(rule, judge, base, table, single)
+        hit = Verdicts(rule, judge, ctx, table, single)
         cache.remember(cache.verdicts, key, hit)
     return hit
 
 
-def rule_mask(rule: Rule, base: Build, table: KindTable, single: bool) -> np.ndarray:
-    """Rows of `table` whose part, put into `base`, adds no error of `rule` (its vectorised form where it has one)."""
-    if rule.vector is not None and rule.gate(base, table.kind):
+def rule_mask(rule: Rule, base: Build | Ctx, table: KindTable, single: bool) -> np.ndarray:
+    """Rows of `table` whose part, put into `base`, adds no error of `rule` (its vectorised form where it has one).
+    A Ctx of the base may be passed instead (compat.compatible_mask passes one to all the rules)."""
+    ctx = base if isinstance(base, Ctx) else Ctx(base)
+    if rule.vector is not None and rule.gate(ctx.build, table.kind):
         cache = table_cache(table)
-        memo = rule.fingerprint(base)
+        memo = rule.fingerprint(ctx.build)
         mask = cache.masks.get(memo)
         if mask is not None:
             return mask
         codes, first = keys_of(table, rule.reads[table.kind])
-        before = rule.errors(base)
-        vec = rule.vector(base, table, codes, first, frozenset(r for r, _ in before))
+        ctx.report = Report()
+        before = rule.errors(ctx)
+        vec = rule.vector(ctx, table, codes, first, frozenset(r for r, _ in before))
         if vec is not None:
             cache.remember(cache.masks, memo, vec)
             return vec
-    return verdicts(rule, ERRORS, base, table, single).mask()
+    return verdicts(rule, ERRORS, ctx, table, single).mask()

@@ -15,6 +15,7 @@ from rigplan.catalog.loader import Catalog, KindTable
 from rigplan.model.build import Build
 from rigplan.model.parts import Cooler, Cpu, Kind, Memory, Part, Psu, Storage
 from rigplan.rules.context import board_fits_case, norm_socket
+from rigplan.rules.electrical import circuit_overloaded, psu_overloaded
 from rigplan.rules.power import (
     TRANSIENT_SHARE,
     VRM_LOSS,
@@ -24,6 +25,7 @@ from rigplan.rules.power import (
     estimate_power,
     memory_watts,
     recommended_psu,
+    sizing_watts,
     spike_rated,
     storage_watts,
     wall_draw,
@@ -118,7 +120,7 @@ def wall_feasible(partial: Build, candidates: list[tuple[float, int]], psus: Kin
     n = len(rows)
     draw = wall_draw(np.full(n, est.load_w), np.full(n, est.gpu_w), watts, rating, atx3)
     a = partial.assumptions
-    ok = np.isnan(watts) | (draw <= circuit_limit_w(a.wall_voltage, a.wall_amps))
+    ok = np.isnan(watts) | ~circuit_overloaded(draw, circuit_limit_w(a.wall_voltage, a.wall_amps))
     return [c for c, keep in zip(candidates, ok.tolist(), strict=True) if keep]
 
 
@@ -180,7 +182,11 @@ class PowerRoom:
         rated = float(self.psu.wattage or 0)
         if self.recommend and recommended_psu(load, self.gpu_w, self.atx3) > rated:
             return True
-        return load + self.spikes > rated or wall_watts(load, self.psu) > self.limit
+        # psu-wattage's and wall-circuit's own decisions (rules.electrical), on the load these parts add up to.
+        return bool(
+            psu_overloaded(sizing_watts(load, self.gpu_w, self.atx3), rated)
+            or circuit_overloaded(wall_watts(load, self.psu), self.limit)
+        )
 
     def headroom(self) -> float:
         """The most watts that still fit (-inf: none). Both limits only tighten as the load grows (the wall draw

@@ -215,8 +215,9 @@ class Strict:
         """A test for one row of `table` put into `base` (power_only: the POWER rules alone, the others having been
         applied by `mask`)."""
         kind = table.kind
+        ctx = Ctx(base)
         found = [
-            verdicts(r, self.judge_, base, table, single)
+            verdicts(r, self.judge_, ctx, table, single)
             for r in self.rules
             if kind in r.strict_facts and (not power_only or r.power is not Power.NONE)
         ]
@@ -235,13 +236,14 @@ class Strict:
         read this kind (the one just added to `base`; the rows were judged by the others before it came)."""
         kind = table.kind
         out = np.ones(len(table), dtype=bool) if within is None else within.copy()
+        ctx = Ctx(base)  # one view of the base for every rule
         for rule in self.rules:
             reads = rule.strict_facts
             if rule.power is not Power.NONE or kind not in reads or (new is not None and new not in reads):
                 continue
             if not out.any():
                 break
-            out &= verdicts(rule, self.judge_, base, table, single).mask(out)
+            out &= verdicts(rule, self.judge_, ctx, table, single).mask(out)
         return out
 
     def failures(self, report: Report) -> list[str]:
