@@ -7,8 +7,9 @@ does once at start), so no question profits from the caches an earlier one left.
 `suggest()` with its explanation (binding constraint, next $100/$500, runners-up by GPU count and platform), which
 runs several more searches. Each question is repeated (--repeat, default 3) and the medians printed, wall time and
 this process's CPU time: on a machine shared with other jobs the wall time includes waiting for a core, so the
-verdict is on the CPU time, with the wall time and the load average beside it. Targets (issue 26): <= 1 s search,
-<= 2 s explained, any question, 4 GPUs included. Runs without pytest.
+verdict is on the CPU time, with the wall time and the load average beside it. The ceiling (issue 37): at most 5 s
+for any question, explained, questions with no answer included (the answer then names its blocker). "answer" is
+suggest() without the explanation (the search and the balance stage). Runs without pytest.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "app"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-TARGET_S = 1.0
-EXPLAINED_S = 2.0
+TARGET_S = 5.0  # the answer alone
+EXPLAINED_S = 5.0  # the ceiling for any question, explained
 # (label, Question keyword arguments; "beat" names an offer id)
 P3 = "aws:p3.2xlarge:us-east-1"
 LAMBDA = "lambda:gpu_1x_a100:us-east-1"
@@ -48,6 +49,13 @@ QUESTIONS: list[tuple[str, dict[str, object]]] = [
     # whose runners-up each search for the earliest day.
     ("$1,500, most throughput, any count", {"budget": 1500}),
     ("$8,000, earliest break-even vs 1x A100", {"budget": 8000, "goal": "breakeven", "beat": LAMBDA}),
+    # Issue 37: a small box, big budgets, up to 8 GPUs, and questions with no answer (their blocker named).
+    ("$3,000, Mini-ITX", {"budget": 3000, "case_form": "Mini ITX Tower"}),
+    ("$25,000, most throughput", {"budget": 25000}),
+    ("$30,000, up to 8 GPUs", {"budget": 30000, "max_gpus": 8}),
+    ("no answer: $3,000, 2 GPUs, Mini-ITX", {"budget": 3000, "gpus": 2, "case_form": "Mini ITX Tower"}),
+    ("no answer: $300", {"budget": 300}),
+    ("no answer: $15,000, 8B full, 8 GPUs", {"budget": 15000, "max_gpus": 8, "fit": ("llama-3.1-8b", "full")}),
 ]
 
 
@@ -80,12 +88,15 @@ def one(index: int) -> dict[str, object]:
     first = time.perf_counter() - t0
     q = _question(QUESTIONS[index][1])
     t0, c0 = time.perf_counter(), time.process_time()
-    found = Search(catalog, a, q).best()
+    try:
+        found = suggest(catalog, a, q, explain=False).found
+    except SuggestError:
+        found = None
     t1, c1 = time.perf_counter(), time.process_time()
     try:
         binds = suggest(catalog, a, q).binding
     except SuggestError as exc:
-        binds = f"no answer: {exc}"
+        binds = f"no answer: {str(exc)[-140:]}"
     t2, c2 = time.perf_counter(), time.process_time()
     answer = f"${found.total_usd:,.0f}, {found.option.count}x {found.option.part.chipset}" if found else "none"
     return {
@@ -110,7 +121,7 @@ def main() -> int:
     indexes = [0] if args.quick else list(range(len(QUESTIONS)))
     repeat = 1 if args.quick else max(1, args.repeat)
     print(f"load average at start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (2 cores)")
-    print(f"{'question':<40} {'search cpu':>10} {'wall':>6} {'explained cpu':>13} {'wall':>6}  answer")
+    print(f"{'question':<40} {'answer cpu':>10} {'wall':>6} {'explained cpu':>13} {'wall':>6}  answer")
     worst = worst_explained = 0.0
     firsts = []
     for i in indexes:
@@ -123,9 +134,10 @@ def main() -> int:
         med = {k: statistics.median(float(r[k]) for r in runs) for k in runs[0] if k != "answer"}
         firsts.append(med["first"])
         worst, worst_explained = max(worst, med["search_cpu"]), max(worst_explained, med["explained_cpu"])
+        over = "  OVER 5 s" if med["explained_cpu"] > EXPLAINED_S else ""
         print(
             f"{QUESTIONS[i][0]:<40} {med['search_cpu']:>9.2f}s {med['search']:>5.2f}s "
-            f"{med['explained_cpu']:>12.2f}s {med['explained']:>5.2f}s  {runs[0]['answer']}"
+            f"{med['explained_cpu']:>12.2f}s {med['explained']:>5.2f}s  {runs[0]['answer']}{over}"
         )
     print(f"first use per process (column building, once at start): median {statistics.median(firsts):.2f} s")
     if not args.quick:
@@ -150,8 +162,8 @@ def main() -> int:
     ok = worst <= TARGET_S and worst_explained <= EXPLAINED_S
     print(f"load average at end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(
-        f"medians of {repeat}; worst search {worst:.2f} s CPU (target <= {TARGET_S:.1f} s); worst explained "
-        f"{worst_explained:.2f} s CPU (target <= {EXPLAINED_S:.1f} s): {'PASS' if ok else 'OVER TARGET'}"
+        f"medians of {repeat}; worst answer {worst:.2f} s CPU; worst explained {worst_explained:.2f} s CPU "
+        f"(ceiling {EXPLAINED_S:.0f} s for any question): {'PASS' if ok else 'OVER THE CEILING'}"
     )
     return 0
 

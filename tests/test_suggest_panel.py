@@ -1,7 +1,10 @@
-"""A panel of realistic questions (issue 26): budgets of $1,500 to $30,000, 1 to 4 GPUs, VRAM, RAM and storage
-minimums, AWS, GCP and Lambda offers to beat. Each answer is judged by a checker written here, from the parts'
-own fields, not by the suggester's code (rigplan.suggest.expert): the expert's minimums, the checks with no error,
-no warning the answer did not state, and no "not checked" on a rule that matters."""
+"""A panel of realistic questions (issues 26 and 37): budgets of $1,500 to $30,000, 1 to 8 GPUs, VRAM, RAM and
+storage minimums, Mini-ITX, 230 V, EUR, AWS, GCP and Lambda offers to beat, workloads. Each answer is judged by a
+checker written here, from the parts' own fields and the makers' published figures, not by the suggester's code
+(rigplan.suggest.expert, gpu_facts): the expert's minimums, the GPU maker's PSU figure, PCIe 4.0 links for PCIe 4.0
+cards, a current platform from $5,000, the split and the balance steps said, the checks with no error, no warning
+or note the answer did not state, cooler capacity listed when unknown, the tax said for a non-USD budget, a
+workload over 90 % of a card flagged, every inferred value said, and no "not checked" on a rule that matters."""
 
 from __future__ import annotations
 
@@ -12,11 +15,11 @@ import pytest
 from rigplan.catalog.loader import Catalog
 from rigplan.cloud.store import offers_in_use
 from rigplan.model.assumptions import Assumptions
-from rigplan.model.parts import Case, Cpu, Kind, Memory, Storage
+from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
 from rigplan.model.workload import WorkloadSpec
 from rigplan.rules import check
 from rigplan.rules.context import open_air
-from rigplan.suggest import FitNeed, Goal, Question, suggest
+from rigplan.suggest import FitNeed, Goal, Question, SuggestError, suggest
 from rigplan.workload import build_hardware, estimate
 from rigplan.workload.fit import memory_table
 
@@ -54,20 +57,44 @@ PANEL: list[tuple[str, dict[str, object]]] = [
     # Issue 28: must fit a workload (its memory per GPU from rigplan.workload, passed in as data).
     ("$12,000, must fit Llama 3.1 70B QLoRA", {"budget": 12000, "_fit": ("llama-3.1-70b", "qlora")}),
     ("$10,000, must fit Qwen2.5 32B LoRA", {"budget": 10000, "_fit": ("qwen2.5-32b", "lora")}),
+    # Issue 37: a small box, another circuit and currency, big budgets, up to 8 GPUs, a 4-bit workload.
+    ("$3,000, Mini-ITX", {"budget": 3000, "case_form": "Mini ITX Tower"}),
+    ("$2,000, 1 GPU, Mini-ITX, 230 V", {"budget": 2000, "gpus": 1, "case_form": "Mini ITX Tower", "_wall": 230}),
+    ("EUR 4,000, 230 V / 16 A", {"budget": 4000, "currency": "EUR", "_wall": 230}),
+    ("$7,000, 2 GPUs, >= 32 GB each", {"budget": 7000, "gpus": 2, "min_vram_gb": 32}),
+    ("$25,000, most throughput", {"budget": 25000}),
+    ("$30,000, up to 8 GPUs", {"budget": 30000, "max_gpus": 8}),
+    ("$8,000, must fit Llama 3.1 70B int4 inference", {"budget": 8000, "_fit": ("llama-3.1-70b", "inference", "int4")}),
 ]
+
+# The GPU makers' required system power for one card (NVIDIA's GeForce spec pages, "Required System Power"; AMD's
+# Radeon product pages): the checker's own copy, so a wrong figure in the suggester is caught.
+MAKER_W = [
+    ("RTX 5090", 1000), ("RTX 5080", 850), ("RTX 5070 Ti", 750), ("RTX 5070", 650), ("RTX 4090", 850),
+    ("RTX 4080", 750), ("RTX 4070 Ti", 700), ("RTX 4070", 650), ("RTX 3090 Ti", 850), ("RTX 3090", 750),
+    ("RTX 3080", 750), ("RTX 3070 Ti", 750), ("RTX 3070", 650), ("RTX 3060 Ti", 600), ("RTX 3060", 550),
+    ("RX 7900 XTX", 800), ("RX 7900 XT", 750),
+]  # fmt: skip
+PCIE4_CARDS = re.compile(r"RTX [345]0\d\d|RTX A\d{4}|RTX \d{4} Ada|RX [679]\d\d\d|Radeon PRO W7", re.I)
+CURRENT = {"AM5", "LGA 1700", "LGA1700", "LGA 1851", "LGA1851", "sTR5", "sWRX8", "LGA 4677", "SP5"}
 
 
 def assumptions(spec: dict[str, object]) -> Assumptions:
     """A 4-GPU box of 24 GB cards draws more than a 120 V / 15 A circuit carries: that one is asked on 230 V."""
-    return A.model_copy(update={"wall_voltage": 230.0, "wall_amps": 16.0}) if spec.get("_wall") else A
+    a = A.model_copy(update={"wall_voltage": 230.0, "wall_amps": 16.0}) if spec.get("_wall") else A
+    return a.model_copy(update={"currency": str(spec["currency"])}) if "currency" in spec else a
 
 
 def fit_of(spec: dict[str, object]) -> FitNeed | None:
     if "_fit" not in spec:
         return None
-    model, task = spec["_fit"]  # type: ignore[misc]
-    table = memory_table(WorkloadSpec(model=model, task=task), range(1, 9))
+    model, task, *weights = spec["_fit"]  # type: ignore[misc]
+    table = memory_table(WorkloadSpec(model=model, task=task, **_weights(weights)), range(1, 9))
     return FitNeed(table.label, table.per_gpu_gb)
+
+
+def _weights(weights: list[str]) -> dict[str, str]:
+    return {"weights": weights[0]} if weights else {}
 
 
 def question(spec: dict[str, object]) -> Question:
@@ -114,12 +141,13 @@ def judge(sug, spec: dict[str, object]) -> list[str]:  # type: ignore[no-untyped
     if spec.get("gpus") and n != spec["gpus"]:
         bad.append(f"{n} GPUs, asked {spec['gpus']}")
     if "_fit" in spec:  # the workload planner itself, on the build: does the workload fit as set?
-        model, task = spec["_fit"]  # type: ignore[misc]
-        e = estimate(WorkloadSpec(model=model, task=task), build_hardware(b))
+        model, task, *weights = spec["_fit"]  # type: ignore[misc]
+        e = estimate(WorkloadSpec(model=model, task=task, **_weights(weights)), build_hardware(b))
         if e.verdict != "fits":
             bad.append(f"workload {model} {task}: {e.summary}")
         elif f"{e.memory.total:.1f} GB per GPU" not in sug.fit_text:
             bad.append(f"answer's workload line disagrees with the planner: {sug.fit_text!r} vs {e.summary!r}")
+    bad += judge_issue_37(sug, spec, n, gpus[0].part, cpu)  # type: ignore[arg-type]
     report = check(b)
     bad += [f"error {f.rule}" for f in report.errors()]
     for f in report.findings:
@@ -131,6 +159,54 @@ def judge(sug, spec: dict[str, object]) -> list[str]:  # type: ignore[no-untyped
     bad += [f"not checked {x.rule}" for x in report.not_checked if x.rule in MATTERS]
     if not any(f.severity == "warning" for f in report.findings) and "passes every check" not in sug.check_text:
         bad.append(f"no warning, but the answer says: {sug.check_text}")
+    return bad
+
+
+def judge_issue_37(sug, spec: dict[str, object], n: int, gpu: Gpu, cpu: Cpu) -> list[str]:  # type: ignore[no-untyped-def]
+    """What an expert builder checks beyond the minimums (issue 37), from the parts and the makers' figures."""
+    b, bad = sug.build, []
+    psu, board, cooler = b.first(Kind.PSU), b.first(Kind.MOTHERBOARD), b.first(Kind.COOLER)
+    assert isinstance(psu, Psu) and isinstance(board, Motherboard)
+    maker = next((w for name, w in MAKER_W if re.search(rf"\b{name}\b", gpu.chipset or "")), None)
+    if maker is not None and (psu.wattage or 0) < maker + (n - 1) * (gpu.tdp_w or 0):
+        bad.append(f"PSU {psu.wattage} W below the GPU maker's {maker} W + {n - 1}x {gpu.tdp_w} W")
+    if not any("binds" in line and line.startswith("PSU") for line in sug.assumed):
+        bad.append("the answer does not say which PSU figure binds")
+    if (
+        n >= 2
+        and PCIE4_CARDS.search(gpu.chipset or "")
+        and float(cpu.pcie_gen or 0) < 4
+        and "PCIe 3" not in sug.check_text
+    ):
+        bad.append(f"{n} PCIe 4.0 cards on a PCIe {cpu.pcie_gen} CPU, the loss not said")
+    usd = float(spec.get("budget") or 0) / (sug.total / sug.found.total_usd if sug.found.total_usd else 1)
+    older = any("older platform" in note for note in sug.notes)
+    if usd >= 5000 and (board.socket or "") not in CURRENT and not older:
+        bad.append(f"an older platform ({board.socket}) at ${usd:,.0f} without saying so")
+    if sug.question.goal in (Goal.THROUGHPUT, Goal.VRAM):
+        if not (sug.spending and sug.spending[0].startswith("GPUs ") and sug.spending[-1].startswith("left unspent")):
+            bad.append(f"no split or remainder said: {sug.spending}")
+        mem = b.first(Kind.MEMORY)
+        if (getattr(mem, "capacity_gb", 0) or 0) < 2 * sug.found.option.vram_gb and not any(
+            line.startswith("not bought: system RAM") for line in sug.spending
+        ):
+            bad.append("RAM below twice the GPU memory, and the answer does not say it was not bought")
+    for f in check(b).findings:
+        if f.severity == "note" and f.message not in sug.check_text:
+            bad.append(f"note not stated: {f.rule}")
+    if isinstance(cooler, Cooler) and cooler.rated_tdp_w is None and "cooler capacity" not in sug.check_text:
+        bad.append("the cooler's capacity is unknown and not listed as not checked")
+    if sug.currency != "USD" and not any("VAT" in line for line in sug.assumed):
+        bad.append("a non-USD budget without saying whether tax is included")
+    for item in b.items:
+        for why in item.part.inferred:
+            if not any(why in line for line in sug.assumed):
+                bad.append(f"inferred value not said: {item.part.name}: {why}")
+    if "_fit" in spec:
+        need = float(re.search(r"([\d.]+) GB per GPU", sug.fit_text).group(1))  # type: ignore[union-attr]
+        full = need > 0.9 * (gpu.vram_gb or 0)
+        if full != ("it fills" in sug.fit_text):
+            bad.append(f"{need} GB of {gpu.vram_gb} GB per card: the > 90 % flag is wrong")
     return bad
 
 
@@ -156,3 +232,22 @@ def test_budget_without_gpu_count_answers(catalog: Catalog) -> None:
     sug = suggest(catalog, A, Question(budget=10000))
     assert sug.total <= 10000 and sug.binding
     assert "passes every check" in sug.check_text or "warning" in sug.check_text
+
+
+def test_the_checker_catches_a_psu_below_the_gpu_makers_figure(catalog: Catalog) -> None:
+    """The PSU rule of the checker is not a rubber stamp: the $3,000 answer (one RTX 5090, which NVIDIA sizes at
+    1,000 W) with an 850 W unit in its PSU's place fails it."""
+    spec: dict[str, object] = {"budget": 3000}
+    sug = suggest(catalog, A, question(spec), explain=False)
+    gpu = sug.found.option.part
+    assert "RTX 5090" in (gpu.chipset or "") and judge(sug, spec) == []
+    small = next(p for p in catalog.of_kind(Kind.PSU) if isinstance(p, Psu) and p.wattage == 850 and p.price)
+    items = tuple(i.model_copy(update={"part": small}) if i.part.kind is Kind.PSU else i for i in sug.build.items)
+    sug.build = sug.build.model_copy(update={"items": items})
+    assert any("below the GPU maker's 1000 W" in x for x in judge(sug, spec))
+
+
+def test_two_gpus_in_a_mini_itx_tower_say_the_slots_at_once(catalog: Catalog) -> None:
+    """No Mini-ITX board has two x16 slots: the answer names that blocker before any search (it took minutes)."""
+    with pytest.raises(SuggestError, match="no priced board that fits a Mini ITX Tower case has more than 1 x16"):
+        suggest(catalog, A, Question(budget=3000, gpus=2, case_form="Mini ITX Tower"))

@@ -87,7 +87,7 @@ def rest_of(row: Row) -> float:
 
 
 def eager(s: Search) -> Search:
-    s.patience_s = 0.0  # the bound searched at the first option, not after 0.15 s of fruitless completions
+    s.rest_floor.patience_nodes = 0  # the bound searched at the first option, not after fruitless completions
     return s
 
 
@@ -149,7 +149,7 @@ def test_full_catalog_answers_equal_without_the_bound(q: Question) -> None:
     catalog = load_catalog()
     with_bound = eager(Search(catalog, A, q)).best()
     plain = Search(catalog, A, q)
-    plain.patience_s = math.inf  # never searched: the search as it was before the bound
+    plain.rest_floor.patience_nodes = 10**12  # never searched: the search as it was before the bound
     without = plain.best()
     assert (with_bound is None) == (without is None)
     if with_bound is not None and without is not None:
@@ -193,14 +193,16 @@ def p3() -> Offer:
 
 @pytest.mark.parametrize(
     "q",
-    [Question(budget=2500), Question(budget=6000, goal=Goal.VRAM), "beat"],
+    # Older platforms allowed from $5,000 (issue 37 leaves them out there): 3-4 GPU builds exist only on TRX40, and
+    # the test needs two runners-up by count.
+    [Question(budget=2500), Question(budget=6000, goal=Goal.VRAM, older_platforms=True), "beat"],
     ids=["throughput-2500", "vram-6000", "breakeven-5000"],
 )
 def test_runners_up_equal_those_of_every_count_searched(q: Question | str) -> None:
     """The explanation skips a GPU count that cannot rank among the two best runners-up (explain._cannot_place):
     its runners-up equal those found by searching every count and ranking them all."""
     if q == "beat":
-        q = Question(budget=5000, goal=Goal.BREAKEVEN, beat=p3())
+        q = Question(budget=5000, goal=Goal.BREAKEVEN, beat=p3(), older_platforms=True)
     assert isinstance(q, Question)
     catalog = load_catalog()
     sug = suggest(catalog, A, q)

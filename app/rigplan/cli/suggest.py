@@ -255,6 +255,8 @@ def _json_out(sug: Any, q: Any, a: Any, rate: float) -> dict[str, Any]:
         "warnings": [f.to_json() for f in report.findings if f.severity == "warning"] if report else [],
         "not_checked": [n.to_json() for n in report.not_checked] if report else [],
         "minimums": sug.minimums,
+        "spending": sug.spending,
+        "assumed": sug.assumed,
         "fits_workload": _fit_json(sug),
         "notes": sug.notes,
         "seconds": round(sug.seconds, 3),
@@ -277,6 +279,10 @@ def _print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> No
         print(f"Workload: {sug.fit_text}")
     if sug.minimums:
         print(f"Held to the expert's minimums: {'; '.join(sug.minimums)}")
+    if sug.spending:
+        print(f"Spending: {'; '.join(sug.spending)}")
+    for line in sug.assumed:
+        print(f"Taken as given: {line}")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
         step = alt.found.option if alt else None

@@ -37,8 +37,9 @@ class PartBase(Frozen):
     price: Price | None = None
     spec_source: str = ""
     custom: bool = False
-    # Values the importer inferred rather than read (issue 36): field -> the reason (a platform fact, the name, the
-    # board class). None: every value is as the source data gives it, or as corrected with a cited source.
+    # Values the importer inferred rather than read (issue 36), and a builder's defaults such as DIMMs on a desktop
+    # board (issue 37): field -> the reason (a platform fact, the name, the board class). None: every value is as the
+    # source data gives it, or as corrected with a cited source.
     inferred: dict[str, str] | None = None
 
 

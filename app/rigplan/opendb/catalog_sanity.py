@@ -112,6 +112,43 @@ def board_memory_form_factor(d: dict[str, Any]) -> str | None:
     return "DIMM" if d.get("form_factor") in ATX_CLASS else None
 
 
+# Defaults a builder takes for granted where the source is silent (issue 37), each marked in the record's
+# `inferred` list with its reason, so an answer that relies on one says it was assumed:
+# - a desktop board takes DIMMs unless its name says SO-DIMM (every desktop form factor but Thin Mini-ITX, whose
+#   boards commonly use SO-DIMMs: ASRock's and Intel's thin Mini-ITX boards);
+# - an ATX tower or bench takes an ATX PSU (the ATX chassis specification's PSU bay; Intel ATX 3.x design guide);
+# - a small-form-factor (Mini-ITX) case takes an SFX unit unless its name says ATX PSU: SFX is the SFF standard
+#   (Intel SFX12V design guide), and an SFX unit also fits an ATX bay with a bracket, so SFX is the safe side.
+DESKTOP_BOARDS = ATX_CLASS | {"Mini-ITX", "Mini DTX", "Mini-DTX"}
+ATX_TOWER = re.compile(r"^(E-?ATX|ATX|XL[- ]?ATX)\b.*\b(Tower|Test Bench)$", re.I)
+SFF_CASE = re.compile(r"^Mini[- ]?ITX\b", re.I)
+ATX_PSU_NAMED = re.compile(r"\bATX\s+(PSU|power supply)", re.I)
+
+
+def infer_defaults(kind: Kind, d: dict[str, Any]) -> None:
+    """Fill the fields above where the record is silent, and give each in d["inferred"] (field -> why)."""
+    said: dict[str, str] = {}
+    board = kind is Kind.MOTHERBOARD and d.get("memory_form_factor") is None
+    if board and d.get("form_factor") in DESKTOP_BOARDS and not SODIMM.search(d.get("name") or ""):
+        d["memory_form_factor"] = "DIMM"
+        said["memory_form_factor"] = "DIMM: a desktop board whose name does not say SO-DIMM"
+    if kind is Kind.CASE and not d.get("psu_form_factors"):
+        ff = d.get("form_factor") or ""
+        if ATX_TOWER.match(ff):
+            d["psu_form_factors"] = ["ATX"]
+            said["psu_form_factors"] = "ATX: an ATX tower takes an ATX PSU"
+        elif SFF_CASE.match(ff):
+            atx = bool(ATX_PSU_NAMED.search(d.get("name") or ""))
+            d["psu_form_factors"] = ["ATX"] if atx else ["SFX"]
+            said["psu_form_factors"] = (
+                "ATX: the name says an ATX PSU"
+                if atx
+                else "SFX: a small-form-factor case takes SFX unless it lists ATX"
+            )
+    if said:
+        d["inferred"] = {**(d.get("inferred") or {}), **said}
+
+
 def memory_form_factor(value: str | None) -> str | None:
     """'288-pin DIMM' -> 'DIMM', '262-pin SO-DIMM' -> 'SO-DIMM', 'UDIMM' -> 'DIMM'."""
     if not value:

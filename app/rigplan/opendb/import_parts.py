@@ -30,7 +30,7 @@ from rigplan.model.parts import PART_ADAPTER, Kind
 from . import board_memory, invariants
 from . import corrections as corr
 from . import data_quality as dq
-from .catalog_sanity import board_memory_form_factor, sanity
+from .catalog_sanity import board_memory_form_factor, infer_defaults, sanity
 from .price_attributes import single_out
 from .price_checks import join_problem
 from .price_report import coverage_section, join_section, write_joins, write_matches
@@ -225,6 +225,7 @@ def map_motherboard(rec: dict[str, Any]) -> dict[str, Any]:
     # Where the board's own video may be named (opendb/invariants.py, board-display-output); dropped after the checks.
     audio = (rec.get("audio") or {}).get("chipset") or ""
     d["_video_hints"] = " ".join([audio, *(texts(rec.get("back_panel_ports")) or [])]).strip() or None
+    infer_defaults(Kind.MOTHERBOARD, d)
     return d
 
 
@@ -344,6 +345,7 @@ def map_case(rec: dict[str, Any]) -> dict[str, Any]:
         dimensions_mm=[w, h, dp] if w and h and dp else None,
         volume_l=pos(rec.get("volume")),
     )
+    infer_defaults(Kind.CASE, d)
     return d
 
 

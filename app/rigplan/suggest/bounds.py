@@ -25,7 +25,6 @@ from rigplan.rules.power import (
     estimate_power,
     memory_watts,
     recommended_psu,
-    sizing_watts,
     spike_rated,
     storage_watts,
     wall_draw,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rigplan.costs.analysis import cost_build, offer_input
 from rigplan.costs.commitment import term_days
@@ -33,6 +34,9 @@ from rigplan.model.offers import Offer
 from rigplan.model.parts import Gpu, Kind, Memory, Psu, Storage
 from rigplan.rules.power import EIGHTY_PLUS, UNKNOWN_EFFICIENCY, estimate_power, gpu_watts
 from rigplan.wording import BreakEven
+
+if TYPE_CHECKING:
+    from rigplan.suggest.found import GpuOption
 
 NEVER = math.inf
 # The least each non-GPU part adds in rigplan.rules.power (training W, idle W): board and chipset 10/6, one memory
@@ -156,3 +160,28 @@ class Breakeven:
         if best_days >= self.horizon and self.per_usd_at_horizon > 0:
             cap = max(cap, (cloud * self.horizon - self.shipping - own * self.horizon) / self.per_usd_at_horizon)
         return cap
+
+    # -- the search's objective ----------------------------------------------------------------------------------
+    def cap_for(self, option: GpuOption, score: Score, rest_cap: float, own_floor: float | None = None) -> float:
+        """The most the non-GPU parts may cost for a build with this option to beat `score` (an equal day at a lower
+        price included), within rest_cap; own_floor: the electricity floor below a node of the search."""
+        if math.isinf(score.days):  # renting always wins so far: a build that breaks even at all, or a cheaper one
+            cap = max(
+                self.cap_usd(option.part, option.count, option.throughput, self.horizon, own_floor), score.total_usd
+            )
+        else:
+            cap = self.cap_usd(option.part, option.count, option.throughput, score.days, own_floor)
+        return min(rest_cap, cap - option.cost_usd) + 1e-9
+
+    def day_bound(self, o: GpuOption, total_usd: float) -> float:
+        """The earliest day a build of this option costing at least total_usd can break even."""
+        return self.bound(o.part, o.count, o.throughput, total_usd)
+
+
+def better(a: Score, b: Score | None) -> bool:
+    """Earlier break-even first, then the lower price."""
+    if b is None:
+        return True
+    if a.days == b.days or abs(a.days - b.days) <= 1e-9:
+        return a.total_usd < b.total_usd - 1e-9
+    return a.days < b.days

@@ -3,15 +3,23 @@ recommended size around a GPU option. Split from suggest/search.py."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
 from rigplan.catalog.loader import Catalog, KindTable
 from rigplan.model.build import Build
-from rigplan.model.parts import Kind, Psu
+from rigplan.model.parts import Kind, Motherboard, Psu
+from rigplan.rules.context import board_fits_case
 from rigplan.rules.power import estimate_power, is_atx3, recommended_psu
 from rigplan.suggest.found import ORDER
 
-_SUBS: dict[tuple[int, tuple[tuple[str, ...], ...]], Catalog] = {}
+# Per catalog (gone with it), the candidate catalogs of its last questions, by the candidates' ids per kind. A
+# question and its explanation use at most three (the question's own minimums, the other GPU counts' when the count
+# was fixed, the wall circuit's): the last SUBS_KEPT stay, so going back to a question in the GUI finds its filter
+# caches warm; an older one is dropped whole (its tables and their caches with it).
+SUBS_KEPT = 4
+_SUBS: WeakKeyDictionary[Catalog, OrderedDict[tuple[tuple[str, ...], ...], Catalog]] = WeakKeyDictionary()
 
 
 def candidates(
@@ -22,9 +30,12 @@ def candidates(
     alone there are far fewer. Kept for the next searches of the same question (the explanation runs several), so
     the filter's caches, which live on the tables, stay warm."""
     rows = {k: sorted(r for _, r in lst) for k, lst in lists.items()}
-    key = (id(catalog), tuple(tuple(catalog.table(k).ids[r] for r in rows[k]) for k in ORDER))
-    sub = _SUBS.get(key)
-    if sub is None:
+    key = tuple(tuple(catalog.table(k).ids[r] for r in rows[k]) for k in ORDER)
+    kept = _SUBS.setdefault(catalog, OrderedDict())
+    sub = kept.get(key)
+    if sub is not None:
+        kept.move_to_end(key)
+    else:
         tables = {}
         for kind in Kind:
             full = catalog.table(kind)
@@ -32,9 +43,9 @@ def candidates(
             table = KindTable(kind, {f: [col[r] for r in keep] for f, col in full.columns.items()})
             table._parts = [full.part(r) for r in keep]  # the same part objects: nothing parsed twice
             tables[kind] = table
-        if len(_SUBS) > 8:
-            _SUBS.clear()
-        sub = _SUBS[key] = Catalog(tables, source="candidates")
+        sub = kept[key] = Catalog(tables, source="candidates")
+        while len(kept) > SUBS_KEPT:
+            kept.popitem(last=False)
     new_row = {k: {r: i for i, r in enumerate(rows[k])} for k in rows}
     return sub, {k: [(p, new_row[k][r]) for p, r in lst] for k, lst in lists.items()}
 
@@ -64,3 +75,22 @@ def psu_recommended(
         ):
             out.append((price, row))
     return out
+
+
+def most_x16(sub: Catalog, lists: dict[Kind, list[tuple[float, int]]], allow_missing: bool) -> int | None:
+    """The most x16-size slots of a priced board that fits one of the cases asked for; None when no bound is sound
+    (with missing data allowed a board of unknown slots may pass, so any count may)."""
+    if allow_missing:
+        return None
+    boards, cases = sub.table(Kind.MOTHERBOARD), sub.table(Kind.CASE)
+    takes = [getattr(cases.part(row), "motherboard_form_factors", None) for _, row in lists[Kind.CASE]]
+    most = 0
+    for _, row in lists[Kind.MOTHERBOARD]:
+        board = boards.part(row)
+        if not isinstance(board, Motherboard):
+            continue
+        # The rules' own fit test (board-form-factor); a board or case of unknown form factor counts as fitting.
+        ff = board.form_factor
+        if not ff or any(not t or board_fits_case(ff, t) for t in takes):
+            most = max(most, board.x16_size_slots() or 0)
+    return most

@@ -27,12 +27,13 @@ import numpy as np
 
 from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build, BuildItem
-from rigplan.model.parts import Case, Cooler, Cpu, Kind, Memory, Part, Storage
+from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Part, Psu, Storage
 from rigplan.rules.context import Ctx
 from rigplan.rules.engine import RULES
 from rigplan.rules.findings import Report, Severity
 from rigplan.rules.power import cpu_boost_w
 from rigplan.rules.rule import Facts, Power, Rule, verdicts
+from rigplan.suggest.gpu_facts import pcie_gen, psu_floor_w
 
 # The rules' policy (rigplan.rules.engine.RULES, each entry's own fields; docs/checks.md, "How a rule is added"):
 # rules whose "not checked" fails a part for the optimizer (a hole there is what an adversarial search would exploit:
@@ -71,17 +72,27 @@ class Minimums:
     fill_channels: bool  # a kit whose modules fill the CPU's memory channels (a multiple of their count)
     cooler_rated: bool  # a cooler rated for the CPU's sustained boost power, where the catalog gives a rating
     roomy_case: bool  # an ATX-class tower or bench for 3+ GPUs
+    # The PSU by the GPU maker's figure (suggest.gpu_facts.psu_floor_w); None: no maker's figure for these GPUs.
+    psu_w: float | None = None
+    # The CPU's PCIe generation for 2+ cards of PCIe 4.0 or newer (x8 per GPU means x8 at the card's own
+    # generation); None: any.
+    cpu_pcie_gen: int | None = None
+    # The balance stage's: a cooler whose rating is known and covers the CPU (the boxed cooler does not count).
+    cooler_known: bool = False
 
     @classmethod
-    def for_option(cls, q: Any, gpus: int, vram_gb: float) -> Minimums:
-        """q: a suggest.question.Question (its overrides win over the expert's figures)."""
+    def for_option(cls, q: Any, gpus: int, vram_gb: float, gpu: Gpu | None = None) -> Minimums:
+        """q: a suggest.question.Question (its overrides win over the expert's figures); gpu: the option's card
+        (the maker's PSU figure and the link generation come from it)."""
         on = bool(q.expert)
         ram = q.min_ram_gb if q.min_ram_gb is not None else (max(32.0, vram_gb) if on else 0.0)
         cores = q.min_cores if q.min_cores is not None else (max(6, 2 * gpus + 2) if on else 0)
         storage = (
             q.min_storage_gb if q.min_storage_gb is not None else ((1000.0 if gpus < 2 else 2000.0) if on else 0.0)
         )
-        return cls(gpus, ram, cores, storage, on, on, on, on and gpus >= 3)
+        psu = psu_floor_w(gpu, gpus) if on and gpu is not None else None
+        gen = pcie_gen(gpu) if on and gpu is not None and gpus >= 2 else None
+        return cls(gpus, ram, cores, storage, on, on, on, on and gpus >= 3, psu, 4 if gen and gen >= 4 else None)
 
     def lines(self) -> list[str]:
         """The minimums as the answer states them."""
@@ -101,6 +112,10 @@ class Minimums:
             out.append("x8 or better per GPU")
         if self.roomy_case:
             out.append("an ATX-class tower or test bench for 3+ GPUs")
+        if self.cpu_pcie_gen:
+            out.append(f"a PCIe {self.cpu_pcie_gen}.0 CPU for PCIe {self.cpu_pcie_gen}.0 cards at x8")
+        if self.psu_w:
+            out.append(f"a PSU >= {self.psu_w:,.0f} W by the GPU maker's figure")
         return out
 
     def part_ok(self, part: Part) -> bool:
@@ -108,7 +123,11 @@ class Minimums:
         if isinstance(part, Memory):
             return (part.capacity_gb or 0) >= self.ram_gb - 1e-9
         if isinstance(part, Cpu):
+            if self.cpu_pcie_gen and not _gen_at_least(part.pcie_gen, self.cpu_pcie_gen):
+                return False
             return (part.cores or 0) >= self.cores
+        if isinstance(part, Psu) and self.psu_w:
+            return part.wattage is not None and part.wattage >= self.psu_w - 1e-9
         if isinstance(part, Storage):
             if (part.capacity_gb or 0) < self.storage_gb - 1e-9:
                 return False
@@ -125,10 +144,21 @@ class Minimums:
         if isinstance(part, Memory) and self.fill_channels:
             channels = cpu.memory_channels or DEFAULT_CHANNELS
             return part.modules is not None and part.modules >= channels and part.modules % channels == 0
+        if isinstance(part, Cooler) and self.cooler_known:
+            boost = cpu_boost_w(cpu)
+            return part.rated_tdp_w is not None and boost is not None and part.rated_tdp_w >= boost[0]
         if isinstance(part, Cooler) and self.cooler_rated and part.rated_tdp_w is not None:
             boost = cpu_boost_w(cpu)
             return boost is None or part.rated_tdp_w >= boost[0]
         return True
+
+
+def _gen_at_least(gen: str | None, want: int) -> bool:
+    """A CPU's PCIe generation as the catalog spells it ("4.0") against a whole generation; unknown: no."""
+    try:
+        return gen is not None and float(gen) >= want
+    except ValueError:
+        return False
 
 
 class _StrictJudge:

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from rigplan.catalog.loader import Catalog
-from rigplan.model.assumptions import Assumptions
-from rigplan.model.build import Build, ChartOffer
-from rigplan.rules import check
-from rigplan.rules.findings import Report, Severity
+from rigplan.suggest.blocker import blocker
 from rigplan.suggest.bounds import INF
-from rigplan.suggest.expert import STACK_RULES, Minimums
+from rigplan.suggest.expert import STACK_RULES
 from rigplan.suggest.found import GpuOption
-from rigplan.suggest.question import Goal, Question, SuggestError
+from rigplan.suggest.question import Goal, SuggestError
 from rigplan.suggest.search import Found, Search
-from rigplan.wording import BreakEven, money, plural
+from rigplan.wording import BreakEven, money
 
 NEXT_STEPS = (100.0, 500.0)
 
@@ -26,67 +20,6 @@ NEXT_STEPS = (100.0, 500.0)
 class Alternative:
     why: str  # "2 GPUs", "$100 more"
     found: Found
-
-
-@dataclass
-class Suggestion:
-    question: Question
-    found: Found
-    build: Build
-    currency: str
-    total: float  # in `currency`
-    binding: str  # "budget", "gpu count", "wall circuit", "catalog"
-    binding_text: str
-    next_steps: list[tuple[float, Alternative | None]] = field(default_factory=list)
-    runners_up: list[Alternative] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    beat_text: str = ""  # goal BREAKEVEN: when the build breaks even against the offer
-    report: Report | None = None  # check() of the final build: what the Findings panel will show
-    minimums: list[str] = field(default_factory=list)  # the minimums the answer was held to, said
-    fit_text: str = ""  # must fit a workload: which, and its memory per GPU against the GPU's
-
-    @property
-    def check_text(self) -> str:
-        """Exactly what check() shows for the build: "passes every check", or "2 warnings: ...", and what it could
-        not check."""
-        return check_text(self.report) if self.report is not None else ""
-
-    @property
-    def breakeven_days(self) -> float | None:
-        sc = self.found.score
-        return None if sc is None or math.isinf(sc.days) else sc.days
-
-
-def check_text(report: Report) -> str:
-    """What a check() report shows, in one sentence the Findings panel cannot contradict."""
-    errors = [f for f in report.findings if f.severity is Severity.ERROR]
-    warnings = [f for f in report.findings if f.severity is Severity.WARNING]
-    if errors:  # never for a suggestion (the search verifies it), said all the same if it happened
-        head = f"{plural(len(errors), 'error')}: " + "; ".join(f.message for f in errors)
-    elif warnings:
-        head = f"{plural(len(warnings), 'warning')}: " + "; ".join(f"{f.rule}: {f.message}" for f in warnings)
-    else:
-        head = "passes every check (no errors, no warnings)"
-    if report.not_checked:
-        rules = sorted({n.rule for n in report.not_checked})
-        head += f"; not checked ({len(rules)}): " + "; ".join(
-            f"{r}: {next(n.reason for n in report.not_checked if n.rule == r)}" for r in rules
-        )
-    return head
-
-
-def fit_text(q: Question, found: Found) -> str:
-    """Which workload the build fits and the memory per GPU it needs there ("" without one)."""
-    if q.fit is None:
-        return ""
-    o = found.option
-    need = q.fit.need(o.count)
-    if need is None:  # never: the search takes only counts the table sizes
-        return f"fits {q.fit.label}: not sized for {o.count} GPUs"
-    gb, how = need
-    spread = "" if o.count == 1 else f", {how} across {o.count} GPUs"
-    return f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
 
 
 def breakeven_text(found: Found, s: Search) -> str:
@@ -120,54 +53,6 @@ def _gpus(n: int | None) -> str:
     return "" if n is None else f"{n}-GPU "
 
 
-def suggest(
-    catalog: Catalog,
-    assumptions: Assumptions,
-    question: Question,
-    progress: Callable[[int, int], None] | None = None,
-    cancelled: Callable[[], bool] | None = None,
-    explain: bool = True,
-) -> Suggestion:
-    """The best build for the question, explained. Raises SuggestError (one line) when nothing qualifies."""
-    started = time.perf_counter()
-    s = Search(catalog, assumptions, question, progress=progress, cancelled=cancelled)
-    found = s.best()
-    if found is None:
-        raise SuggestError(_why_none(s))
-    if found.score is not None and math.isinf(found.score.days):
-        raise SuggestError(_never(s, found))
-    total = s.from_usd(found.total_usd)
-    build = found.build(assumptions)
-    if question.beat is not None:  # the chart of the suggested build shows the offer it was chosen to beat
-        build = build.model_copy(
-            update={"comparison": (ChartOffer(offer=question.beat.id, pricing=assumptions.pricing),)}
-        )
-    sug = Suggestion(question, found, build, question.currency, total, "", "")
-    sug.report = check(build)
-    sug.minimums = Minimums.for_option(question, found.option.count, found.option.vram_gb).lines()
-    sug.notes = _notes(s)
-    if platform_note(s, found):
-        sug.notes.insert(0, platform_note(s, found))
-    sug.beat_text = breakeven_text(found, s)
-    sug.fit_text = fit_text(question, found)
-    if question.own_prices:
-        used = sum(1 for i in sug.build.items if i.price_override)
-        sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
-    if explain:
-        sug.binding, sug.binding_text = _binding(s, found)
-        if question.budget is not None and question.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
-            for extra in NEXT_STEPS:
-                # Unless the budget binds, no budget buys better (the binding search looked at any price).
-                better = s.best(cap_usd=s.to_usd(question.budget + extra)) if sug.binding == "budget" else None
-                step = better if better and _improves(s, better, found) else None
-                sug.next_steps.append(
-                    (extra, Alternative(f"{money(question.currency, extra, 0)} more", step) if step else None)
-                )
-        sug.runners_up = _runners_up(s, found)
-    sug.seconds = time.perf_counter() - started
-    return sug
-
-
 def _improves(s: Search, a: Found, b: Found) -> bool:
     if s.q.goal is Goal.BREAKEVEN:
         return a.score is not None and (b.score is None or a.score.days < b.score.days)  # strictly sooner
@@ -185,7 +70,8 @@ def _never(s: Search, found: Found) -> str:
     )
 
 
-def _why_none(s: Search) -> str:
+def _why_none(s: Search, searched: bool = True) -> str:
+    """Why no build answers (searched=False: only the question's own words, for a caller that names the blocker)."""
     q = s.q
     what = f"no priced {_gpus(q.gpus)}build"
     if q.min_vram_gb:
@@ -201,13 +87,22 @@ def _why_none(s: Search) -> str:
         gpu = f"GPU with {q.min_vram_gb:g} GB or more" if q.min_vram_gb else "GPU"
         fit = " big enough for the workload" if q.fit is not None else ""
         return f"{what}: the catalog has no priced {gpu}{fit} with a speed figure"
+    if not searched:
+        return what
     cheapest = Search(s.catalog, s.a, replace(q, budget=None, goal=Goal.CHEAPEST_VRAM, target=1e-9)).best(
         options=[o for o in s.options if s.meets(o)]
     )
     if cheapest is None:
+        named = blocker(s, [o for o in s.options if s.meets(o)])
+        if named:
+            return f"{what} passes the checks at any price: {named}"
         why = f"{what} passes the checks and the expert's minimums" if q.expert else f"{what} passes the checks"
-        if (q.gpus or 0) >= 3 and q.expert:
-            why += " (x8 per GPU needs a Threadripper or Xeon W platform)"
+        fewest = min((o.count for o in s.options if s.meets(o)), default=0)
+        if fewest >= 3 and q.expert:
+            why += (
+                f" (every option needs {fewest}+ GPUs: blower, liquid or passive cards at x8 each, on a Threadripper or"
+                " Xeon W platform whose board has the slot positions)"
+            )
         return why + " (with these constraints and assumptions)"
     budget = money(q.currency, q.budget or 0, 0)
     return f"{what} fits {budget}: the cheapest is {money(q.currency, s.from_usd(cheapest.total_usd), 0)}"
@@ -231,7 +126,7 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
     caps = [s.to_usd(q.budget + NEXT_STEPS[-1])] if q.budget is not None else []
     cheapest = None
     for cap in (*caps, INF):
-        cheapest = s._cheapest(better, cap, s.floor_usd())
+        cheapest = s.cheapest(better, cap, s.floor_usd())
         if cheapest is not None:
             break
     if cheapest is not None:
@@ -246,7 +141,7 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
         # Every better option has the count asked for and none passes: another count may do better within the budget.
         other = Search(s.catalog, s.a, replace(q, gpus=None), perf=s.perf)
         more = [o for o in other.options if o.count != q.gpus and other.value(o) > s.value(found.option)]
-        alt = other._cheapest(more, other.budget_usd(), other.floor_usd()) if more else None
+        alt = other.cheapest(more, other.budget_usd(), other.floor_usd()) if more else None
         if alt is not None:
             return "gpu count", f"no faster set of {n} passes the checks; another count does better: {describe(alt, s)}"
         return "checks", f"no faster set of {n} passes the checks in any priced build (slots, power, fit)"

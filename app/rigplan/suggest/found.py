@@ -17,6 +17,23 @@ from rigplan.suggest.breakeven import Score
 ORDER = (Kind.MOTHERBOARD, Kind.PSU, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.STORAGE, Kind.COOLER)
 
 
+# Sockets of the platforms an expert builds a deep-learning box on today, with their launch (makers' announcements):
+# AMD AM5 (Ryzen 7000, 2022-09), sTR5 (Threadripper 7000: TRX50 and WRX90, 2023-11), sWRX8 (Threadripper PRO
+# 5000WX, WRX80, 2022-03), SP5 (EPYC 9004, 2022-11); Intel LGA 1700 (Core 12th-14th gen, 2021-11), LGA 1851 (Core
+# Ultra 200S, 2024-10), LGA 4677 (Xeon W-2400/3400 on W790, 2023-02). Every other socket of the catalog (AM4, sTRX4 /
+# TRX40, LGA 2011-3 / X99, LGA 2066 / X299 and older) is an older platform: at a budget of CURRENT_FROM_USD or more
+# it is only named as the cheaper alternative, with its saving (docs/suggest.md).
+CURRENT_SOCKETS = frozenset({"AM5", "STR5", "SWRX8", "SP5", "LGA1700", "LGA1851", "LGA4677"})
+CURRENT_FROM_USD = 5000.0
+
+
+def is_current(socket: str | None) -> bool:
+    """A board or CPU socket of a current platform (CURRENT_SOCKETS); unknown: no."""
+    sock = platforms().socket(socket)
+    name = sock.name if sock else (socket or "")
+    return name.replace(" ", "").replace("-", "").upper() in CURRENT_SOCKETS
+
+
 def vendor_of(socket: str | None) -> str:
     """The CPU platform's maker ("AMD", "Intel") of a socket as the catalog spells it; "" when unknown."""
     sock = platforms().socket(socket)
@@ -75,5 +92,6 @@ class Stats:
     unknown_vram: int = 0
     too_small_for_fit: int = 0  # GPU options whose memory per GPU is below the workload's need (or unknown)
     missing_data_gpus: int = 0  # GPUs left out because a rule that reads the card alone is not checked (gpu-radiator)
+    rejected: int = 0  # complete builds check() passed that the strict verdicts turned down (a leaf test)
     open_air_stacks: int = 0  # options of 3+ open-air cards (or of unknown cooling) left out: gpu-spacing
     depth: dict[int, int] = field(default_factory=dict)

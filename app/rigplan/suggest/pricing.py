@@ -1,43 +1,39 @@
-"""What the search buys with: the budget in USD, each kind's priced candidates that meet the per-part minimums
-(the user's own prices in the catalog's place). A mixin of suggest.search.Search, split from it."""
+"""What the search buys with: the budget in USD (`Budget`), each kind's priced candidates that meet the per-part
+minimums, the user's own prices in the catalog's place (`Pricing`). Both are objects the search is given."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+from rigplan.catalog.loader import Catalog
 from rigplan.costs.fx import Rate, convert, rate_for
+from rigplan.imports.user_prices import bundled_prices
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.common import Price
 from rigplan.model.parts import Kind
-from rigplan.suggest.question import SuggestError
-
-if TYPE_CHECKING:
-    from rigplan.catalog.loader import Catalog
-    from rigplan.suggest.expert import Minimums
-    from rigplan.suggest.found import Stats
-    from rigplan.suggest.question import Question
+from rigplan.suggest.expert import Minimums
+from rigplan.suggest.found import Stats
+from rigplan.suggest.question import Question, SuggestError
 
 USD = Rate("USD", 1.0, "catalog prices are in USD")
 
 
-class Pricing:
-    catalog: Catalog
-    a: Assumptions
-    q: Question
-    rate: Rate
-    stats: Stats
-    only: frozenset[str] | None
-    own: dict[str, Price]
-    bundled: dict[str, object]
-    minimums: Minimums
+@dataclass(frozen=True)
+class Budget:
+    """The question's money: its budget and currency, and the rate between it and the catalog's USD."""
 
-    # -- money -------------------------------------------------------------------------------------------------
-    def _budget_rate(self) -> Rate:
-        fx = self.a.fx_rate if self.a.currency == self.q.currency else None
+    amount: float | None  # in `currency`; None: no limit
+    currency: str
+    rate: Rate
+
+    @classmethod
+    def of(cls, q: Question, a: Assumptions) -> Budget:
+        fx = a.fx_rate if a.currency == q.currency else None
         try:
-            return rate_for(Assumptions(currency=self.q.currency, fx_rate=fx))
+            rate = rate_for(Assumptions(currency=q.currency, fx_rate=fx))
         except ValueError as exc:
             raise SuggestError(str(exc)) from exc
+        return cls(q.budget, q.currency, rate)
 
     def to_usd(self, amount: float) -> float:
         return amount / self.rate.per_usd
@@ -45,11 +41,28 @@ class Pricing:
     def from_usd(self, amount: float) -> float:
         return amount * self.rate.per_usd
 
-    def budget_usd(self) -> float:
-        return float("inf") if self.q.budget is None else self.to_usd(self.q.budget)
+    def usd(self) -> float:
+        """The budget in USD (inf: no limit)."""
+        return float("inf") if self.amount is None else self.to_usd(self.amount)
 
-    # -- candidates --------------------------------------------------------------------------------------------
-    def _prices(self, kind: Kind) -> list[float | None]:
+
+class Pricing:
+    """Each kind's priced parts in USD, the user's own prices in the catalog's place."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        a: Assumptions,
+        q: Question,
+        minimums: Minimums,
+        stats: Stats,
+        only: frozenset[str] | None = None,
+    ) -> None:
+        self.catalog, self.a, self.q, self.minimums, self.stats, self.only = catalog, a, q, minimums, stats, only
+        self.own: dict[str, Price] = dict(q.own_prices)
+        self.bundled = bundled_prices(catalog)
+
+    def prices(self, kind: Kind) -> list[float | None]:
         out: list[float | None] = []
         table = self.catalog.table(kind)
         for pid, p in zip(table.ids, table.column("price"), strict=True):
@@ -70,15 +83,15 @@ class Pricing:
             return price.amount / self.a.fx_rate
         return convert(price.amount, price.currency, USD)
 
-    def _included(self, kind: Kind) -> set[int] | None:
+    def included(self, kind: Kind) -> set[int] | None:
         table = self.catalog.table(kind)
         rows = {i for i, pid in enumerate(table.ids) if pid in self.q.include}
         return rows or None
 
-    def _priced(self, kind: Kind) -> list[tuple[float, int]]:
+    def priced(self, kind: Kind) -> list[tuple[float, int]]:
         """(USD price, row) of the priced parts of a kind that meet the per-part constraints, cheapest first."""
         table = self.catalog.table(kind)
-        prices = self._prices(kind)
+        prices = self.prices(kind)
         keep = [i for i, v in enumerate(prices) if v is not None and (self.only is None or table.ids[i] in self.only)]
         if kind in (Kind.MEMORY, Kind.STORAGE, Kind.CPU, Kind.CASE):
             keep = [i for i in keep if self.minimums.part_ok(table.part(i))]
@@ -86,7 +99,7 @@ class Pricing:
             ff = table.column("form_factor")
             want = self.q.case_form.lower()
             keep = [i for i in keep if (ff[i] or "").lower() == want]
-        forced = self._included(kind)
+        forced = self.included(kind)
         if forced is not None:
             keep = [i for i in keep if i in forced]
             if not keep:

@@ -59,6 +59,9 @@ class Question:
     own_prices: tuple[tuple[str, Price], ...] = ()
     # Leave out boards of this CPU maker ("AMD", "Intel"): the other-platform runner-up.
     platform_not: str | None = None
+    # Boards and CPUs of older platforms (AM4, TRX40, X99, X299 and before: suggest.found.CURRENT_SOCKETS): None lets
+    # them in below $5,000 and names them only as the cheaper alternative from there; True or False decides.
+    older_platforms: bool | None = None
     # An expert's minimums (docs/suggest.md, "An expert's minimums"): RAM >= GPU memory in a kit that fills the
     # channels, cores and lanes per GPU, an NVMe SSD, a PSU and connectors without a warning, a roomy case for 3+.
     expert: bool = True

@@ -23,18 +23,12 @@ allowed, an unknown length passes a case a known short one would not, so no boun
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
 
 from rigplan.model.parts import GpuPower
 from rigplan.rules.engine import RULES
 from rigplan.suggest.bounds import INF
 from rigplan.suggest.found import Found, GpuOption
-
-if TYPE_CHECKING:
-    from rigplan.suggest.breakeven import Breakeven
-    from rigplan.suggest.expert import Strict
 
 # The rules whose "not checked" must fail an option for the loosest card to bound it (module docstring): those
 # that declare Rule.loosest_card.
@@ -67,50 +61,51 @@ def loosest(options: Iterable[GpuOption], count: int) -> GpuOption | None:
 
 
 class RestFloor:
-    """Mixin of suggest.search.Search: the bound per GPU count, searched once per count and cap (the memo of
-    Search.complete keeps what each cap proved)."""
+    """The bound per GPU count, searched once per count (the search's completion memo keeps what each cap proved).
 
-    options: list[GpuOption]
-    failed_s: dict[int, float]  # per GPU count: thread CPU seconds spent in completions that found nothing
-    patience_s = 0.15  # of those, before the count's bound is searched (the tests set 0: always)
-    if TYPE_CHECKING:
-        strict: Strict
-        objective: Breakeven | None
+    Patience is counted in search nodes, not time, so which path runs does not depend on the machine's load: the
+    count's bound is searched once that count's completions that found nothing have visited `patience_nodes` nodes
+    (ski rental: the loosest card's own completion costs about as much as a few dozen)."""
 
-        def complete(self, option: GpuOption, cap_usd: float) -> Found | None: ...
+    # About 0.15 s of work on the machine of docs/performance.md (a completion counts one plus its nodes). The tests
+    # set 0 (always) or a huge number (never).
+    patience_nodes = 30
 
-    def timed(self, count: int, complete: Callable[..., Found | None], *args: Any) -> Found | None:
-        """complete(*args), one completion of an option of `count` GPUs, adding its thread CPU time to failed_s when
-        it finds nothing (the patience above)."""
-        started = time.thread_time()
-        found = complete(*args)
+    def __init__(
+        self,
+        options: list[GpuOption],
+        strict_unknown: frozenset[str],
+        complete: Callable[[GpuOption, float], Found | None],
+    ) -> None:
+        """complete(option, cap_usd): the cheapest valid build around the option within cap_usd in all (always the
+        cost-ordered completion, whatever the question's goal: a break-even search ranks its own by day)."""
+        self.options = options
+        self.sound = strict_unknown >= NEEDS_UNKNOWN
+        self.complete = complete
+        self.failed_nodes: dict[int, int] = {}  # per GPU count: nodes spent in completions that found nothing
+        self._cards: dict[int, tuple[GpuOption | None, float]] = {}
+
+    def spent(self, count: int, nodes: int, found: Found | None) -> None:
+        """Record one completion of an option of `count` GPUs: its nodes count toward patience when it found
+        nothing."""
         if found is None:
-            self.failed_s[count] = self.failed_s.get(count, 0.0) + time.thread_time() - started
-        return found
+            self.failed_nodes[count] = self.failed_nodes.get(count, 0) + nodes
 
-    def rest_floor(self, count: int, cap_usd: float, eager: bool = False) -> float:
+    def __call__(self, count: int, cap_usd: float, eager: bool = False) -> float:
         """A lower bound on what the parts other than the GPUs cost in any build of `count` GPUs within cap_usd in
         all (INF: no such build exists); 0 when no bound is sound (parts with missing data allowed) or none was
         searched yet (eager: search it now)."""
-        if not self.strict.unknown >= NEEDS_UNKNOWN:
+        if not self.sound:
             return 0.0
-        cache: dict[int, tuple[GpuOption | None, float]] = self.__dict__.setdefault("_loosest", {})
-        if count not in cache:
-            # Searched only once this count's options have cost patience_s in completions that found nothing (ski
-            # rental): the loosest card's own completion takes 0.1-0.4 s, more than most questions spend on a count.
-            if not eager and self.failed_s.get(count, 0.0) < self.patience_s:
+        if count not in self._cards:
+            if not eager and self.failed_nodes.get(count, 0) < self.patience_nodes:
                 return 0.0
             gpus = [o.cost_usd for o in self.options if o.count == count]
-            cache[count] = (loosest(self.options, count), min(gpus, default=INF))
-        card, cheapest_gpus = cache[count]
+            self._cards[count] = (loosest(self.options, count), min(gpus, default=INF))
+        card, cheapest_gpus = self._cards[count]
         if card is None or cheapest_gpus == INF:
             return INF
-        # The cheapest completion, whatever the goal: a break-even search's own completions rank by day instead.
-        # Under what the count's cheapest GPUs leave, so that one search serves every option of the count
-        # (Search.complete's memo keeps it: a completion found holds for every larger cap).
-        objective, self.objective = self.objective, None
-        try:
-            found = self.complete(card, cap_usd - cheapest_gpus)
-        finally:
-            self.objective = objective
+        # Under what the count's cheapest GPUs leave, so that one search serves every option of the count (the
+        # completion memo keeps it: a completion found holds for every larger cap).
+        found = self.complete(card, cap_usd - cheapest_gpus)
         return INF if found is None else found.total_usd

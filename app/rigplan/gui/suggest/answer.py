@@ -61,6 +61,8 @@ def explanation_html(s: Suggestion) -> str:
             if s.minimums
             else ["<p><b>Held to:</b> the checks only (the expert's minimums are off).</p>"]
         ),
+        *([f"<p><b>Spending:</b> {html.escape('; '.join(s.spending))}.</p>"] if s.spending else []),
+        *[f"<p><b>Taken as given:</b> {html.escape(line)}.</p>" for line in s.assumed],
         f"<p><b>What binds:</b> {html.escape(s.binding)}: {html.escape(s.binding_text)}</p>",
     ]
     for extra, alt in s.next_steps:

@@ -1,0 +1,213 @@
+"""The package's entry point: `suggest()` searches, explains and returns a `Suggestion` (what the CLI, the GUI and
+the exports show). The search is suggest.search, the reasons suggest.explain."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from rigplan.catalog.loader import Catalog
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.build import Build, ChartOffer
+from rigplan.rules import check
+from rigplan.rules.findings import Report, Severity
+from rigplan.suggest.balance import balance
+from rigplan.suggest.balance import text as spending_text
+from rigplan.suggest.blocker import slots_block
+from rigplan.suggest.expert import Minimums
+from rigplan.suggest.explain import (
+    NEXT_STEPS,
+    Alternative,
+    _binding,
+    _improves,
+    _never,
+    _notes,
+    _runners_up,
+    _why_none,
+    breakeven_text,
+    platform_note,
+)
+from rigplan.suggest.question import Goal, Question, SuggestError
+from rigplan.suggest.said import older_fallback, older_socket, said, unchecked_extra
+from rigplan.suggest.search import Found, Search
+from rigplan.wording import money, plural
+
+FULL_SHARE = 0.9  # a workload above this share of a card's memory is flagged (fit_text)
+
+
+@dataclass
+class Suggestion:
+    question: Question
+    found: Found
+    build: Build
+    currency: str
+    total: float  # in `currency`
+    binding: str  # "budget", "gpu count", "wall circuit", "catalog"
+    binding_text: str
+    next_steps: list[tuple[float, Alternative | None]] = field(default_factory=list)
+    runners_up: list[Alternative] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    beat_text: str = ""  # goal BREAKEVEN: when the build breaks even against the offer
+    report: Report | None = None  # check() of the final build: what the Findings panel will show
+    minimums: list[str] = field(default_factory=list)  # the minimums the answer was held to, said
+    fit_text: str = ""  # must fit a workload: which, and its memory per GPU against the GPU's
+    spending: list[str] = field(default_factory=list)  # the split and the balance stage's steps (suggest.balance)
+    assumed: list[str] = field(default_factory=list)  # what the answer takes as given: PSU figure, tax, inferred data
+    unchecked_extra: list[str] = field(default_factory=list)  # what no rule checks but an expert would (cooler)
+
+    @property
+    def check_text(self) -> str:
+        """Exactly what check() shows for the build: "passes every check", or "2 warnings: ...", and what it could
+        not check."""
+        if self.report is None:
+            return ""
+        return check_text(self.report, self.unchecked_extra)
+
+    @property
+    def breakeven_days(self) -> float | None:
+        sc = self.found.score
+        return None if sc is None or math.isinf(sc.days) else sc.days
+
+
+def check_text(report: Report, extra: list[str] | tuple[str, ...] = ()) -> str:
+    """What a check() report shows, in one sentence the Findings panel cannot contradict."""
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    warnings = [f for f in report.findings if f.severity is Severity.WARNING]
+    if errors:  # never for a suggestion (the search verifies it), said all the same if it happened
+        head = f"{plural(len(errors), 'error')}: " + "; ".join(f.message for f in errors)
+    elif warnings:
+        head = f"{plural(len(warnings), 'warning')}: " + "; ".join(f"{f.rule}: {f.message}" for f in warnings)
+    else:
+        head = "passes every check (no errors, no warnings)"
+    if report.not_checked or extra:
+        rules = sorted({n.rule for n in report.not_checked})
+        head += f"; not checked ({len(rules) + len(extra)}): " + "; ".join(
+            [f"{r}: {next(n.reason for n in report.not_checked if n.rule == r)}" for r in rules] + list(extra)
+        )
+    notes = [f for f in report.findings if f.severity is Severity.NOTE]
+    if notes:  # what the Findings panel shows as notes (the lanes each GPU runs at, among them)
+        head += "; notes: " + "; ".join(f"{f.rule}: {f.message}" for f in notes)
+    return head
+
+
+def fit_text(q: Question, found: Found) -> str:
+    """Which workload the build fits and the memory per GPU it needs there ("" without one)."""
+    if q.fit is None:
+        return ""
+    o = found.option
+    need = q.fit.need(o.count)
+    if need is None:  # never: the search takes only counts the table sizes
+        return f"fits {q.fit.label}: not sized for {o.count} GPUs"
+    gb, how = need
+    spread = "" if o.count == 1 else f", {how} across {o.count} GPUs"
+    text = f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
+    if o.part.vram_gb and gb > FULL_SHARE * o.part.vram_gb:
+        text += (
+            f"; it fills {gb / o.part.vram_gb:.0%} of each card's memory: a real file, the CUDA context and "
+            "fragmentation may not fit (an expert leaves at least 10 %)"
+        )
+    return text
+
+
+def suggest(
+    catalog: Catalog,
+    assumptions: Assumptions,
+    question: Question,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    explain: bool = True,
+) -> Suggestion:
+    """The best build for the question, explained. Raises SuggestError (one line) when nothing qualifies."""
+    started = time.perf_counter()
+    s = Search(catalog, assumptions, question, progress=progress, cancelled=cancelled)
+    slots = slots_block(s, s.options)
+    if slots:  # no board can carry any option: said at once, without a search that can only fail
+        raise SuggestError(f"{_why_none(s, searched=False)}: {slots}")
+    s, older, found = _platform(s, s.best(), progress, cancelled)
+    if found is None:
+        raise SuggestError(_why_none(s))
+    if found.score is not None and math.isinf(found.score.days):
+        raise SuggestError(_never(s, found))
+    least = found
+    spent = balance(s, found) if _balances(s) else None
+    if spent is not None:
+        found = spent.found
+    sug = _answer(s, found)
+    sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
+    if s is older:
+        sug.notes.insert(0, older_fallback(found))
+    if explain:
+        _explain(sug, s, found)
+        if older is not None and s is not older:
+            alt = older.complete(least.option, least.total_usd - 0.01)
+            if alt is not None:
+                saving = money(question.currency, s.from_usd(least.total_usd - alt.total_usd), 0)
+                sug.runners_up.append(Alternative(f"older platform ({older_socket(alt)}), {saving} less", alt))
+    sug.seconds = time.perf_counter() - started
+    return sug
+
+
+def _platform(
+    s: Search,
+    found: Found | None,
+    progress: Callable[[int, int], None] | None,
+    cancelled: Callable[[], bool] | None,
+) -> tuple[Search, Search | None, Found | None]:
+    """(the search the answer comes from, the older-platform search or None, the answer). At $5,000 and more an
+    older platform is only the cheaper alternative, unless no current one carries the question at all or an older
+    one carries a better GPU set (3-4 GPUs: no current workstation board is priced); then it is the answer, said."""
+    q = s.q
+    if s.older_platforms or q.older_platforms is not None:
+        return s, None, found
+    older = Search(s.catalog, s.a, replace(q, older_platforms=True), s.perf, progress, cancelled)
+    if found is None:
+        return older, older, older.best()
+    if q.goal in (Goal.THROUGHPUT, Goal.VRAM):
+        better = older.best(options=[o for o in older.options if older.value(o) > s.value(found.option)])
+        if better is not None:
+            return older, older, better
+    return s, older, found
+
+
+def _answer(s: Search, found: Found) -> Suggestion:
+    """The Suggestion for a found build: the build, its check, the minimums, notes and what it takes as given."""
+    q, a = s.q, s.a
+    build = found.build(a)
+    if q.beat is not None:  # the chart of the suggested build shows the offer it was chosen to beat
+        build = build.model_copy(update={"comparison": (ChartOffer(offer=q.beat.id, pricing=a.pricing),)})
+    sug = Suggestion(q, found, build, q.currency, s.from_usd(found.total_usd), "", "")
+    sug.report = check(build)
+    sug.minimums = Minimums.for_option(q, found.option.count, found.option.vram_gb, found.option.part).lines()
+    sug.notes = _notes(s)
+    if platform_note(s, found):
+        sug.notes.insert(0, platform_note(s, found))
+    sug.beat_text = breakeven_text(found, s)
+    sug.fit_text = fit_text(q, found)
+    sug.assumed = said(s, found, build)
+    sug.unchecked_extra = unchecked_extra(build)
+    if q.own_prices:
+        used = sum(1 for i in sug.build.items if i.price_override)
+        sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
+    return sug
+
+
+def _explain(sug: Suggestion, s: Search, found: Found) -> None:
+    """What binds, what the next $100 / $500 buy, the runners-up."""
+    q = s.q
+    sug.binding, sug.binding_text = _binding(s, found)
+    if q.budget is not None and q.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
+        for extra in NEXT_STEPS:
+            # Unless the budget binds, no budget buys better (the binding search looked at any price).
+            better = s.best(cap_usd=s.to_usd(q.budget + extra)) if sug.binding == "budget" else None
+            step = better if better and _improves(s, better, found) else None
+            sug.next_steps.append((extra, Alternative(f"{money(q.currency, extra, 0)} more", step) if step else None))
+    sug.runners_up = _runners_up(s, found)
+
+
+def _balances(s: Search) -> bool:
+    """The budget is spent on balance for the goals that rank GPUs (not the cheapest-... or break-even goals, where
+    every dollar more is a worse answer), with a budget and the expert's minimums on."""
+    return s.q.expert and s.q.budget is not None and s.q.goal in (Goal.THROUGHPUT, Goal.VRAM)

@@ -1,0 +1,233 @@
+"""Spend the budget on balance: once the GPUs are fixed, the rest of the money goes where an expert puts it.
+
+The exact search finds the best GPUs and the cheapest build around them that meets the minimums. That build sits at
+the floor (a $10 cooler on a $5,500 box, 32 GB of RAM beside 64 GB of GPU memory). This second stage raises the
+minimums one at a time, in the order an expert spends, keeping each step the budget still allows; each step is the
+exact cheapest completion of the same GPUs under the raised minimums (Search.complete), so a step never breaks a
+check, and the GPUs (what the goal ranks) never change.
+
+The order and its figures (docs/suggest.md cites them):
+1. a board that wires every GPU at x8 or better: already a minimum for 2+ GPUs (gpu-lanes' warning fails a build);
+2. system RAM toward twice the GPUs' total memory (Puget Systems: "at least double the total VRAM");
+3. CPU cores: 4 per GPU and 16 at least (Puget Systems: "a minimum of 4 cores per GPU accelerator ... 16 cores
+   is considered minimal for this type of workstation");
+4. storage: 2 TB NVMe for one GPU, 4 TB from two (Lambda's and Bizon's 2-4 GPU workstations ship 2-4 TB NVMe);
+5. a cooler whose rating covers the CPU's sustained boost power (only where the catalog rates coolers);
+6. PSU headroom: 10 % over the larger of the GPU maker's figure and RigPlan's recommended size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from rigplan.model.build import Build, BuildItem
+from rigplan.model.parts import Cooler, Cpu, Kind, Part, Psu
+from rigplan.rules.compat import SINGLE, compatible_mask
+from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
+from rigplan.suggest.expert import Minimums
+from rigplan.suggest.found import Found
+
+if TYPE_CHECKING:
+    from rigplan.suggest.search import Search
+
+PLATFORM = (Kind.MOTHERBOARD, Kind.CPU, Kind.MEMORY)  # the split's "platform"; PSU, case, drive, cooler: "rest"
+HEADROOM = 1.10
+
+
+@dataclass(frozen=True)
+class Step:
+    what: str
+    bought: bool
+    extra_usd: float | None = None  # what it added (bought) or would add (not bought; None: not found within reach)
+
+
+@dataclass
+class Balance:
+    found: Found
+    steps: list[Step] = field(default_factory=list)
+    split_usd: tuple[float, float, float] = (0.0, 0.0, 0.0)  # GPUs, platform (board, CPU, RAM), rest
+    remainder_usd: float = 0.0
+
+
+def split(found: Found) -> tuple[float, float, float]:
+    gpus = found.option.cost_usd
+    platform = sum(p for part, p in found.parts if part.kind in PLATFORM)
+    return gpus, platform, found.total_usd - gpus - platform
+
+
+Target = Callable[[Minimums], tuple[str, Minimums, Kind]]
+
+
+def _targets(s: Search, found: Found) -> list[Target]:
+    """Each step of the order as a change to the minimums reached so far."""
+    o = found.option
+    n = o.count
+
+    def ram(need: Minimums) -> tuple[str, Minimums, Kind]:
+        gb = max(need.ram_gb, 2 * o.vram_gb)
+        return f"system RAM >= {gb:g} GB (twice the GPUs' {o.vram_gb:g} GB)", replace(need, ram_gb=gb), Kind.MEMORY
+
+    def cores(need: Minimums) -> tuple[str, Minimums, Kind]:
+        want = max(need.cores, 4 * n, 16)
+        return f"CPU cores >= {want}", replace(need, cores=want), Kind.CPU
+
+    def storage(need: Minimums) -> tuple[str, Minimums, Kind]:
+        gb = max(need.storage_gb, 2000.0 if n < 2 else 4000.0)
+        return f"an NVMe SSD >= {gb / 1000:g} TB", replace(need, storage_gb=gb), Kind.STORAGE
+
+    def cooler(need: Minimums) -> tuple[str, Minimums, Kind]:
+        return "a cooler rated for the CPU's sustained boost power", replace(need, cooler_known=True), Kind.COOLER
+
+    out: list[Target] = [ram, cores, storage]
+    if any(isinstance(p, Cooler) and p.rated_tdp_w for p in s.cands.sub.table(Kind.COOLER).parts()):
+        out.append(cooler)  # only where the catalog rates coolers: else no cooler could meet it
+    return out
+
+
+def _psu_target(s: Search, found: Found, need: Minimums) -> tuple[str, Minimums] | None:
+    est = estimate_power(found.build(s.a))
+    if est.unknown:
+        return None
+    # RigPlan's recommended size has its margin already (docs/checks.md); the maker's figure gets 10 % on top.
+    psu = found.build(s.a).first(Kind.PSU)
+    rec = float(recommended_psu(est.load_w, est.gpu_w, spike_rated(psu if isinstance(psu, Psu) else None)))
+    want = max(math.ceil((need.psu_w or 0.0) * HEADROOM / 50) * 50, rec)
+    why = (
+        f"10 % over the GPU maker's {need.psu_w:,.0f} W" if need.psu_w and want > rec else "RigPlan's recommended size"
+    )
+    return f"a PSU >= {want:,.0f} W ({why})", replace(need, psu_w=want)
+
+
+SWAP_TRIES = 40  # candidates tried for one part's swap before the whole build is searched again
+
+
+def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Found | None:
+    """The step as an expert takes it: the one part of `kind` swapped for the cheapest that meets the raised minimum
+    and passes every check and strict verdict beside the rest of the build (None: no such swap; the caller then
+    searches the whole build again, e.g. when more RAM needs another board)."""
+    parts = list(found.parts)
+    here = next((i for i, (p, _) in enumerate(parts) if p.kind is kind), None)
+    if here is None:
+        return None
+    price = parts[here][1]
+    table = s.cands.sub.table(kind)
+    # The candidates the rules' vectorised filter and the strict verdicts accept beside the rest of the build: the
+    # tries go to parts that can pass (a PSU swap in a Mini-ITX case tried 40 ATX units first).
+    others = [BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here]
+    base = Build(items=(BuildItem(part=found.option.part, quantity=found.option.count), *others), assumptions=s.a)
+    ok = compatible_mask(base, kind, s.cands.sub)
+    if s.strict.active:
+        ok = s.strict.mask(base, table, kind in SINGLE, ok)
+    tried = 0
+    for usd, row in s.cands.lists[kind]:
+        if not ok[row]:
+            continue
+        part = table.part(row)
+        if not need.part_ok(part):
+            continue
+        total = found.total_usd - price + usd
+        if total > cap + 1e-9:
+            return None
+        trial = [*parts[:here], (part, usd), *parts[here + 1 :]]
+        cpu = _cpu(trial)
+        if isinstance(part, Cpu) and not part.includes_cooler and not any(isinstance(p, Cooler) for p, _ in trial):
+            # A CPU without a boxed cooler needs one: the cheapest of the first few that passes, else the whole
+            # build is searched again.
+            return _with_cooler(s, found, trial, cap, need)
+        if not all(need.with_cpu(cpu, p) for p, _ in trial):
+            continue
+        tried += 1
+        if tried > SWAP_TRIES:
+            return None
+        cand = Found(found.option, tuple(trial), total, own=found.own)
+        if s.accepts(cand):
+            return cand
+    return None
+
+
+def _with_cooler(s: Search, found: Found, parts: list[tuple[Part, float]], cap: float, need: Minimums) -> Found | None:
+    table = s.cands.sub.table(Kind.COOLER)
+    cpu = _cpu(parts)
+    base = sum(p for _, p in parts) + found.option.cost_usd
+    for usd, row in s.cands.lists[Kind.COOLER][:SWAP_TRIES]:
+        if base + usd > cap + 1e-9:
+            return None
+        cooler = table.part(row)
+        if not need.with_cpu(cpu, cooler):
+            continue
+        cand = Found(found.option, (*parts, (cooler, usd)), base + usd, own=found.own)
+        if s.accepts(cand):
+            return cand
+    return None
+
+
+def _cpu(parts: list[tuple[Part, float]]) -> Cpu | None:
+    return next((p for p, _ in parts if isinstance(p, Cpu)), None)
+
+
+def balance(s: Search, found: Found) -> Balance:
+    """The build around found's GPUs with the budget spent in the expert's order (module docstring)."""
+    out = Balance(found)
+    cap = s.budget_usd()
+    o = found.option
+    need = Minimums.for_option(s.q, o.count, o.vram_gb, o.part)
+    if o.count >= 2:
+        out.steps.append(Step("a board that wires every GPU at x8 or better", True, 0.0))
+    short: Step | None = None
+    for target in [*_targets(s, found), None]:
+        if target is None:  # the PSU last: its size depends on the parts bought before it
+            psu = _psu_target(s, out.found, need)
+            if psu is None:
+                break
+            what, trial = psu
+            kind = Kind.PSU
+        else:
+            what, trial, kind = target(need)
+        if trial == need:
+            out.steps.append(Step(what, True, 0.0))
+            continue
+        got = _swap(s, out.found, trial, cap, kind) or s.complete(o, cap, need=trial)
+        if got is not None:
+            out.steps.append(Step(what, True, got.total_usd - out.found.total_usd))
+            out.found, need = got, trial
+            continue
+        step = Step(what, False, None)
+        if short is None:  # what the remainder falls short of: searched once, within a quarter over the budget
+            dear = s.complete(o, cap * 1.25, need=trial)
+            step = short = Step(what, False, None if dear is None else dear.total_usd - out.found.total_usd)
+        out.steps.append(step)
+    out.split_usd = split(out.found)
+    out.remainder_usd = max(0.0, cap - out.found.total_usd)
+    return out
+
+
+def text(b: Balance, money: object) -> list[str]:
+    """The split, each step of the order, and what the remainder would have bought; money(usd) -> str."""
+    fmt = money if callable(money) else str
+    gpus, platform, rest = b.split_usd
+    lines = [f"GPUs {fmt(gpus)}, platform (board, CPU, RAM) {fmt(platform)}, the rest {fmt(rest)}"]
+    for st in b.steps:
+        if st.bought:
+            lines.append(f"bought: {st.what}" + (f" (+{fmt(st.extra_usd)})" if st.extra_usd else " (already)"))
+        elif st.extra_usd is not None:
+            lines.append(f"not bought: {st.what} (+{fmt(st.extra_usd)}, more than the budget leaves)")
+        elif st is b.steps[next(i for i, x in enumerate(b.steps) if not x.bought)]:
+            lines.append(f"not bought: {st.what} (no build that passes has it within a quarter over the budget)")
+        else:
+            lines.append(f"not bought: {st.what} (more than the budget leaves)")
+    missed = next((st for st in b.steps if not st.bought), None)
+    left = f"left unspent: {fmt(b.remainder_usd)}"
+    if missed is not None and missed.extra_usd is not None:
+        left += f", short of {missed.what} by {fmt(missed.extra_usd - b.remainder_usd)}"
+    elif missed is None:
+        left += ": every step of the order is bought; more money goes to faster GPUs (see what binds)"
+    else:
+        left += (
+            ": no build that passes the checks has what is not bought within a quarter over the budget (on this wall"
+            " circuit the GPUs' power can rule out a bigger CPU or PSU; see what binds)"
+        )
+    lines.append(left)
+    return lines

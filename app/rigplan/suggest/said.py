@@ -1,0 +1,91 @@
+"""What an answer takes as given and says so (issue 37): which PSU figure binds (the GPU maker's or RigPlan's own),
+whether tax is in a non-USD budget, the older platform it falls back to, and what no rule checks but an expert would
+(a cooler's capacity)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rigplan.model.build import Build
+from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Psu
+from rigplan.rules.platforms import platforms
+from rigplan.rules.power import cpu_boost_w, estimate_power, recommended_psu, spike_rated
+from rigplan.suggest.gpu_facts import psu_floor_w, required_system_w
+
+if TYPE_CHECKING:
+    from rigplan.suggest.found import Found
+    from rigplan.suggest.search import Search
+
+
+def psu_line(found: Found, build: Build) -> str:
+    """The PSU beside both figures that size it, and which of them binds."""
+    psu = build.first(Kind.PSU)
+    gpu = found.option.part
+    if not isinstance(psu, Psu) or not psu.wattage:
+        return ""
+    est = estimate_power(build)
+    rec = None if est.unknown else recommended_psu(est.load_w, est.gpu_w, spike_rated(psu))
+    maker = psu_floor_w(gpu, found.option.count) if isinstance(gpu, Gpu) else None
+    parts = []
+    if maker is not None:
+        one = required_system_w(gpu)
+        more = f" plus {found.option.count - 1}x {gpu.tdp_w} W board power" if found.option.count > 1 else ""
+        parts.append(f"the GPU maker's figure asks >= {maker:,.0f} W ({one:,} W for one {gpu.chipset}{more})")
+    else:
+        parts.append(f"the GPU maker's figure is not in RigPlan's table for the {gpu.chipset}")
+    if rec is not None:
+        parts.append(f"RigPlan's estimate asks >= {rec:,} W")
+    figures = [(maker, "the GPU maker's figure"), (float(rec) if rec is not None else None, "RigPlan's estimate")]
+    known = [(w, who) for w, who in figures if w is not None]
+    binds = f": {max(known)[1]} binds" if known else ""
+    return f"PSU {psu.wattage:,} W: " + ", ".join(parts) + binds
+
+
+def tax_line(s: Search) -> str:
+    """Non-USD budgets: the catalog's prices are US retail before sales tax, converted; say whether VAT is in."""
+    cur = s.q.currency
+    if cur == "USD":
+        return ""
+    tax = s.a.tax_fraction
+    vat = (
+        f"the assumptions add {tax:.0%} tax in the Costs tab, not in this budget"
+        if tax
+        else "no VAT or sales tax is included (set the tax in the assumptions to cost it)"
+    )
+    return f"prices: the catalog's US prices before sales tax, converted to {cur} at the {s.budget.rate.basis}; {vat}"
+
+
+def inferred_lines(build: Build) -> list[str]:
+    """Each value the answer relies on that the data inferred (a builder's default), with the part it belongs to."""
+    return [
+        f"{i.part.name}: {field} {why} (inferred, not a source's statement)"
+        for i in build.items
+        for field, why in (getattr(i.part, "inferred", None) or {}).items()
+    ]
+
+
+def said(s: Search, found: Found, build: Build) -> list[str]:
+    return [line for line in (psu_line(found, build), tax_line(s)) if line] + inferred_lines(build)
+
+
+def unchecked_extra(build: Build) -> list[str]:
+    """What no rule checks and the answer lists under "not checked": a chosen cooler of unknown capacity."""
+    cooler, cpu = build.first(Kind.COOLER), build.first(Kind.CPU)
+    if not isinstance(cooler, Cooler) or cooler.rated_tdp_w is not None:
+        return []
+    boost = cpu_boost_w(cpu) if isinstance(cpu, Cpu) else None
+    need = f" for the CPU's {boost[0]:,.0f} W sustained boost" if boost else ""
+    return [f"cooler capacity: the {cooler.name}'s rating is not in the data: check it is rated{need}"]
+
+
+def older_socket(found: Found) -> str:
+    board = found.parts[0][0] if found.parts else None
+    sock = platforms().socket(getattr(board, "socket", None))
+    return sock.name if sock else str(getattr(board, "socket", "") or "unknown socket")
+
+
+def older_fallback(found: Found) -> str:
+    return (
+        f"no current platform (AM5, LGA 1700/1851, Threadripper 7000 or PRO, Xeon W-2400/3400) in the priced "
+        f"catalog carries a build this good: it is on an older platform ({older_socket(found)}), the only one that does"
+    )
