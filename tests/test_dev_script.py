@@ -22,7 +22,10 @@ PROVIDED_BY = {
     "desktop-file-validate": "desktop-file-utils",
     "appstreamcli": "appstream",
     "git": "git",
+    "useradd": "passwd",
 }
+# Programs the tests find in the venv, installed from pyproject.toml's test extras (not Debian packages).
+FROM_PYPI = {"radon"}
 
 
 def debs(script: str, name: str) -> set[str]:
@@ -42,9 +45,11 @@ def test_every_program_a_test_looks_up_is_installed_by_dev_test() -> None:
     for path in (ROOT / "tests").rglob("*.py"):
         used |= set(re.findall(r'shutil\.which\("([^"]+)"\)', path.read_text("utf-8")))
     assert used, "no test looks a program up any more: this test has nothing to check"
-    unknown = used - set(PROVIDED_BY)
+    unknown = used - set(PROVIDED_BY) - FROM_PYPI
     assert not unknown, f"tests look up {sorted(unknown)}: add their Debian packages to PROVIDED_BY and TEST_DEBS"
-    missing = {p: PROVIDED_BY[p] for p in used if PROVIDED_BY[p] not in wanted}
+    extras = (ROOT / "pyproject.toml").read_text("utf-8").split("[project.optional-dependencies]")[1].split("\n[")[0]
+    assert all(f'"{p}' in extras for p in used & FROM_PYPI), "a program the tests run is not in the test extras"
+    missing = {p: PROVIDED_BY[p] for p in used - FROM_PYPI if PROVIDED_BY[p] not in wanted}
     assert not missing, f"scripts/dev test does not install {missing}"
     # The X11 libraries the packaging test loads (libxcb, libxkbcommon-x11) are installed for tests, not only for run.
     assert debs(script, "X11_DEBS") <= wanted and "libxkbcommon-x11-0" in wanted

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
@@ -26,7 +25,7 @@ from PySide6.QtWidgets import (
 from rigplan.catalog import Catalog
 from rigplan.gui.parts.part_filters import parse
 from rigplan.gui.parts.partsmodel import PartFilterProxy, PartTableModel
-from rigplan.gui.parts.picker_columns import content_width, size_name_column
+from rigplan.gui.parts.picker_columns import SlotView, content_width, default_sort, size_name_column
 from rigplan.gui.parts.search_hint import best_other, matches, no_match_text
 from rigplan.gui.parts.slots import SLOT_ORDER
 from rigplan.gui.parts.swap_target import SwapTarget
@@ -35,25 +34,6 @@ from rigplan.kinds import KIND_LABELS, Kind
 if TYPE_CHECKING:  # the picker paints before pydantic and the checks are imported (see mainwindow)
     from rigplan.costs.perf import PerfTable
     from rigplan.model import Build
-
-
-@dataclass
-class SlotView:
-    """What the picker remembers per slot: its search text and sort order."""
-
-    text: str = ""
-    sort_column: int = -1
-    sort_order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
-
-
-def default_sort(model: PartTableModel) -> tuple[int, Qt.SortOrder]:
-    """The order a buyer means when they have not chosen one (issue 29): GPUs by deep-learning speed per money,
-    highest first; other parts by price, lowest first. Parts without the figure come last either way (the proxy's
-    lessThan), so current, priced parts lead instead of a GT 710 or a Threadripper 9980X."""
-    heads = [c[0] for c in model.columns]
-    if "Speed/$1k" in heads:
-        return heads.index("Speed/$1k"), Qt.SortOrder.DescendingOrder
-    return heads.index("Price"), Qt.SortOrder.AscendingOrder
 
 
 class PickerPanel(QWidget):

@@ -1,10 +1,17 @@
-"""The picker's column widths: each from its header and a sample of rows (ResizeToContents would measure every one
-of 4,000 rows), and the name column taking the room the others leave."""
+"""The picker's columns: their widths, each from its header and a sample of rows (ResizeToContents would measure
+every one of 4,000 rows), the name column taking the room the others leave; the default sort, and what the picker
+remembers per slot."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import QStyle, QTableView
+
+if TYPE_CHECKING:
+    from rigplan.gui.parts.partsmodel import PartTableModel
 
 SAMPLE_ROWS = 300
 
@@ -30,3 +37,22 @@ def size_name_column(view: QTableView) -> None:
     # the vertical scroll bar may appear after this (4,000 rows): leave its width free
     room = view.viewport().width() - view.verticalScrollBar().sizeHint().width()
     header.resizeSection(0, max(200, room - others))
+
+
+@dataclass
+class SlotView:
+    """What the picker remembers per slot: its search text and sort order."""
+
+    text: str = ""
+    sort_column: int = -1
+    sort_order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
+
+
+def default_sort(model: PartTableModel) -> tuple[int, Qt.SortOrder]:
+    """The order a buyer means when they have not chosen one (issue 29): GPUs by deep-learning speed per money,
+    highest first; other parts by price, lowest first. Parts without the figure come last either way (the proxy's
+    lessThan), so current, priced parts lead instead of a GT 710 or a Threadripper 9980X."""
+    heads = [c[0] for c in model.columns]
+    if "Speed/$1k" in heads:
+        return heads.index("Speed/$1k"), Qt.SortOrder.DescendingOrder
+    return heads.index("Price"), Qt.SortOrder.AscendingOrder

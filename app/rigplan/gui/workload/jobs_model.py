@@ -111,3 +111,27 @@ def _text(col: int, v: Any) -> str:
     if col == HOURS:
         return f"{v:,.2f}"
     return str(v)
+
+
+def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, float | None, str]]:
+    """The bars: the build's electricity, then each offer's bill; each with its hours per job."""
+    cur = c.currency
+    own = f"This build ({c.own.setup.gpus}x {c.own.hardware.gpu.name})"
+    if c.own.hours is not None:
+        rows = [
+            (own, c.own_electricity, f"{symbol(cur)}{c.own_electricity or 0:,.2f} electricity, {c.own.hours:,.1f} h")
+        ]
+    else:
+        rows = [(own, None, "unknown: " + (c.own.summary if c.own.tokens else "give the tokens per job"))]
+    for o in c.offers:
+        name = offer_name(names, o.offer.label, o.pricing, with_pricing=False)
+        e, j = o.estimate, o.job
+        if j is not None and j.cloud_cost is not None and e is not None and e.hours is not None:
+            change = f" (with {e.change})" if e.change else ""
+            rows.append((name, j.cloud_cost, f"{symbol(cur)}{j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
+        else:
+            why = o.problem or (e.summary if e else "no estimate")
+            if e is not None and e.speed.tokens_per_s is None and not o.problem:  # it fits; its hours are unknown
+                why = e.speed.basis  # "no tensor-core figure for the ...": why, not "unknown: fits"
+            rows.append((name, None, f"unknown: {why}"))
+    return rows

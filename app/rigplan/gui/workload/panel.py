@@ -32,14 +32,13 @@ from rigplan.model.assumptions import Pricing
 from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.model.workload import MAX_BATCH, MAX_SEQ, Strategy, Task, Weights, WorkloadSpec
-from rigplan.wording import symbol
 from rigplan.workload import WorkloadError, bundled_models
 from rigplan.workload.jobs import JobComparison, compare
 from rigplan.workload.measured import MeasuredComparison, compare_measured, is_measured
 from rigplan.workload.plan import FITS, FITS_WITH
 
 from .costbars import CostBars
-from .jobs_model import JobsModel, Names, chart_names, offer_name
+from .jobs_model import JobsModel, chart_names, cost_rows
 from .measured_view import add_group, speed_text, table_model, verdict_text
 from .measured_view import cost_rows as measured_cost_rows
 from .membar import COLOURS, MemoryBar, label
@@ -357,30 +356,6 @@ class WorkloadPanel(QWidget):
         self.jobs.set_comparison(None)
         self.table.setModel(self.jobs)
         self.costs.set_rows([])
-
-
-def cost_rows(c: JobComparison, names: Names | None = None) -> list[tuple[str, float | None, str]]:
-    """The bars: the build's electricity, then each offer's bill; each with its hours per job."""
-    cur = c.currency
-    own = f"This build ({c.own.setup.gpus}x {c.own.hardware.gpu.name})"
-    if c.own.hours is not None:
-        rows = [
-            (own, c.own_electricity, f"{symbol(cur)}{c.own_electricity or 0:,.2f} electricity, {c.own.hours:,.1f} h")
-        ]
-    else:
-        rows = [(own, None, "unknown: " + (c.own.summary if c.own.tokens else "give the tokens per job"))]
-    for o in c.offers:
-        name = offer_name(names, o.offer.label, o.pricing, with_pricing=False)
-        e, j = o.estimate, o.job
-        if j is not None and j.cloud_cost is not None and e is not None and e.hours is not None:
-            change = f" (with {e.change})" if e.change else ""
-            rows.append((name, j.cloud_cost, f"{symbol(cur)}{j.cloud_cost:,.2f}, {e.hours:,.1f} h{change}"))
-        else:
-            why = o.problem or (e.summary if e else "no estimate")
-            if e is not None and e.speed.tokens_per_s is None and not o.problem:  # it fits; its hours are unknown
-                why = e.speed.basis  # "no tensor-core figure for the ...": why, not "unknown: fits"
-            rows.append((name, None, f"unknown: {why}"))
-    return rows
 
 
 def _tokens_text(tokens: float | None) -> str:
