@@ -62,7 +62,10 @@ def run(code: str, env: dict[str, str], *args: str) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="one run of each start-up (the test suite's rot check)")
     a = ap.parse_args()
+    if a.quick:
+        a.runs = 1
     sys.path[:0] = [str(ROOT / "app"), str(ROOT / "tests")]
     import opendb_archive as oa
     from rigplan.catalog import load_catalog

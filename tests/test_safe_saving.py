@@ -294,7 +294,7 @@ def test_a_mistyped_command_is_a_usage_error_not_a_gui(tmp_path: Path) -> None:
     assert res.returncode == 2
     assert res.stderr == (
         "rigplan: 'chek' is neither a command nor an existing file; did you mean 'check'? "
-        "commands: check, compare, cost, export, import, instances, parts, prices, schema, suggest, workload\n"
+        "commands: catalog, check, compare, cost, export, import, instances, parts, prices, schema, suggest, workload\n"
     )
     res = run("-m", "rigplan", "no-such-build.rigplan.yaml", timeout=60)
     assert res.returncode == 2 and "neither a command nor an existing file" in res.stderr

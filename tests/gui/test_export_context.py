@@ -29,13 +29,13 @@ def test_markdown_has_notes_electricity_use_and_one_currency() -> None:
     plan = make_plan(gbp_build())
     md = to_markdown(plan)
     assert f"**Your notes:** {NOTE}" in md
-    assert re.search(r"\*\*Electricity:\*\* GBP 0\.264 per kWh, Great Britain: Ofgem price cap", md)
+    assert re.search(r"\*\*Electricity:\*\* £0\.264 per kWh, Great Britain: Ofgem price cap", md)
     assert "**Use:** 8 h of training and 4 h idle a day, over 3 years" in md
     assert "**Currency:** every amount is in GBP; prices quoted in others converted at GBP " in md
     parts = [ln for ln in md.splitlines() if ln.startswith("| ") and "2025-07-23" in ln]
-    assert len(parts) == 8 and all(" GBP " in ln and "USD" not in ln for ln in parts)
+    assert len(parts) == 8 and all(" £" in ln and "USD" not in ln for ln in parts)  # rigplan.wording's "£"
     offers = [ln for ln in md.splitlines() if ln.count("|") > 6 and ("aws" in ln.lower() or "lambda" in ln.lower())]
-    assert offers and all("USD" not in ln and "GBP " in ln for ln in offers)
+    assert offers and all("USD" not in ln and "£" in ln for ln in offers)
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) not installed")
@@ -46,8 +46,8 @@ def test_pdf_has_notes_electricity_use_and_gbp_lines(qapp, tmp_path: Path) -> No
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     first = " ".join(text.split("\f")[0].split())
     assert "Your notes: " + NOTE in first  # the user's note, at the top of page 1
-    assert "Electricity: GBP 0.264 per kWh, Great Britain" in first
+    assert "Electricity: £0.264 per kWh, Great Britain" in first
     assert "8 h of training and 4 h idle a day" in first
     assert "every amount is in GBP; prices quoted in others converted at GBP 0." in first
     assert "USD" not in re.sub(r"GBP [\d.]+ per USD", "", first)  # only the rate says USD: no USD part or hour
-    assert "GBP 2,2" in first  # an RTX 4090 line converted (USD 2,995.99 at about 0.74-0.80 GBP per USD)
+    assert "£2,2" in first  # an RTX 4090 line converted (USD 2,995.99 at about 0.74-0.80 GBP per USD)

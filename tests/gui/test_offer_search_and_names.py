@@ -55,7 +55,7 @@ def test_untick_says_so(qtbot, costs: MainWindow) -> None:  # noqa: ANN001
     rows = _search(qtbot, costs, f"{instance} {region}")
     _tick_row(qtbot, costs, [r[0] for r in rows].index(instance))
     assert first not in [c.offer for c in costs.costs.comparison]
-    assert costs.costs.notice.isVisible() and "is off the chart; tick it again" in costs.costs.notice.text()
+    assert costs.costs.notice.isVisible() and "is off the chart; tick it to bring it back" in costs.costs.notice.text()
 
 
 def test_one_instance_in_two_regions_has_two_names_everywhere(qtbot, costs: MainWindow) -> None:  # noqa: ANN001
