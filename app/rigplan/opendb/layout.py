@@ -122,38 +122,80 @@ def _put(rec: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     rec[path[-1]] = value
 
 
-def opendb_fields(kind: Kind, field: str, value: Any) -> dict[tuple[str, ...], Any]:
+Fields = dict[tuple[str, ...], Any]
+GPU_INPUTS = {"pin6": "pcie_6_pin", "pin8": "pcie_8_pin", "pin16": "pcie_12V_2x6"}
+
+
+def _counts(group: str, names: dict[str, str], value: Any, sub: str) -> Fields:
+    """A dict of connector counts (or one count, `sub`) under `group`, upstream's names for the keys."""
+    counts = value if isinstance(value, dict) else {}
+    if sub:
+        counts = {sub: value}
+    return {(group, names[k]): counts.get(k) or 0 for k in names if k in counts or not sub}
+
+
+def _gpu_inputs(value: Any, sub: str) -> Fields:
+    return _counts("power_connectors", GPU_INPUTS, value, sub)
+
+
+def _psu_connectors(value: Any, sub: str) -> Fields:
+    return _counts("connectors", PSU_CONNECTORS, value, sub)
+
+
+def _pcie_slots(value: Any, sub: str) -> Fields:
+    slots = [{"gen": s.get("gen") or "", "lanes": s["lanes"], "quantity": s.get("count", 1)} for s in value or []]
+    return {("pcie_slots",): slots}
+
+
+def _m2_slots(value: Any, sub: str) -> Fields:
+    return {("m2_slots",): [{k: s.get(k) for k in ("size", "key", "interface")} for s in value or []]}
+
+
+def _eps_connectors(value: Any, sub: str) -> Fields:
+    return {("power_connectors", "cpu_power"): [str(e).replace("-pin", " pin") for e in value or []]}
+
+
+def _dimensions(value: Any, sub: str) -> Fields:
+    if not value:
+        return {}
+    return {("dimensions_mm", k): v for k, v in zip(("width", "height", "depth"), value, strict=False)}
+
+
+def _bundled_psu(value: Any, sub: str) -> Fields:
+    return {("power_supply",): f"{value} W" if value else "None"}
+
+
+def _yes_no(key: str, yes: str, no: str) -> Any:
+    def write(value: Any, sub: str) -> Fields:
+        return {(key,): "None" if value is None else (yes if value else no)}
+
+    return write
+
+
+# (kind, field) -> writer, for the fields whose upstream shape differs from RigPlan's.
+WRITERS: dict[tuple[Kind, str], Any] = {
+    (Kind.GPU, "power_connectors"): _gpu_inputs,
+    (Kind.PSU, "connectors"): _psu_connectors,
+    (Kind.MOTHERBOARD, "pcie_slots"): _pcie_slots,
+    (Kind.MOTHERBOARD, "m2_slots"): _m2_slots,
+    (Kind.MOTHERBOARD, "eps_connectors"): _eps_connectors,
+    (Kind.CASE, "dimensions_mm"): _dimensions,
+    (Kind.CASE, "bundled_psu_w"): _bundled_psu,
+    (Kind.MEMORY, "ecc"): _yes_no("ecc", "ECC", "Non-ECC"),
+    (Kind.MEMORY, "registered"): _yes_no("registered", "Registered", "Unbuffered"),
+}
+
+
+def opendb_fields(kind: Kind, field: str, value: Any) -> Fields:
     """Where one RigPlan field's value goes upstream: {path: value}; {} when upstream has no place for it."""
     head, _, sub = field.partition(".")
     if head in PATHS[kind]:
         v = list(value) if isinstance(value, tuple) else value
         return {PATHS[kind][head]: 0 if v is None else v}  # OpenDB writes 0 for unknown
-    if kind is Kind.GPU and head == "power_connectors":
-        pc = value if isinstance(value, dict) else {}
-        if sub:
-            pc = {sub: value}
-        names = {"pin6": "pcie_6_pin", "pin8": "pcie_8_pin", "pin16": "pcie_12V_2x6"}
-        return {("power_connectors", names[k]): pc.get(k) or 0 for k in names if k in pc or not sub}
-    if kind is Kind.PSU and head == "connectors":
-        c = value if isinstance(value, dict) else {}
-        if sub:
-            c = {sub: value}
-        return {("connectors", PSU_CONNECTORS[k]): c.get(k) or 0 for k in PSU_CONNECTORS if k in c or not sub}
-    if kind is Kind.MOTHERBOARD and head == "pcie_slots":
-        slots = [{"gen": s.get("gen") or "", "lanes": s["lanes"], "quantity": s.get("count", 1)} for s in value or []]
-        return {("pcie_slots",): slots}
-    if kind is Kind.MOTHERBOARD and head == "m2_slots":
-        return {("m2_slots",): [{k: s.get(k) for k in ("size", "key", "interface")} for s in value or []]}
-    if kind is Kind.MOTHERBOARD and head == "eps_connectors":
-        return {("power_connectors", "cpu_power"): [str(e).replace("-pin", " pin") for e in value or []]}
-    if kind is Kind.CASE and head == "dimensions_mm" and value:
-        return {("dimensions_mm", k): v for k, v in zip(("width", "height", "depth"), value, strict=False)}
-    if kind is Kind.CASE and head == "bundled_psu_w":
-        return {("power_supply",): f"{value} W" if value else "None"}
-    if kind is Kind.MEMORY and head == "ecc":
-        return {("ecc",): "None" if value is None else ("ECC" if value else "Non-ECC")}
-    if kind is Kind.MEMORY and head == "registered":
-        return {("registered",): "None" if value is None else ("Registered" if value else "Unbuffered")}
+    writer = WRITERS.get((kind, head))
+    if writer is not None:
+        result: Fields = writer(value, sub)
+        return result
     if head in ("name", "manufacturer"):
         return {("metadata", head): value or ""}
     return {}

@@ -77,52 +77,91 @@ def _extends(long: str, short: str) -> bool:
     return long.startswith(short) and long != short and not UNIT.match(long[len(short) :])
 
 
+class _Names:
+    """The words of one row and one part, as join_problem's checks read them."""
+
+    def __init__(self, kind: Kind, row: dict[str, Any], part: dict[str, Any]) -> None:
+        self.kind, self.part = kind, part
+        self.rw = words(row.get("name") or "")
+        self.pw = words(part.get("name") or "")
+        self.pset = set(self.pw) | set(words(part.get("manufacturer") or ""))
+        self.rset = set(self.rw) | set(words(str(row.get("chipset") or "")))
+        self.joined = {a + b for a, b in zip(self.pw, self.pw[1:], strict=False)} | {
+            a + b for a, b in zip(self.rw, self.rw[1:], strict=False)
+        }
+
+
 def join_problem(kind: Kind, row: dict[str, Any], part: dict[str, Any]) -> str | None:
     """Why the row names another product than the part, or None."""
-    rname = row.get("name") or ""
-    rw = words(rname)
-    pw = words(part.get("name") or "")
-    pset = set(pw) | set(words(part.get("manufacturer") or ""))
-    rset = set(rw) | set(words(str(row.get("chipset") or "")))
-    joined = {a + b for a, b in zip(pw, pw[1:], strict=False)} | {a + b for a, b in zip(rw, rw[1:], strict=False)}
-    for k, r in enumerate(rw):
-        if not any(c.isdigit() for c in r):
-            continue
-        if r.isdigit() and k + 1 < len(rw) and UNIT.match(rw[k + 1]):
-            # a quantity ("16 GB", "360 mm"): the part must carry it as a word, glued to its unit, or in its specs
-            if not (r in pset or any(p == r + rw[k + 1] for p in pset) or _derived(kind, r, part)):
-                return f"borrowed digits: '{r} {rw[k + 1]}' is not in the part's name or specs"
-            continue
-        for p in pset:
-            if DESCRIPTOR.match(p) or p in joined or r in joined:
-                continue
-            if p == r or not any(c.isdigit() for c in p):
-                continue
-            if _extends(p, r) or _extends(r, p):
-                longer, shorter = (p, r) if len(p) > len(r) else (r, p)
-                if p in rset or r in pset or longer[len(shorter) :] in (pset if longer == r else rset):
-                    continue
-                return f"model suffix: '{r}' vs '{p}'"
-            if _digits(p) == _digits(r) and re.sub(r"[0-9]", "", p) != re.sub(r"[0-9]", "", r) and len(_digits(r)) >= 2:
-                if (
-                    p in rset
-                    or r in pset
-                    or UNIT.match(re.sub(r"[0-9.]", "", p))
-                    or UNIT.match(re.sub(r"[0-9.]", "", r))
-                ):
-                    continue
-                return f"model letters: '{r}' vs '{p}'"
-        glued = any(p.startswith(r) and UNIT.match(p[len(r) :]) for p in pset)
-        if r.isdigit() and r not in pset and not glued and not _derived(kind, r, part):
-            return f"borrowed digits: '{r}' is not a word of the part's name"
-    skip = _NOT_VARIANT_FOR.get(kind, set())
-    extra = [w for w in pw if w in VARIANT and w not in rset and w not in skip]
-    if kind is Kind.GPU:
-        extra = [w for w in extra if w not in set(words(str(part.get("chipset") or "")))]
-    if extra:
-        return f"premium variant: the part adds '{' '.join(sorted(set(extra)))}'"
+    n = _Names(kind, row, part)
+    for k, r in enumerate(n.rw):
+        problem = _row_word_problem(n, k, r)
+        if problem:
+            return problem
+    problem = _variant_problem(n)
+    if problem:
+        return problem
     if kind is Kind.STORAGE:
         return _storage_problem(row, part)
+    return None
+
+
+def _row_word_problem(n: _Names, k: int, r: str) -> str | None:
+    """The checks one word of the row's name (with a digit in it) must pass."""
+    if not any(c.isdigit() for c in r):
+        return None
+    if r.isdigit() and k + 1 < len(n.rw) and UNIT.match(n.rw[k + 1]):
+        return _quantity_problem(n, r, n.rw[k + 1])
+    for p in n.pset:
+        problem = _pair_problem(n, r, p)
+        if problem:
+            return problem
+    glued = any(p.startswith(r) and UNIT.match(p[len(r) :]) for p in n.pset)
+    if r.isdigit() and r not in n.pset and not glued and not _derived(n.kind, r, n.part):
+        return f"borrowed digits: '{r}' is not a word of the part's name"
+    return None
+
+
+def _quantity_problem(n: _Names, r: str, unit: str) -> str | None:
+    """A quantity ("16 GB", "360 mm"): the part must carry it as a word, glued to its unit, or in its specs."""
+    if not (r in n.pset or any(p == r + unit for p in n.pset) or _derived(n.kind, r, n.part)):
+        return f"borrowed digits: '{r} {unit}' is not in the part's name or specs"
+    return None
+
+
+def _pair_problem(n: _Names, r: str, p: str) -> str | None:
+    """A row word `r` against a part word `p`: model suffix or model letters."""
+    if DESCRIPTOR.match(p) or p in n.joined or r in n.joined:
+        return None
+    if p == r or not any(c.isdigit() for c in p):
+        return None
+    if _extends(p, r) or _extends(r, p):
+        return _suffix_problem(n, r, p)
+    if _digits(p) == _digits(r) and re.sub(r"[0-9]", "", p) != re.sub(r"[0-9]", "", r) and len(_digits(r)) >= 2:
+        return _letters_problem(n, r, p)
+    return None
+
+
+def _suffix_problem(n: _Names, r: str, p: str) -> str | None:
+    longer, shorter = (p, r) if len(p) > len(r) else (r, p)
+    if p in n.rset or r in n.pset or longer[len(shorter) :] in (n.pset if longer == r else n.rset):
+        return None
+    return f"model suffix: '{r}' vs '{p}'"
+
+
+def _letters_problem(n: _Names, r: str, p: str) -> str | None:
+    if p in n.rset or r in n.pset or UNIT.match(re.sub(r"[0-9.]", "", p)) or UNIT.match(re.sub(r"[0-9.]", "", r)):
+        return None
+    return f"model letters: '{r}' vs '{p}'"
+
+
+def _variant_problem(n: _Names) -> str | None:
+    skip = _NOT_VARIANT_FOR.get(n.kind, set())
+    extra = [w for w in n.pw if w in VARIANT and w not in n.rset and w not in skip]
+    if n.kind is Kind.GPU:
+        extra = [w for w in extra if w not in set(words(str(n.part.get("chipset") or "")))]
+    if extra:
+        return f"premium variant: the part adds '{' '.join(sorted(set(extra)))}'"
     return None
 
 
