@@ -717,7 +717,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         if c.part_id not in seen_ids
     ]
     lines += ["", *invariants.section(quality)]
-    lines += ["", *quality_section(quality, stale, report.parent / "data-quality.csv" if report else None)]
+    lines += ["", *quality_section(quality, stale, report.parent / "data-quality.csv.gz" if report else None)]
     lines += ["", "## Records rejected by validation", ""]
     lines += rejects or ["None."]
     lines += ["", *join_section(drop_counts, price_joins)]
