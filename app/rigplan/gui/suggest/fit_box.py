@@ -25,7 +25,7 @@ class FitBox(QWidget):
             self.model.addItem(m.name, mid)
         self.model.setToolTip(
             "Must fit this workload: every GPU holds the memory per GPU the workload planner sizes for that many "
-            "GPUs (a full copy each when it fits, else sharded; docs/workload.md)"
+            "GPUs (a full copy each when it fits, else sharded; F1: Workload)"
         )
         self.task = QComboBox()
         for label, task in TASKS:

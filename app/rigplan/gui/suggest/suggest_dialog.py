@@ -111,7 +111,7 @@ class SuggestDialog(QDialog):
         self.min_cores = QSpinBox()
         self.min_cores.setRange(0, 256)
         self.min_cores.setSpecialValueText("expert: 2 per GPU + 2 (6 at least)")
-        self.expert = QCheckBox("An expert's minimums (docs/suggest.md)")
+        self.expert = QCheckBox("An expert's minimums (F1: Suggest a build)")
         self.expert.setChecked(True)
         self.expert.setToolTip(
             "RAM >= the GPUs' memory (32 GB at least) filling the CPU's channels; cores >= 2 per GPU + 2; x8 or "

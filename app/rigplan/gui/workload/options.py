@@ -22,7 +22,7 @@ class OptionsGrid(QWidget):
         self.engine_box.setToolTip(
             "The software that runs it: sets the loss's memory (hf keeps fp32 logits, torchtune chunks them, "
             "Unsloth fuses them), the multi-GPU way (llama.cpp splits layers; vLLM, TGI, MLC, ExLlamaV2 split "
-            "every layer) and the decode overhead (docs/workload.md)"
+            "every layer) and the decode overhead (F1: Workload)"
         )
         self.optimizer_box = QComboBox()
         self.optimizer_box.addItem("AdamW", None)

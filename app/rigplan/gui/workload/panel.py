@@ -106,7 +106,7 @@ class WorkloadPanel(QWidget):
         self.weights_box = QComboBox()
         for w in Weights:
             self.weights_box.addItem(w.value, w.value)
-        self.weights_box.setToolTip("Inference weights as downloaded: GGUF, GPTQ/AWQ, FP8, EXL2... (docs/workload.md)")
+        self.weights_box.setToolTip("Inference weights as downloaded: GGUF, GPTQ/AWQ, FP8, EXL2... (F1: Workload)")
         self.options = OptionsGrid()  # engine, optimizer, offload, LoRA rank, requests at once, KV bits (issue 39)
         self.seq_spin = QSpinBox(minimum=1, maximum=MAX_SEQ, singleStep=512)
         self.seq_spin.setToolTip("Sequence length in tokens (the context for inference)")
