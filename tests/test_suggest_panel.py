@@ -199,9 +199,9 @@ def judge_issue_37(sug, spec: dict[str, object], n: int, gpu: Gpu, cpu: Cpu) -> 
     if sug.currency != "USD" and not any("VAT" in line for line in sug.assumed):
         bad.append("a non-USD budget without saying whether tax is included")
     for item in b.items:
-        for why in item.part.inferred:
+        for field, why in (item.part.inferred or {}).items():
             if not any(why in line for line in sug.assumed):
-                bad.append(f"inferred value not said: {item.part.name}: {why}")
+                bad.append(f"inferred value not said: {item.part.name}: {field}: {why}")
     if "_fit" in spec:
         need = float(re.search(r"([\d.]+) GB per GPU", sug.fit_text).group(1))  # type: ignore[union-attr]
         full = need > 0.9 * (gpu.vram_gb or 0)
