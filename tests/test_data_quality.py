@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from rigplan.catalog import Catalog
+from rigplan.catalog.overlay import get_field
 from rigplan.model import Cpu, Gpu, Kind, Memory, Motherboard, Psu, Storage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -352,7 +353,7 @@ def test_committed_corrections_have_sources_and_are_applied(catalog: Catalog) ->
     for c in fixes:
         part = catalog.get(c.part_id)
         assert part is not None, c.part_id
-        assert _drop_none(corr.get(part.model_dump(mode="json"), c.field)) == c.value, (c.part_id, c.field)
+        assert _drop_none(get_field(part.model_dump(mode="json"), c.field)) == c.value, (c.part_id, c.field)
         assert f"`{c.part_id[:8]}`" in text
 
 

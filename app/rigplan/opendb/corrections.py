@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from rigplan.catalog.overlay import get_field, with_field
+
 from .data_quality import Change
 
 _MISSING = object()
@@ -46,29 +48,6 @@ def load(path: Path) -> list[Correction]:
     return out
 
 
-def get(d: dict[str, Any], field: str) -> Any:
-    head, _, rest = field.partition(".")
-    v = d.get(head)
-    if rest:
-        return v.get(rest) if isinstance(v, dict) else None
-    return v
-
-
-def put(d: dict[str, Any], field: str, value: Any) -> None:
-    head, _, rest = field.partition(".")
-    if rest:
-        sub = dict(d.get(head) or {})
-        if value is None:
-            sub.pop(rest, None)
-        else:
-            sub[rest] = value
-        d[head] = sub
-    elif value is None:
-        d.pop(head, None)
-    else:
-        d[head] = value
-
-
 def apply(
     corrections: list[Correction], parts: dict[str, dict[str, Any]], source_values: dict[str, dict[str, Any]], kind: str
 ) -> tuple[list[Change], list[str]]:
@@ -80,7 +59,7 @@ def apply(
         d = parts.get(c.part_id)
         if d is None:
             continue
-        now = get(source_values[c.part_id], c.field)
+        now = get_field(source_values[c.part_id], c.field)
         if now != c.was:
             stale.append(
                 f"- {kind} `{c.part_id}` ({d['name']}): `{c.field}` was {c.was!r} in the source data when the"
@@ -88,8 +67,10 @@ def apply(
                 f" to {c.value!r} was written, now {now!r}: not applied, re-check against: {c.source}"
             )
             continue
-        old = get(d, c.field)
+        old = get_field(d, c.field)
         if old != c.value:
-            put(d, c.field, c.value)
+            new = with_field(d, c.field, c.value)  # the one dotted-field writer (catalog.overlay), same key order
+            d.clear()
+            d.update(new)
             changes.append(Change(kind, c.part_id, d["name"], c.field, old, c.value, c.source, "correction"))
     return changes, stale
