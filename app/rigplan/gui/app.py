@@ -4,7 +4,9 @@ Smoke-test contract (packaging/smoke_test.py relies on it): with RIGPLAN_SMOKE_T
 command line, print `RIGPLAN READY parts=<n> build=<name or ->` after the first paint, and exit 0 (non-zero with a
 one-line message if the build could not be opened). With RIGPLAN_SMOKE_TEST=charts, also build the Costs tab's
 charts (pyqtgraph) first and end the line with ` curves=<n>`, the curves on the break-even chart. With
-RIGPLAN_SMOKE_GUIDE=1 as well, open F1's user guide and add ` guide=<pages> first=<title> images=<n>`.
+RIGPLAN_SMOKE_GUIDE=1 as well, press F1 (its action) and print a second line, `GUIDE OK pages=<n> first=<title>
+file=<first page, relative to the bundle> chars=<rendered> images=<loaded>` or `GUIDE FAIL <why>`
+(rigplan.gui.smoke_guide).
 """
 
 from __future__ import annotations
@@ -113,18 +115,15 @@ def run_gui(args: Sequence[str]) -> int:
 
         def ready() -> None:
             line = f"RIGPLAN READY parts={len(window.catalog)} build={window.doc.build.name}"
-            if os.environ.get("RIGPLAN_SMOKE_GUIDE"):  # F1's user guide is in the bundle and opens (issue 40)
-                window.open_docs()
-                dlg = window.docs_dialog
-                line += f" guide={dlg.pages.count()} first={dlg.pages.item(0).text() if dlg.pages.count() else '-'}"
-                from rigplan.gui.help_docs import guide_dir
-
-                line += f" images={len(list((guide_dir() / 'images').glob('*.png')))}"
             if smoke_mode == "charts":
                 window.tabs.setCurrentIndex(1)
                 window.costs.ensure_charts()
                 line += f" curves={sum(1 for x, _ in window.costs.curve_data().values() if len(x))}"
             print(line, flush=True)
+            if os.environ.get("RIGPLAN_SMOKE_GUIDE"):  # F1's user guide is in the bundle and opens (issue 40)
+                from rigplan.gui.smoke_guide import guide_smoke_line
+
+                print(guide_smoke_line(window), flush=True)
             window.doc.undo_stack.setClean()
             window.close()
             app.quit()
