@@ -3,6 +3,7 @@ differing part rows are marked, a bad file is one message, and the chart has one
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -79,13 +80,15 @@ def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pyt
     assert len(view.plans) == 2
 
 
-def test_a_build_in_another_currency_is_converted_with_its_rate(qtbot, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_build_in_another_currency_is_converted_with_its_rate(qtbot, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: ANN001
     """Issue 40: it was refused though the ECB rates are at hand. Added with the Add button through the file dialog,
     which opens where the builds are saved (it opened in the working folder)."""
     from PySide6.QtCore import Qt
 
-    from rigplan.costs.fx import electricity_price, rate_for
+    from rigplan.cli.main import run_cli
+    from rigplan.costs.fx import electricity_price, load_fx, rate_for
     from rigplan.files import save
+    from rigplan.wording import money
 
     view = CompareView()
     qtbot.addWidget(view)
@@ -106,12 +109,38 @@ def test_a_build_in_another_currency_is_converted_with_its_rate(qtbot, tmp_path:
     assert len(view.plans) == 2 and view.plans[1].currency == "USD"
     rate = rate_for(gbp)
     said = view.message.text()
-    assert f"UK build converted from GBP at {rate.per_usd:.4g} GBP per USD ({rate.basis})" in said
+    fx = f"(ECB reference rate of {load_fx().date})"
+    assert f"UK build: converted from GBP to USD at 1 GBP = {1 / rate.per_usd:.4f} USD {fx}" in said
     kwh = view.plans[1].build.assumptions.electricity_per_kwh  # the UK price kept, in USD: not the US default
     assert kwh == pytest.approx(electricity_price(gbp)[0] / rate.per_usd, rel=1e-3)
     uk = make_plan(b.model_copy(update={"assumptions": gbp}))
     assert view.plans[1].cost.own_breakdown["parts"] == pytest.approx(uk.cost.own_breakdown["parts"] / rate.per_usd)
     assert cells(view.figures)[0][1].startswith("$") and cells(view.figures)[0][2].startswith("$")
+    # The window's table shows what `rigplan compare` prints for the same two files (the CLI converts the same way)
+    assert run_cli(["compare", str(FILES[0]), str(tmp_path / "uk.rigplan"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    table = {row[0]: row[1:] for row in cells(view.figures)}
+    assert table["Parts cost"] == [money("USD", f["parts_cost"]) for f in data["builds"]]
+    assert table["Up front"] == [money("USD", f["upfront"]) for f in data["builds"]]
+    assert table["Owning at horizon"] == [money("USD", f["own_cost_at_horizon"], 0) for f in data["builds"]]
+    assert data["conversions"][0]["rate"] == pytest.approx(1 / rate.per_usd, rel=1e-6)
+    # Removed and added again: the rate is said once, and gone with the build
+    qtbot.mouseClick(view.remove_button, Qt.MouseButton.LeftButton)
+    assert "converted" not in view.message.text() and view.converted == [None]
+
+
+def test_a_currency_without_a_rate_is_not_added(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from rigplan.files import save
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    assert view.add_file(FILES[0])
+    b = load(FILES[1])
+    twd = b.assumptions.model_copy(update={"currency": "TWD", "fx_rate": None})  # the ECB publishes no TWD rate
+    save(b.model_copy(update={"name": "Taipei build", "assumptions": twd}), tmp_path / "tw.rigplan")
+    assert not view.add_file(tmp_path / "tw.rigplan")
+    assert view.message.text().startswith("Not added: Taipei build: cannot convert from TWD to USD")
+    assert len(view.plans) == 1 and view.converted == [None]
 
 
 def test_save_chart_writes_every_curve(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001

@@ -24,6 +24,8 @@ def _elide(text: str, n: int = 44) -> str:
 def comparison_json(cmp: Any) -> dict[str, Any]:
     return {
         "currency": cmp.currency,
+        # issue 40: builds in another currency converted, each with its rate (units of "to" per 1 "from") and date
+        "conversions": [c.as_json() for c in cmp.conversions],
         "builds": [
             {
                 **{
@@ -50,15 +52,27 @@ def comparison_json(cmp: Any) -> dict[str, Any]:
 def cmd_compare(ns: argparse.Namespace) -> int:
     from rigplan.cli.export import load_plan
     from rigplan.cloud.store import offers_in_use
+    from rigplan.costs.fx import NoRate
     from rigplan.exports.compare import MAX_BUILDS, compare, figure_rows
+    from rigplan.exports.compare_currency import one_currency
     from rigplan.exports.plan import ExportError
+    from rigplan.files import load
+    from rigplan.model.common import KNOWN_CURRENCIES
 
     if len(ns.builds) > MAX_BUILDS:
         raise UsageError(f"compare 2 to {MAX_BUILDS} builds, not {len(ns.builds)}")
+    currency = ns.currency.strip().upper() if ns.currency else None
+    if currency is not None and currency not in KNOWN_CURRENCIES:
+        known = ", ".join(sorted(KNOWN_CURRENCIES))
+        raise UsageError(f"--currency {ns.currency}: unknown currency code; known: {known}")
     offers = offers_in_use()  # one catalog for every build
-    plans = [load_plan(path, ns, offers) for path in ns.builds]
+    try:  # issue 40: one currency, the first build's or --currency; a build in another is converted, never relabelled
+        builds, conversions = one_currency([load(path) for path in ns.builds], currency)
+    except NoRate as exc:
+        raise UsageError(str(exc)) from None
+    plans = [load_plan(path, ns, offers, build) for path, build in zip(ns.builds, builds, strict=True)]
     try:
-        cmp = compare(plans)
+        cmp = compare(plans, conversions)
     except ExportError as exc:
         raise UsageError(str(exc)) from None
     if ns.json:
@@ -66,14 +80,20 @@ def cmd_compare(ns: argparse.Namespace) -> int:
         return 0
     if ns.out is not None:  # issue 29: the whole comparison as Markdown or a PDF report
         return _write(cmp, ns.out, list(ns.builds))
+    print(f"Amounts in {cmp.currency}.")
+    for c in cmp.conversions:  # the rate and its date before the figures they change
+        print(f"converted: {c.text()}")
+    print()
     print(table(figure_rows(cmp), [""] + [_elide(n, 30) for n in cmp.names]))
     print()
     parts = [
         [("* " if r.differs else "  ") + r.kind.label] + [_elide(c) if c else "-" for c in r.cells] for r in cmp.parts
     ]
     print(table(parts, ["Part (* differs)"] + [_elide(n, 30) for n in cmp.names]))
+    said = {c.text() for c in cmp.conversions}
     for n in comparison_json(cmp)["notes"]:
-        print(f"note: {n}")
+        if n not in said:
+            print(f"note: {n}")
     return 0
 
 
@@ -117,6 +137,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--instance", action="append", metavar="TYPE", help="cloud offer to compare with; repeatable")
     p.add_argument("--region", help="region of the --instance offers")
     p.add_argument("--pricing", choices=("on-demand", "spot", "reserved-1y", "reserved-3y"), help="for --instance")
+    p.add_argument(
+        "--currency",
+        metavar="CODE",
+        help="compare in this currency (default: the first build's); builds in others are converted at the ECB "
+        "reference rates (parts/fx_rates.yaml) or a rate their owner set, and the output says at which",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--out", type=Path, metavar="FILE", help="write the comparison as Markdown (.md) or a PDF (.pdf)")
     p.set_defaults(func=cmd_compare)

@@ -33,15 +33,16 @@ def chosen_offers(ns: argparse.Namespace, pricing: Any, catalog: Any) -> list[tu
     return [(_pick_offer(catalog, name, ns.region, p, None).id, p) for name in ns.instance]
 
 
-def load_plan(path: str, ns: argparse.Namespace, catalog: Any = None) -> Any:
-    """The plan of one build file, priced with the offers in use (bundled, or the user's updated prices)."""
+def load_plan(path: str, ns: argparse.Namespace, catalog: Any = None, build: Any = None) -> Any:
+    """The plan of one build file, priced with the offers in use (bundled, or the user's updated prices); `build`:
+    the file's build already loaded (and, for `compare`, converted to the comparison's currency)."""
     from rigplan.cloud.store import offers_in_use
     from rigplan.exports.plan import ExportError, make_plan
     from rigplan.files import load
     from rigplan.workload.describe import plan_lines
 
     catalog = offers_in_use() if catalog is None else catalog
-    build = load(path)
+    build = load(path) if build is None else build
     try:
         plan = make_plan(build, chosen_offers(ns, build.assumptions.pricing, catalog), catalog=catalog)
     except ExportError as exc:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from rigplan.costs.fx import electricity_price, rate_for
+from rigplan.exports.compare_currency import Conversion
 from rigplan.exports.plan import ExportError, Plan, curve_labels, unpriced_other
 from rigplan.model.assumptions import Pricing
-from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.model.other import OtherCategory, OtherItem
 from rigplan.model.parts import Kind
@@ -57,7 +56,8 @@ class Comparison:
     figures: list[dict[str, Any]]  # one per build, see build_figures
     curves: list[Curve]
     currency: str
-    notes: list[str]
+    notes: list[str]  # the conversions' first (with their rates and dates), then the chart's
+    conversions: list[Conversion] = field(default_factory=list)  # builds costed in another currency (issue 40)
 
     @property
     def names(self) -> list[str]:
@@ -134,29 +134,15 @@ def offer_names(plans: Sequence[Plan]) -> dict[tuple[str, Pricing], str]:
     return out
 
 
-def to_currency(build: Build, currency: str) -> tuple[Build, str]:
-    """The build costed in `currency` (issue 40: Compare refused builds in two currencies though the ECB rates are at
-    hand): its electricity price, the user's or its region's default, converted at the reference rates and kept, so
-    a UK build compared in USD still pays UK electricity. (build, a note stating the rates and their date)."""
-    a = build.assumptions
-    if a.currency == currency:
-        return build, ""
-    src = rate_for(a)
-    dst = rate_for(a.model_copy(update={"currency": currency, "fx_rate": None}))
-    kwh = electricity_price(a)[0] / src.per_usd * dst.per_usd
-    new = a.model_copy(update={"currency": currency, "fx_rate": None, "electricity_per_kwh": round(kwh, 4)})
-    rate = f"{src.per_usd / dst.per_usd:.4g} {a.currency} per {currency}"
-    note = f"{build.name} converted from {a.currency} at {rate} ({src.basis if a.currency != 'USD' else dst.basis})"
-    return build.model_copy(update={"assumptions": new}), note
-
-
-def compare(plans: list[Plan]) -> Comparison:
+def compare(plans: list[Plan], conversions: Sequence[Conversion] = ()) -> Comparison:
+    """The plans side by side. They must be costed in one currency: convert builds in others first
+    (compare_currency.one_currency) and pass its conversions, which the comparison states with their rates."""
     if not MIN_BUILDS <= len(plans) <= MAX_BUILDS:
         raise ExportError(f"compare {MIN_BUILDS} to {MAX_BUILDS} builds, not {len(plans)}")
     currencies = sorted({p.currency for p in plans})
     if len(currencies) > 1:
-        raise ExportError(f"the builds use different currencies ({', '.join(currencies)}): give them one currency")
-    notes: list[str] = []
+        raise ExportError(f"the builds use different currencies ({', '.join(currencies)}): convert them to one first")
+    notes: list[str] = [c.text() for c in conversions]
     curves: list[Curve] = []
     for p in plans:
         thr = p.costing.own.throughput
@@ -176,7 +162,8 @@ def compare(plans: list[Plan]) -> Comparison:
             seen.add(key)
             name = names.get((o.id, o.pricing)) or f"{o.label}, {o.pricing.value}"
             curves.append(Curve(name, (0.0, top), (0.0, top / o.work_per_money), False))
-    return Comparison(plans, part_rows(plans), [build_figures(p) for p in plans], curves, currencies[0], notes)
+    figures = [build_figures(p) for p in plans]
+    return Comparison(plans, part_rows(plans), figures, curves, currencies[0], notes, list(conversions))
 
 
 def lower_bound(cells: list[str], figures: list[dict[str, Any]], full: bool = False) -> list[str]:

@@ -27,12 +27,14 @@ from PySide6.QtWidgets import (
 )
 
 from rigplan.costs.fx import NoRate
-from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare, figure_rows, to_currency
+from rigplan.exports.compare import MAX_BUILDS, MIN_BUILDS, Comparison, compare, figure_rows
+from rigplan.exports.compare_currency import Conversion, target_rate, to_currency
 from rigplan.exports.plan import ExportError, Plan, make_plan
 from rigplan.files import BuildFileError, load
 from rigplan.gui.files.files_controller import OPEN_FILTER
 from rigplan.gui.settings import COMPARE_LAST_DIR, Settings
 from rigplan.gui.widgets.plain import plain_label, tip
+from rigplan.model.build import Build
 
 DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
 LAST_DIR_KEY = COMPARE_LAST_DIR
@@ -46,7 +48,8 @@ class CompareView(QWidget):
         self.settings = settings
         self.planner = planner
         self.plans: list[Plan] = []
-        self.converted: list[str] = []  # builds costed in another currency, converted: each with its rate and date
+        # One per plan: how a build in another currency was converted (its rate and date), None when it was not
+        self.converted: list[Conversion | None] = []
         self.folder_hint: Callable[[], str] = lambda: ""  # where builds are saved, when no compare folder is kept
         self.comparison: Comparison | None = None
         self._plot: Any = None  # one pyqtgraph plot, made on the first comparison and redrawn after
@@ -107,36 +110,58 @@ class CompareView(QWidget):
         return t
 
     def add_plan(self, plan: Plan) -> bool:
+        """Add a costed build (the window's current one); one in another currency is converted first (add_build)."""
+        if self.plans and plan.currency != self.plans[0].currency:
+            return self.add_build(plan.build)
+        return self._append(plan, None)
+
+    def add_build(self, build: Build) -> bool:
+        """Cost a build and add it, in the first build's currency: one chart, one currency. A build in another is
+        converted as `rigplan compare` converts it (rigplan.exports.compare_currency), at the rate the compared builds
+        use, and the rate and its date are said; one without any rate is one message and is not added."""
+        if self._full():
+            return False
+        note = None
+        if self.plans and build.assumptions.currency != self.plans[0].currency:
+            try:
+                dst = target_rate([p.build for p in self.plans] + [build], self.plans[0].currency)
+                build, note = to_currency(build, dst)
+            except NoRate as exc:
+                self.message.setText(f"Not added: {exc}")
+                return False
+        try:
+            plan = self.planner(build)
+        except ExportError as exc:
+            self.message.setText(f"Not added: {build.name}: {exc}")
+            return False
+        return self._append(plan, note)
+
+    def _full(self) -> bool:
         if len(self.plans) >= MAX_BUILDS:
             self.message.setText(f"At most {MAX_BUILDS} builds side by side: remove one first.")
+        return len(self.plans) >= MAX_BUILDS
+
+    def _append(self, plan: Plan, note: Conversion | None) -> bool:
+        if self._full():
             return False
-        if self.plans and plan.currency != self.plans[0].currency:  # one chart, one currency: the first build's
-            try:
-                build, note = to_currency(plan.build, self.plans[0].currency)
-                plan = self.planner(build)
-            except (NoRate, ExportError) as exc:
-                self.message.setText(
-                    f"Not added: {plan.build.name} cannot be converted to {self.plans[0].currency}: {exc}"
-                )
-                return False
-            self.converted.append(note)
         self.plans.append(plan)
+        self.converted.append(note)
         self._refresh()
         return True
 
     def add_file(self, path: Path) -> bool:
         """Load a build file and add it; a bad file is one message in the view, nothing else changes."""
         try:
-            plan = self.planner(load(path))
-        except (BuildFileError, ExportError) as exc:
+            build = load(path)
+        except BuildFileError as exc:
             self.message.setText(f"Not added: {exc}")
             return False
-        return self.add_plan(plan)
+        return self.add_build(build)
 
     def remove_last(self) -> None:
         if self.plans:
-            gone = self.plans.pop().build.name
-            self.converted = [n for n in self.converted if not n.startswith(f"{gone} converted")]
+            self.plans.pop()
+            self.converted.pop()
             self._refresh()
 
     def _choose_file(self) -> None:
@@ -220,12 +245,12 @@ class CompareView(QWidget):
                 self._plot.getPlotItem().legend.clear()
             return
         try:
-            cmp = compare(self.plans)
+            cmp = compare(self.plans, [c for c in self.converted if c is not None])
         except ExportError as exc:
             self.message.setText(str(exc))
             return
         self.comparison = cmp
-        notes = self.converted + cmp.notes + [n for p in cmp.plans for n in p.notes]
+        notes = cmp.notes + [n for p in cmp.plans for n in p.notes]  # the conversions' rates and dates first
         self.message.setText("; ".join(notes) if notes else f"{len(self.plans)} builds, {cmp.currency}.")
         self._fill(self.figures, [""] + cmp.names, figure_rows(cmp))
         rows = [[("≠ " if r.differs else "") + r.kind.label, *(c or "—" for c in r.cells)] for r in cmp.parts]
