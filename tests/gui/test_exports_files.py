@@ -153,7 +153,9 @@ def test_a_new_empty_build_exports_every_format(qapp, tmp_path: Path) -> None:  
     plan = make_plan(Build(name="Empty"))
     md = to_markdown(plan)
     assert "**$0.00**" in md and "`missing-gpu`" in md and "| speed ratio unknown |" in md
-    assert parts_csv(plan).splitlines() == ["kind,name,quantity,unit_price,currency,price_date,source"]
+    parts, setting = parts_csv(plan).split("\n\n")
+    assert parts.splitlines() == ["kind,name,quantity,unit_price,currency,price_date,source"]
+    assert "\nparts_total,0,USD,every line priced\n" in setting  # no line: nothing unpriced, total 0
     assert costs_csv(plan).splitlines()[0] == "day,hours_of_training,own_USD"  # no curve without a known speed
     write_pdf(plan, tmp_path / "e.pdf")
     assert (
