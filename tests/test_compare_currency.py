@@ -49,7 +49,12 @@ def test_a_gbp_build_is_converted_to_the_first_builds_usd(tmp_path: Path, capsys
     assert conv["rate_date"] == fx.date and conv["rate_basis"] == f"ECB reference rate of {fx.date}"
     uk = load(gbp)
     kwh, source = electricity_price(uk.assumptions)  # the UK price (Ofgem), kept: not the US default
-    assert conv["electricity_per_kwh"] == {"from": kwh, "to": round(kwh * rate, 4), "source": source}
+    assert conv["electricity_per_kwh"] == {
+        "from": kwh,
+        "to": round(kwh * rate, 4),
+        "source": source,
+        "region": "Great Britain",
+    }
     own = make_plan(uk).cost.own_breakdown  # the same build costed in its own GBP
     usd_fig, gbp_fig = data["builds"]
     assert gbp_fig["parts_cost"] == pytest.approx(own["parts"] * rate, abs=0.01)
@@ -63,7 +68,8 @@ def test_a_gbp_build_is_converted_to_the_first_builds_usd(tmp_path: Path, capsys
     assert lines[0] == "Amounts in USD."
     assert lines[1].startswith(
         f"converted: Budget single-GPU learner GBP: converted from GBP to USD at 1 GBP = {rate:.4f} USD "
-        f"(ECB reference rate of {fx.date})"
+        f"(ECB reference rate of {fx.date}); its electricity £0.2635/kWh (Great Britain) kept as "
+        f"{money('USD', round(0.2635 * rate, 4), 4)}/kWh"
     )
     parts = next(line for line in lines if line.startswith("Parts cost"))
     assert parts.split()[2:4] == [money("USD", usd_fig["parts_cost"]), money("USD", gbp_fig["parts_cost"])]

@@ -18,6 +18,7 @@ from typing import Any
 
 from rigplan.costs.fx import NoRate, Rate, electricity_price, load_fx, rate_for
 from rigplan.model.build import Build
+from rigplan.model.electricity import DEFAULT_KWH
 from rigplan.wording import money
 
 USER_SET = "set by the user"
@@ -34,12 +35,13 @@ class Conversion:
     basis: str  # "ECB reference rate of 2026-10-30", or says the owner set it
     date: str | None  # the reference rates' date; None when only user-set rates were used
     electricity: tuple[float, float, str]  # per kWh: in `source`, in `to`, where the price comes from
+    region: str  # whose electricity price that is, in a few words ("Great Britain", "set in the build")
 
     def text(self) -> str:
-        kwh_from, kwh_to, where = self.electricity
+        kwh_from, kwh_to, _ = self.electricity
         return (
             f"{self.build}: converted from {self.source} to {self.to} at 1 {self.source} = {self.rate:.4f} {self.to} "
-            f"({self.basis}); its electricity {money(self.source, kwh_from, 4)}/kWh ({where}) kept as "
+            f"({self.basis}); its electricity {money(self.source, kwh_from, 4)}/kWh ({self.region}) kept as "
             f"{money(self.to, kwh_to, 4)}/kWh"
         )
 
@@ -55,6 +57,7 @@ class Conversion:
                 "from": round(self.electricity[0], 4),
                 "to": round(self.electricity[1], 4),
                 "source": self.electricity[2],
+                "region": self.region,
             },
         }
 
@@ -96,7 +99,13 @@ def to_currency(build: Build, dst: Rate) -> tuple[Build, Conversion | None]:
         }
     )
     basis, date = _basis(src, dst)
-    note = Conversion(build.name, a.currency, dst.currency, factor, basis, date, (kwh, kwh * factor, where))
+    if a.electricity_per_kwh is not None:
+        region = "set in the build"
+    elif a.currency in DEFAULT_KWH:
+        region = DEFAULT_KWH[a.currency].where
+    else:
+        region = "the US price converted"
+    note = Conversion(build.name, a.currency, dst.currency, factor, basis, date, (kwh, kwh * factor, where), region)
     return build.model_copy(update={"assumptions": new}), note
 
 
