@@ -98,6 +98,27 @@ def compare(s: Shot) -> None:
     dlg.close()
 
 
+@scenario("compare-currency", sizes=TWO)
+def compare_currency(s: Shot) -> None:
+    """Compare across currencies: the USD 2x RTX 4090, the budget example in GBP and the 4-GPU one in EUR, converted."""
+    from rigplan.exports.plan import make_plan
+    from rigplan.files import load, save
+    from rigplan.gui.compare.compare_view import comparison_dialog
+
+    dlg = comparison_dialog(s.w, make_plan(load(EX / "2x-rtx-4090.rigplan")))
+    with tempfile.TemporaryDirectory(prefix="rigplan-shot-") as tmp:
+        for f, cur, name in (("budget-1-gpu", "GBP", "UK budget learner"), ("4-gpu-threadripper", "EUR", "EU 4-GPU")):
+            b = load(EX / f"{f}.rigplan")
+            a = b.assumptions.model_copy(update={"currency": cur, "fx_rate": None, "electricity_per_kwh": None})
+            save(b.model_copy(update={"name": name, "assumptions": a}), Path(tmp) / f"{f}-{cur}.rigplan")
+            dlg.view.add_file(Path(tmp) / f"{f}-{cur}.rigplan")
+    dlg.show()
+    dlg.setGeometry(s.app.primaryScreen().availableGeometry())
+    s.settle(0.8)
+    s.save("compare-currency")
+    dlg.close()
+
+
 @scenario("export-menu", sizes=("1280x720",))
 def export_menu(s: Shot) -> None:
     """File > Export open over the window (export-menu.png)."""

@@ -116,6 +116,8 @@ def test_a_build_in_another_currency_is_converted_with_its_rate(qtbot, tmp_path:
     uk = make_plan(b.model_copy(update={"assumptions": gbp}))
     assert view.plans[1].cost.own_breakdown["parts"] == pytest.approx(uk.cost.own_breakdown["parts"] / rate.per_usd)
     assert cells(view.figures)[0][1].startswith("$") and cells(view.figures)[0][2].startswith("$")
+    heads = [view.figures.horizontalHeaderItem(c).text() for c in range(view.figures.columnCount())]
+    assert heads == ["", "2x RTX 4090 workstation", "UK build (from GBP)"]  # the converted column says so
     # The window's table shows what `rigplan compare` prints for the same two files (the CLI converts the same way)
     assert run_cli(["compare", str(FILES[0]), str(tmp_path / "uk.rigplan"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -224,3 +226,29 @@ def test_long_names_wrap_whole_at_1280x720(qtbot) -> None:  # noqa: ANN001
     # The break-even rows name the offers as the Costs tab does ("AWS 1x V100, on-demand"), not by instance id
     labels = [dlg.view.figures.item(r, 0).text() for r in range(dlg.view.figures.rowCount())]
     assert "Break-even vs AWS 1x V100, on-demand" in labels
+
+
+def test_the_figures_table_shows_every_row_at_1280x720(qtbot) -> None:  # noqa: ANN001
+    """At 1280x720 the last break-even row was cut at the figures pane's edge: the pane is now as tall as its rows,
+    the parts table scrolling below; a divider the user moved is kept."""
+    dlg = comparison_dialog(None, make_plan(load(FILES[0])))
+    qtbot.addWidget(dlg)
+    for f in FILES[1:]:
+        dlg.view.add_file(f)
+    dlg.resize(1280, 690)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    t = dlg.view.figures
+
+    def all_rows_shown() -> bool:
+        last = t.rowCount() - 1
+        bottom = t.rowViewportPosition(last) + t.rowHeight(last)
+        return t.verticalScrollBar().maximum() == 0 and bottom <= t.viewport().height()
+
+    qtbot.waitUntil(all_rows_shown, timeout=3000)
+    assert dlg.view.parts.height() >= 150  # the parts keep room below
+    dlg.view.tables.setSizes([120, sum(dlg.view.tables.sizes()) - 120])
+    dlg.view.tables.splitterMoved.emit(120, 1)  # as a drag of the divider does
+    assert dlg.view.add_file(FILES[1])  # a fourth build: the table refits unless the user moved the divider
+    qtbot.wait(50)
+    assert dlg.view.tables.sizes()[0] == 120

@@ -37,6 +37,7 @@ from rigplan.gui.widgets.plain import plain_label, tip
 from rigplan.model.build import Build
 
 DIFF_BRUSH = QBrush(QColor(255, 236, 179))  # amber: a row whose parts differ
+PARTS_MIN_PX = 160  # the parts table keeps about four wrapped rows below the figures
 LAST_DIR_KEY = COMPARE_LAST_DIR
 
 
@@ -72,9 +73,18 @@ class CompareView(QWidget):
         self.chart_box = QVBoxLayout()
         chart_holder = QWidget()
         chart_holder.setLayout(self.chart_box)
-        tables = QSplitter(Qt.Orientation.Vertical)
+        self.tables = tables = QSplitter(Qt.Orientation.Vertical)
         tables.addWidget(self.figures)
         tables.addWidget(self.parts)
+        # The figures table as tall as its rows (at 1280x720 its last break-even row was cut at the pane's edge), the
+        # parts below it scrolling; until the user drags the divider, then theirs is kept.
+        self.split_moved = False
+        tables.splitterMoved.connect(self._divider_moved)
+        self.figures_fit = QTimer(self)
+        self.figures_fit.setSingleShot(True)
+        self.figures_fit.setInterval(0)
+        self.figures_fit.timeout.connect(self._fit_split)
+        self.figures.horizontalHeader().sectionResized.connect(lambda *_: self.figures_fit.start())
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(tables)
         split.addWidget(chart_holder)
@@ -231,6 +241,28 @@ class CompareView(QWidget):
             return
         self.message.setText(f"Saved to {path}")
 
+    def _divider_moved(self, *_: object) -> None:
+        self.split_moved = True
+
+    def _fit_split(self) -> None:
+        """Give the figures table the height of its rows (header and frame included) when the parts keep at least
+        PARTS_MIN_PX below it; otherwise both scroll as before."""
+        sizes, t = self.tables.sizes(), self.figures
+        total = sum(sizes)
+        if self.split_moved or total <= 0 or t.rowCount() == 0:
+            return
+        fit_heights(t)  # rows as tall as their text at the present widths, before they are added up
+        need = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(t.rowCount())) + 2 * t.frameWidth()
+        if t.horizontalScrollBar().isVisible():
+            need += t.horizontalScrollBar().height()
+        need = min(need, total - PARTS_MIN_PX)
+        if need > 0 and need != sizes[0]:
+            self.tables.setSizes([need, total - need])
+
+    def showEvent(self, event: object) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)  # type: ignore[arg-type]
+        self.figures_fit.start()
+
     def _refresh(self) -> None:
         self.add_button.setEnabled(len(self.plans) < MAX_BUILDS)
         self.save_chart_button.setEnabled(len(self.plans) >= MIN_BUILDS)
@@ -252,9 +284,12 @@ class CompareView(QWidget):
         self.comparison = cmp
         notes = cmp.notes + [n for p in cmp.plans for n in p.notes]  # the conversions' rates and dates first
         self.message.setText("; ".join(notes) if notes else f"{len(self.plans)} builds, {cmp.currency}.")
-        self._fill(self.figures, [""] + cmp.names, figure_rows(cmp))
+        # A converted build's column says so (its rate and date are in the message above)
+        heads = [n if c is None else f"{n} (from {c.source})" for n, c in zip(cmp.names, self.converted, strict=True)]
+        self._fill(self.figures, ["", *heads], figure_rows(cmp))
         rows = [[("≠ " if r.differs else "") + r.kind.label, *(c or "—" for c in r.cells)] for r in cmp.parts]
-        self._fill(self.parts, ["Part"] + cmp.names, rows, [r.differs for r in cmp.parts])
+        self._fill(self.parts, ["Part", *heads], rows, [r.differs for r in cmp.parts])
+        self.figures_fit.start()
         from rigplan.render.images import comparison_plot, draw_comparison  # pyqtgraph on first use only
 
         if self._plot is None:
