@@ -7,17 +7,21 @@ time Python took to get there, from the process's own clock) to the first paint 
 whole catalog loaded and usable. Floors, same machine, same run: a bare PySide6 window; a PySide6 window holding
 one pyqtgraph plot. Part change: add or remove a part or change a quantity in the real main window, then let Qt
 process the resulting events; the timed span covers the checks, the findings, the costs, the chart update and the
-build panel (targets: p95 <= 16 ms; start-up ratio to the pyqtgraph floor <= 1.0).
+build panel (targets: p95 <= 16 ms; start-up ratio to the pyqtgraph floor <= 1.0). Next to each wall-clock figure
+the GUI thread's own CPU time per change, and the load average before and after: on a shared machine the wall time
+includes other processes' turns, the CPU time does not (the target is on the wall time).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,9 +78,6 @@ APP = (
 
 
 def cold_start(body: str) -> tuple[float, float]:
-    import os
-    import time
-
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "RIGPLAN_BENCH_T0": repr(time.time())}
     out = subprocess.run(
         [sys.executable, "-c", PAINT_PROBE.format(body=body)], capture_output=True, text=True, env=env, timeout=120
@@ -87,7 +88,9 @@ def cold_start(body: str) -> tuple[float, float]:
     return got["ms"], got["ready_ms"]
 
 
-def part_changes(n: int, tab: int) -> list[float]:
+def part_changes(n: int, tab: int) -> tuple[list[float], list[float]]:
+    """(wall ms, CPU ms of this thread) per change. The CPU time is what the change itself cost: on a shared machine
+    the wall time adds whatever other processes took while it ran."""
     sys.path.insert(0, str(ROOT / "app"))
     from PySide6.QtCore import QElapsedTimer, QSettings
     from PySide6.QtWidgets import QApplication
@@ -109,11 +112,12 @@ def part_changes(n: int, tab: int) -> list[float]:
         catalog = w.catalog
         drives = [catalog.table(Kind.STORAGE).part(i) for i in range(0, 3000, 150)]
         gpu_index = w.doc.index_of_kind(Kind.GPU)
-        times = []
+        times, cpu = [], []
         t = QElapsedTimer()
         for k in range(n):
             op = k % 3
             t.start()
+            c0 = time.thread_time()
             if op == 0:
                 w.doc.add_part(drives[k % len(drives)])
             elif op == 1:
@@ -122,10 +126,11 @@ def part_changes(n: int, tab: int) -> list[float]:
                 w.doc.set_quantity(gpu_index, 1 + (k // 3) % 2)
             app.processEvents()
             times.append(t.nsecsElapsed() / 1e6)
+            cpu.append((time.thread_time() - c0) * 1000)
         w.doc.undo_stack.setClean()
         w.close()
     _ = load
-    return times
+    return times, cpu
 
 
 def main() -> int:
@@ -136,10 +141,11 @@ def main() -> int:
     a = ap.parse_args()
     if a.quick:
         a.runs, a.changes = 1, 30
+    load_before = os.getloadavg()[0]
     results: dict[str, list[tuple[float, float]]] = {}
     for name, body in (("bare PySide6 window", BARE), ("PySide6 + pyqtgraph plot", PLOT), ("RigPlan main window", APP)):
         results[name] = [cold_start(body) for _ in range(a.runs)]
-    changes = {tab: sorted(part_changes(a.changes, tab)) for tab in (0, 1)}
+    changes = {tab: part_changes(a.changes, tab) for tab in (0, 1)}
     print(f"cold start to first paint, median of {a.runs} fresh processes:")
     for name, pairs in results.items():
         vals = [p for p, _ in pairs]
@@ -151,13 +157,15 @@ def main() -> int:
     print(f"  RigPlan fully ready (checks, costs view and offers loaded; charts follow on first view): {ready:.0f} ms")
     worst = 0.0
     for tab, label in ((0, "Parts tab on screen"), (1, "Costs tab (break-even chart) on screen")):
-        times = changes[tab]
+        times, cpu = sorted(changes[tab][0]), sorted(changes[tab][1])
         p95 = times[int(len(times) * 0.95) - 1]
         worst = max(worst, p95)
         print(
             f"part change (add / remove / quantity), {label}, {len(times)} changes: median "
-            f"{statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms (target p95 <= 16 ms)"
+            f"{statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms (target p95 <= 16 ms); "
+            f"CPU of the GUI thread: median {statistics.median(cpu):.1f} ms, p95 {cpu[int(len(cpu) * 0.95) - 1]:.1f} ms"
         )
+    print(f"load average (1 min) before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print("PASS" if ratio <= 1.0 and worst <= 16 else "OVER TARGET")
     return 0
 

@@ -53,6 +53,7 @@ from rigplan.gui.prices.prices_update import PricesController
 from rigplan.gui.settings import ASSUMPTIONS_SHOWN, FINDINGS_SHOWN, PICKER_SORT, Settings
 from rigplan.gui.widgets.money import Money
 from rigplan.gui.widgets.plain import plain_label
+from rigplan.gui.widgets.when_shown import WhenShown
 from rigplan.kinds import Kind
 
 T = TypeVar("T")
@@ -114,7 +115,7 @@ class MainWindow(QMainWindow):
             self.menus.file_menu,
             self.menus.quit,
             lambda: self.doc.build,
-            lambda: window_chart_offers(self.costs),
+            lambda: self.costs_follow.read(lambda: window_chart_offers(self.costs)),  # the offers for this build
             self.settings,
         )
         self.prices = PricesController(self, prices_home(), lambda new: self.costs.set_offers(new))
@@ -184,6 +185,7 @@ class MainWindow(QMainWindow):
         self.doc = BuildDocument(self, self.undo_stack)
         self.report = check(self.doc.build)
         self.costs = CostsView(offers, perf, self.money)
+        self.costs_follow = WhenShown(self.tabs, COSTS_TAB, self.costs.set_build)  # computed when on screen
         current = self.tabs.currentIndex()
         placeholder = self.tabs.widget(COSTS_TAB)
         self.tabs.removeTab(COSTS_TAB)
@@ -263,7 +265,7 @@ class MainWindow(QMainWindow):
         self.build_panel.show_build(build, self.report)
         self.findings.show_report(self.report, passed(build, self.report))
         self.picker.set_build(build)
-        self.costs.set_build(build, len(self.report.errors()))
+        self.costs_follow(build, len(self.report.errors()))  # now if the Costs tab is shown, else when it is
         self.build_header.show_build(build)
         self.notes.follow(build)
         self._update_title()  # a rename shows at once

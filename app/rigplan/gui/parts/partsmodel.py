@@ -235,6 +235,7 @@ class PartFilterProxy(QSortFilterProxyModel):
     def setSourceModel(self, model: PartTableModel) -> None:  # type: ignore[override]  # noqa: N802
         self._hay = model.table.haystacks()
         self.columns = self._columns = {**model.table.columns, **model.shown_columns()}
+        self._flagged = set()  # rows of the previous table; the reset below repaints every row anyway
         super().setSourceModel(model)
 
     def set_conditions(self, conditions: tuple[Condition, ...]) -> None:
@@ -243,11 +244,19 @@ class PartFilterProxy(QSortFilterProxyModel):
             self._refilter()
 
     def set_flagged(self, rows: set[int]) -> None:
-        """Source rows that would add an error to the build: marked with a warning icon and a tooltip."""
-        if rows != self._flagged:
-            self._flagged = rows
-            if self.rowCount():
-                self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
+        """Source rows that would add an error to the build: marked with a warning icon and a tooltip.
+
+        Only the rows whose mark changed are announced, as runs of adjacent rows in the table's order: one range
+        over every row made the view repaint all its visible rows on each build change."""
+        changed = rows ^ self._flagged
+        self._flagged = rows
+        source = self.sourceModel()
+        if not changed or source is None:
+            return
+        shown = sorted(r for r in (self.mapFromSource(source.index(s, 0)).row() for s in changed) if r >= 0)
+        roles = [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole]
+        for first, last in runs(shown):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0), roles)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if (
@@ -290,14 +299,31 @@ class PartFilterProxy(QSortFilterProxyModel):
 
     def lessThan(self, left: Index, right: Index) -> bool:  # noqa: N802
         a, b = left.data(SORT_ROLE), right.data(SORT_ROLE)
+        ascending = self.sortOrder() == Qt.SortOrder.AscendingOrder
         if a is None or b is None:  # unknowns sort last whichever way
-            if self.sortOrder() == Qt.SortOrder.AscendingOrder:
-                return a is not None
-            return a is None and b is not None
-        try:
-            return a < b
-        except TypeError:
-            return str(a) < str(b)
+            if a is not None or b is not None:
+                return a is not None if ascending else b is not None
+        else:
+            try:
+                if a < b or b < a:
+                    return bool(a < b)
+            except TypeError:
+                if str(a) != str(b):
+                    return str(a) < str(b)
+        # Equal values keep the catalog's order in either direction, so a row the filter hid and shows again (a
+        # build change and its undo) comes back to the same place: Qt inserts it after its equals otherwise.
+        return left.row() < right.row() if ascending else left.row() > right.row()
+
+
+def runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of adjacent rows: [1, 2, 3, 7] -> [(1, 3), (7, 7)]."""
+    out: list[tuple[int, int]] = []
+    for r in rows:
+        if out and r == out[-1][1] + 1:
+            out[-1] = (out[-1][0], r)
+        else:
+            out.append((r, r))
+    return out
 
 
 def refilter(proxy: QSortFilterProxyModel) -> None:

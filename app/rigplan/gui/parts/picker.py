@@ -48,6 +48,11 @@ class PickerPanel(QWidget):
     def __init__(self, catalog: Catalog, perf: PerfTable | None, money: Callable[..., str]) -> None:
         super().__init__()
         self.catalog, self.perf, self.money = catalog, perf, money
+        # Prices follow the build's currency: repaint the rows when the window's Money changes currency or rate, not
+        # on every edit (that full repaint of the visible rows was most of a part change's time).
+        listeners = getattr(money, "listeners", None)
+        if listeners is not None:
+            listeners.append(self._currency_changed)
         self.build: Build | None = None  # None until the window's document exists: no filter yet
         self._models: dict[Kind, PartTableModel] = {}
         self._views: dict[Kind, SlotView] = {}
@@ -280,11 +285,13 @@ class PickerPanel(QWidget):
 
     def set_build(self, build: Build) -> None:
         self.build = build
-        self.view.viewport().update()  # prices follow the build's currency (the window's Money converts them)
         if self.isVisible():
             self.refresh_compatible()
         else:  # behind the Costs tab: filter when shown (showEvent), not on every edit
             self._stale = True
+
+    def _currency_changed(self) -> None:
+        self.view.viewport().update()
 
     def showEvent(self, event: object) -> None:  # noqa: N802
         super().showEvent(event)  # type: ignore[arg-type]
