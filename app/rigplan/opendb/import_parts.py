@@ -663,11 +663,12 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
         total += len(good)
         coverage[kind] = (len(good), sum(1 for d in good if d.get("price")))
+        added = len(extra.get(kind, []))  # the workstation supplement's records (opendb/supplement.py)
         cells = [
             kind.value,
             f"{len(recs):,}",
-            f"{len(good):,}",
-            str(len(recs) - len(good)),
+            f"{len(good) - added:,}" + (f" + {added} supplement" if added else ""),
+            str(len(recs) - (len(good) - added)),
             *(f"{pstats.get(k, 0):,}" for k in ("parts priced", "priced rows", "matched (exact)")),
             f"{pstats.get('matched (tokens)', 0):,}",
             f"{pstats.get('matched (attributes)', 0):,}",
