@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import shutil
 from pathlib import Path
 
@@ -16,8 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_catalog_holds_every_opendb_part(catalog: Catalog) -> None:
     counts = catalog.counts()
-    # BuildCores OpenDB @136a77a: 26,088 records in 8 categories, all imported.
-    assert counts == {
+    # BuildCores OpenDB @136a77a: 26,088 records in 8 categories, all imported; besides them the hand-written
+    # workstation/server supplement (parts/workstation.yaml, issue 36): 26 CPUs and 8 boards, ids "ws-...".
+    supplement = collections.Counter(p.kind for k in Kind for p in catalog.of_kind(k) if p.id.startswith("ws-"))
+    assert supplement == {Kind.CPU: 26, Kind.MOTHERBOARD: 8}
+    assert {k: n - supplement[k] for k, n in counts.items()} == {
         Kind.CPU: 789,
         Kind.COOLER: 2398,
         Kind.MOTHERBOARD: 3699,
@@ -27,7 +31,7 @@ def test_catalog_holds_every_opendb_part(catalog: Catalog) -> None:
         Kind.PSU: 3295,
         Kind.CASE: 3749,
     }
-    assert len(catalog) == 26088
+    assert len(catalog) == 26088 + 34
     assert catalog.problems == []
 
 
@@ -157,7 +161,7 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     (cache / COMPILED_NAME).write_bytes(b'{"format": 2, "tables": {"cpu": ')
     cat = load_catalog(parts, cache_dir=cache)
     assert cat.source == "rebuilt"
-    assert len(cat.of_kind(Kind.CPU)) == 789
+    assert len(cat.of_kind(Kind.CPU)) == 789 + 26  # OpenDB's and the workstation supplement's
 
 
 def test_compiled_catalog_without_yaml_is_used_as_is(tmp_path: Path) -> None:
@@ -168,7 +172,7 @@ def test_compiled_catalog_without_yaml_is_used_as_is(tmp_path: Path) -> None:
     cat = load_catalog(parts, cache_dir=tmp_path / "cache")
     assert cat.source == "bundled"
     assert len(cat) == len(load_catalog(ROOT / "parts", cache_dir=tmp_path / "cache2"))
-    assert len(cat.of_kind(Kind.CPU)) == 789
+    assert len(cat.of_kind(Kind.CPU)) == 789 + 26  # OpenDB's and the workstation supplement's
     assert not (tmp_path / "cache").exists()  # nothing rebuilt, nothing cached
     (parts / COMPILED_NAME).write_text("{broken", "utf-8")
     empty = load_catalog(parts, cache_dir=tmp_path / "cache")

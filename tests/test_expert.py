@@ -29,9 +29,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {c["id"]: c["disagreement"] for c in CASES
 MIN_CASES, MIN_WORKSTATION = 120, 40
 # Rules that can never pass or fail from the data: they are always "not checked" (docs/checks.md says why).
 ALWAYS_UNKNOWN = {"gpu-slot-spacing", "gpu-radiator"}  # the data gives no slot distances, radiator sizes or mounts
-# Rules that write only "not checked": psu-eps-count is psu-eps's unknown for a PSU whose EPS count is not known (a
-# hole of its own for the suggester); psu-eps writes the pass and the fail.
-UNKNOWN_ONLY = {"psu-eps-count"}
+# Rules that write only "not checked" (none now: psu-eps-count passes when the PSU's EPS count is known and at least
+# one, and fails when it is none beside a board with known CPU power sockets).
+UNKNOWN_ONLY: set[str] = set()
 # Rules that only ever note or warn.
 NO_ERROR = {"gpu-lanes", "gpu-spacing"}
 

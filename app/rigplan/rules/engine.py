@@ -479,7 +479,7 @@ RULES: tuple[Rule, ...] = (
         el.wall_circuit,
         POWER_FACTS,
         assumptions=True,
-        needs_any=frozenset(Kind),  # any part: the build's draw, with or without a PSU (a Gold unit assumed)
+        needs_any=frozenset(Kind),  # any part: the build's draw; without a PSU a note states the Gold unit assumed
         vector=wall_circuit_errors,
         passes=True,
         strict_unknown=True,
@@ -559,15 +559,17 @@ RULES: tuple[Rule, ...] = (
         gpu_only=False,
         loosest_card=False,
     ),
-    # "not checked" only: a PSU of unknown EPS count
+    # The PSU's EPS count: known and at least one passes; unknown is a hole the suggester does not take; none
+    # beside a board with known CPU power sockets is an error.
     Rule(
         ("psu-eps-count",),
         el.psu_eps_count,
+        {K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")},
         needs=both(K.PSU, K.MOTHERBOARD),
-        passes=False,
+        passes=True,
         strict_unknown=True,
         strict_warn=False,
-        strict_reads={K.PSU: facts("connectors"), K.MOTHERBOARD: facts("eps_connectors")},
+        strict_reads=None,
         power=NONE,
         gpu_only=False,
         loosest_card=False,

@@ -102,6 +102,14 @@ def psu_input_voltage(c: Ctx) -> None:
     if volts >= 200:
         return
     low = c.psu.input_voltage_min_v
+    doubt = c.psu.input_voltage_doubt
+    if low is None and doubt:
+        c.unchecked(
+            "psu-input-voltage",
+            f"the {c.psu.name}'s AC input range is unknown ({doubt}); a {volts:g} V circuit needs a 100-240 V unit",
+            (K.PSU,),
+        )
+        return
     if low is None and (c.psu.wattage or FULL_RANGE_BELOW_W) < FULL_RANGE_BELOW_W:
         return  # a desktop unit under 1,600 W not named as a 230 V version: full range (see FULL_RANGE_BELOW_W)
     if low is None:
@@ -120,8 +128,10 @@ def psu_input_voltage(c: Ctx) -> None:
         )
 
 
-# Chassis classes built for passive cards: server and rack chassis push air through the cards in line.
-SERVER_CASE = re.compile(r"\b(rack|rackmount|server|[1-8]U)\b", re.I)
+# Chassis classes built for passive cards: rack chassis push air through the cards in line. A tower sold as a
+# "Server Edition" (Phanteks Enthoo Pro 2 Server Edition: an SSI EEB tower with front intake fans, no card duct) is
+# still a desktop tower; "server chassis" in a name is a rack or pedestal server enclosure.
+SERVER_CASE = re.compile(r"\b(rack|rackmount|[1-8]U)\b|\bserver (chassis|case)\b", re.I)
 # A passive card up to 75 W (slot power) is a fanless desktop card (GT 710/1030) that case airflow cools.
 PASSIVE_DESKTOP_W = 75
 
@@ -249,7 +259,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         ("psu-input-voltage",),
         psu_input_voltage,
-        {K.PSU: facts("input_voltage_min_v", "wattage")},
+        {K.PSU: facts("input_voltage_min_v", "wattage", "input_voltage_doubt")},
         assumptions=True,
         needs=frozenset({K.PSU}),
         passes=True,

@@ -190,7 +190,14 @@ def case_radiator_gpu(c: Ctx) -> None:
         return  # the top takes it: no GPU clearance lost
     if front is None or front < r:
         if front is None or top is None:
-            c.unchecked("case-radiator-gpu", f"{name} vs the case: the case's radiator sizes are not all known", kinds)
+            missing = " and ".join(w for w, v in (("front", front), ("top", top)) if v is None)
+            c.unchecked(
+                "case-radiator-gpu",
+                f"{name} vs the case: the case's largest {missing} radiator is not in the data (OpenDB's case records "
+                "have no radiator-support field; parts/corrections-case-radiator.yaml gives it from the maker's page "
+                "for a few cases)",
+                kinds,
+            )
             return
         c.error(
             "case-radiator-gpu",
