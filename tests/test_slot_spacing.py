@@ -131,10 +131,8 @@ def test_the_lowest_card_against_the_cases_expansion_slots(catalog: Catalog) -> 
 def test_seven_adjacent_slots_take_two_slot_cards_one_apart(catalog: Catalog) -> None:
     """A board whose slots all run alike (WRX90-style, seven x16 slots side by side): two 2-slot cards go at 1 and 3,
     not 1 and 2; four 2-slot cards fit at 1, 3, 5, 7; five do not."""
-    board = part(catalog, X570S_MASTER).model_copy(
-        update={"pcie_slots": (PcieSlot(gen="5.0", lanes=16, count=7, physical=16, wired_to="cpu",
-                                        positions=(1, 2, 3, 4, 5, 6, 7)),)}  # fmt: skip
-    )
+    seven = PcieSlot(gen="5.0", lanes=16, count=7, physical=16, wired_to="cpu", positions=(1, 2, 3, 4, 5, 6, 7))
+    board = part(catalog, X570S_MASTER).model_copy(update={"pcie_slots": (seven,)})
     a5000 = part(catalog, A5000)
     assert spacing(build((a5000, 2), (board, 1))) == ([], [])
     assert spacing(build((a5000, 4), (board, 1))) == ([], [])
@@ -181,7 +179,8 @@ def test_the_suggester_puts_thick_cards_only_on_fitting_recorded_layouts(catalog
 def test_layouts_apply_only_to_the_slot_list_they_were_written_for(tmp_path: Path) -> None:
     f = tmp_path / "board-layouts.yaml"
     f.write_text(
-        "format: 1\nlayouts:\n  - id: b1\n    name: B\n    slots:\n      - {lanes: 16, positions: [2], labels: [PCIE1]}\n"
+        "format: 1\nlayouts:\n  - id: b1\n    name: B\n    slots:\n"
+        "      - {lanes: 16, positions: [2], labels: [PCIE1]}\n"
         "      - {lanes: 8, positions: [5], labels: [PCIE2]}\n    source: a review\n",
         "utf-8",
     )
