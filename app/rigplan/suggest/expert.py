@@ -248,17 +248,16 @@ class Strict:
             out &= verdicts(rule, self.judge_, ctx, table, single).mask(out)
         return out
 
-    def failures(self, report: Report, build: Build | None = None) -> list[str]:
+    def failures(self, report: Report, build: Build) -> list[str]:
         """What in a complete build's report the search does not accept: each strict warning and unknown, said.
-        build: the build judged, for rules whose "not checked" is strict only where a predicate holds (without
-        it, every strict rule's "not checked" counts)."""
+        build: the build judged, for rules whose "not checked" is strict only where a predicate holds on it."""
         out = [
             f"{f.rule}: {f.message}" for f in report.findings if f.severity is Severity.WARNING and f.rule in self.warn
         ]
         out += [
             f"{n.rule}: not checked ({n.reason})"
             for n in report.not_checked
-            if n.rule in self.unknown and (build is None or BY_ID[n.rule].strict_unknown_in(build))
+            if n.rule in self.unknown and BY_ID[n.rule].strict_unknown_in(build)
         ]
         return out
 
