@@ -28,7 +28,7 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {c["id"]: c["disagreement"] for c in CASES
 # Issue 25: at least 120 builds, at least 40 on workstation platforms.
 MIN_CASES, MIN_WORKSTATION = 120, 40
 # Rules that can never pass or fail from the data: they are always "not checked" (docs/checks.md says why).
-ALWAYS_UNKNOWN = {"gpu-slot-spacing", "gpu-radiator"}  # the data gives no slot distances, radiator sizes or mounts
+ALWAYS_UNKNOWN = {"gpu-radiator"}  # the data gives no radiator sizes or mounts
 # Rules that write only "not checked" (none now: psu-eps-count passes when the PSU's EPS count is known and at least
 # one, and fails when it is none beside a board with known CPU power sockets).
 UNKNOWN_ONLY: set[str] = set()

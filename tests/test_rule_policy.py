@@ -76,14 +76,15 @@ def test_each_finding_id_belongs_to_one_rule() -> None:
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
 def test_the_suggesters_sets_follow_the_policy(rule: Rule) -> None:
     ids = set(rule.ids)
-    assert (ids <= expert.UNKNOWN) is rule.strict_unknown and (ids & expert.UNKNOWN == set()) is not rule.strict_unknown
+    strict_unknown = rule.strict_unknown is not False  # True, or a predicate on the build (rule.py)
+    assert (ids <= expert.UNKNOWN) is strict_unknown and (ids & expert.UNKNOWN == set()) is not strict_unknown
     assert (ids <= expert.WARN) is rule.strict_warn and bool(ids & expert.WARN) is rule.strict_warn
     assert bool(ids & expert.POWER) is (rule.power is not Power.NONE)
     assert bool(ids & expert.RECOMMENDS) is (rule.power is Power.RATING)
     assert (rule in expert.GPU_ONLY) is rule.gpu_only
     assert bool(ids & relaxed.NEEDS_UNKNOWN) is rule.loosest_card
     strict = expert.Strict(expert.WARN, expert.UNKNOWN)
-    assert (rule in strict.rules) is (rule.strict_unknown or rule.strict_warn)
+    assert (rule in strict.rules) is (strict_unknown or rule.strict_warn)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
@@ -94,6 +95,9 @@ def test_the_policy_is_coherent(rule: Rule) -> None:
         assert not rule.reads, f"{rule.id}: strict_reads beside reads"
     if rule.passes:  # a rule that can pass writes errors, and the filter runs it
         assert rule.reads, f"{rule.id} can pass but reads nothing"
+    if callable(rule.strict_unknown):  # strict where a predicate on the build holds (gpu-slot-spacing: thick cards)
+        assert rule.strict_facts, f"{rule.id}: its predicate's verdicts would be cached under no facts"
+        assert not rule.loosest_card, f"{rule.id}: the relaxed bound needs a rule whose 'not checked' always fails"
     if rule.loosest_card:  # the relaxed bound is sound only while the rule's "not checked" fails an option
         assert engine.K.GPU in rule.reads, f"{rule.id} bounds the loosest card but reads no GPU fact"
         assert rule.strict_unknown

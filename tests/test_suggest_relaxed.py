@@ -48,7 +48,7 @@ STRICT_SEEDS = [10, 12]
 
 def strict_ok(rows: list[Row]) -> list[Row]:
     judge = Search(load_catalog(), A, strict_question(Question(budget=1000))).strict
-    return [r for r in rows if not judge.failures(check(r.build))]
+    return [r for r in rows if not judge.failures(check(r.build), r.build)]
 
 
 @cache

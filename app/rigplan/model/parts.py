@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
 from rigplan.kinds import KIND_LABELS as KIND_LABELS  # re-exported: rigplan.model is where callers look
 from rigplan.kinds import Kind
@@ -28,6 +28,8 @@ PosInt = Annotated[int, Field(gt=0, le=MAX_SPEC)]
 PosFloat = Annotated[float, Field(gt=0, le=MAX_SPEC, allow_inf_nan=False)]
 Watts = Annotated[int, Field(gt=0, le=MAX_WATTS)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+# An expansion-slot position: 7 on ATX, 8 on the largest E-ATX / SSI EEB boards; 12 leaves room for odd server boards.
+SlotPosition = Annotated[int, Field(gt=0, le=12)]
 
 
 class PartBase(Frozen):
@@ -93,6 +95,18 @@ class PcieSlot(Frozen):
     physical: PosInt | None = None
     # Which side wires the slot: "cpu" or "chipset"; None: not stated.
     wired_to: Literal["cpu", "chipset"] | None = None
+    # Each slot's expansion-slot position counted from the top (ATX 2.2: seven positions at 0.8 in pitch; 1 is the
+    # position nearest the CPU), one per slot of `count`; None: not known (parts/board-layouts.yaml, with sources).
+    positions: tuple[SlotPosition, ...] | None = None
+    # The maker's names of those slots ("PCIEX16_1"), one per slot; None: not known.
+    labels: tuple[str, ...] | None = None
+
+    @model_validator(mode="after")
+    def _one_per_slot(self) -> PcieSlot:
+        for name, got in (("positions", self.positions), ("labels", self.labels)):
+            if got is not None and len(got) != self.count:
+                raise ValueError(f"{len(got)} {name} for {self.count} slot{'s' if self.count != 1 else ''}")
+        return self
 
 
 class M2Slot(Frozen):

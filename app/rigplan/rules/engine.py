@@ -9,7 +9,7 @@ from __future__ import annotations
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
 from rigplan.rules import electrical as el
-from rigplan.rules import fit, gpu, memory, server, units
+from rigplan.rules import fit, gpu, memory, server, spacing, units
 from rigplan.rules import workstation as ws
 from rigplan.rules.balance import balance
 from rigplan.rules.context import Ctx, eps_fed, open_air
@@ -391,13 +391,14 @@ RULES: tuple[Rule, ...] = (
         gpu_only=False,
         loosest_card=False,
     ),
-    # "not checked" only: the data gives no slot distances
+    # Its "not checked" (a board without a recorded layout) fails a suggestion for cards of 2.5 slots or more
     Rule(
         ("gpu-slot-spacing",),
-        gpu.gpu_slot_spacing,
+        spacing.gpu_slot_spacing,
+        {K.GPU: facts("slot_width"), K.MOTHERBOARD: facts("pcie_slots"), K.CASE: facts("expansion_slots")},
         needs=both(K.GPU, K.MOTHERBOARD),
-        passes=False,
-        strict_unknown=False,
+        passes=True,
+        strict_unknown=spacing.thick_cards,
         strict_warn=False,
         strict_reads=None,
         power=NONE,

@@ -84,17 +84,6 @@ def gpu_expansion_slots(c: Ctx) -> None:
         )
 
 
-def gpu_slot_spacing(c: Ctx) -> None:
-    """Two or more GPUs: the distance between the board's x16 slots is not in the data (never a silent pass)."""
-    if len(c.gpus) >= 2 and c.board:
-        c.unchecked(
-            "gpu-slot-spacing",
-            "the distance between the board's x16 slots is not in the data: check that "
-            "each card's cooler clears the next slot",
-            (K.GPU, K.MOTHERBOARD),
-        )
-
-
 def gpu_lanes_rule(c: Ctx) -> None:
     """Two or more GPUs: the link each runs at (gpu_lanes). A note, or a warning below x8."""
     n = len(c.gpus)

@@ -82,7 +82,10 @@ class Rule:
     # -- The policy. Every entry of engine.RULES states each field (no defaults: a rule without its policy does not
     # construct; tests/test_rule_policy.py). docs/checks.md, "How a rule is added", says what each means.
     passes: bool = field(kw_only=True)  # it can pass: listed under "Passed" when it ran and wrote nothing
-    strict_unknown: bool = field(kw_only=True)  # its "not checked" fails a candidate for the suggester
+    # Its "not checked" fails a candidate for the suggester: always (True), never (False), or where a predicate on
+    # the build (the candidate in it) holds (gpu-slot-spacing: cards of 2.5 slots or more). A predicate reads only
+    # facts in the rule's strict facts, so the cached verdicts stay keyed by everything they depend on.
+    strict_unknown: bool | Callable[[Build], bool] = field(kw_only=True)
     strict_warn: bool = field(kw_only=True)  # its warning fails a candidate when the expert's minimums are on
     # The facts its warnings and "not checked" read, for a strict rule that writes no error (so `reads` is empty);
     # None: `reads`.
@@ -99,6 +102,11 @@ class Rule:
     @property
     def id(self) -> str:
         return self.ids[0]
+
+    def strict_unknown_in(self, build: Build) -> bool:
+        """Does its "not checked" fail a candidate in `build` (strict_unknown, a flag or a predicate)?"""
+        s = self.strict_unknown
+        return s(build) if callable(s) else s
 
     @property
     def strict_facts(self) -> Mapping[Kind, Facts]:

@@ -64,7 +64,8 @@ def missing_blocks(s: Search, options: list[GpuOption]) -> str:
 
     said: list[str] = []
     for n in check(build).not_checked:
-        if n.rule not in s.strict.unknown or any(n.rule in x for x in said):
+        strict = n.rule in s.strict.unknown and next(r for r in RULES if n.rule in r.ids).strict_unknown_in(build)
+        if not strict or any(n.rule in x for x in said):
             continue
         said.append(f"{n.rule} ({n.reason}{_lacking(other, build, n.rule, n.kinds)})")
     if not said:

@@ -303,7 +303,7 @@ class Completion:
         report = check(build)
         if not report.ok:
             return False
-        if self.ctx.strict.failures(report):
+        if self.ctx.strict.failures(report, build):
             self.ctx.stats.rejected += 1
             return False
         return True

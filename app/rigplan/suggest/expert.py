@@ -40,7 +40,8 @@ from rigplan.suggest.gpu_facts import pcie_gen, psu_floor_w
 # a PSU whose cables are unknown feeds any GPU; a case of unknown GPU clearance takes any card), and rules whose
 # warning fails a part when the expert's minimums are on (the PSU below RigPlan's recommendation, connector
 # warnings, a GPU link below x8).
-UNKNOWN = frozenset(i for r in RULES if r.strict_unknown for i in r.ids)
+UNKNOWN = frozenset(i for r in RULES if r.strict_unknown is not False for i in r.ids)
+BY_ID = {i: r for r in RULES for i in r.ids}
 WARN = frozenset(i for r in RULES if r.strict_warn for i in r.ids)
 # Rules that read every part's power: their verdict changes with every part chosen, so they are asked of the few
 # candidates a scan reaches (Strict.judge), not of whole lists ahead (Strict.mask).
@@ -186,9 +187,10 @@ class _StrictJudge:
             kinds = {i.part.id: i.part.kind.value for i in c.build.items}
             for f in warned:
                 out.add(("w", f.rule, tuple(sorted(kinds.get(p, p) for p in f.parts if p != leave_out))))
-        for n in c.report.not_checked:
-            if n.rule in self.unknown and kind in n.kinds:
-                out.add(("u", n.rule, n.reason))
+        if rule.strict_unknown_in(c.build):
+            for n in c.report.not_checked:
+                if n.rule in self.unknown and kind in n.kinds:
+                    out.add(("u", n.rule, n.reason))
         return frozenset(out)
 
 
@@ -246,12 +248,17 @@ class Strict:
             out &= verdicts(rule, self.judge_, ctx, table, single).mask(out)
         return out
 
-    def failures(self, report: Report) -> list[str]:
-        """What in a complete build's report the search does not accept: each strict warning and unknown, said."""
+    def failures(self, report: Report, build: Build) -> list[str]:
+        """What in a complete build's report the search does not accept: each strict warning and unknown, said.
+        build: the build judged, for rules whose "not checked" is strict only where a predicate holds on it."""
         out = [
             f"{f.rule}: {f.message}" for f in report.findings if f.severity is Severity.WARNING and f.rule in self.warn
         ]
-        out += [f"{n.rule}: not checked ({n.reason})" for n in report.not_checked if n.rule in self.unknown]
+        out += [
+            f"{n.rule}: not checked ({n.reason})"
+            for n in report.not_checked
+            if n.rule in self.unknown and BY_ID[n.rule].strict_unknown_in(build)
+        ]
         return out
 
 
@@ -290,5 +297,5 @@ def stack_fails(gpu: Part, count: int, strict: Strict) -> bool:
         c = Ctx(Build(name="GPUs", items=(BuildItem(part=gpu, quantity=count),)))
         for rule in rules:
             rule.run(c)
-        hit = strict.stacks[key] = bool(strict.failures(c.report))
+        hit = strict.stacks[key] = bool(strict.failures(c.report, c.build))
     return hit

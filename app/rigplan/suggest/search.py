@@ -205,8 +205,9 @@ class Search:
 
     def accepts(self, found: Found) -> bool:
         """A complete build the search would take: no error in check(), no strict warning or unknown."""
-        report = check(found.build(self.a))
-        return report.ok and not self.strict.failures(report)
+        build = found.build(self.a)
+        report = check(build)
+        return report.ok and not self.strict.failures(report, build)
 
     def _rebase(self, found: Found, option: GpuOption) -> Found:
         rest = found.total_usd - found.option.cost_usd

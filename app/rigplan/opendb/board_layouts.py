@@ -1,0 +1,85 @@
+"""Board slot layouts (parts/board-layouts.yaml, issue 37): where each PCIe slot of a board sits, as the maker's
+manual or spec page gives it, for the gpu-slot-spacing rule (a 4-slot card in the top slot covers a slot three
+positions below it).
+
+A position is the slot's expansion-slot index from the top (Intel ATX 2.2: seven positions at 0.8 in / 20.32 mm
+pitch; 1 is the one nearest the CPU). Each entry names the board id, its slots in the order of the board's
+`pcie_slots` (after parts/corrections.yaml) with their lanes, one position and one maker's label per slot of the
+group's count, and the source. It is applied on every import while the board's slot list still matches (the same
+groups, lanes and counts); when it no longer does, it is reported as stale for a person to re-check, never forced
+onto a slot list it was not written for. Where no source gives a board's layout, its positions stay unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .data_quality import Change
+
+
+@dataclass(frozen=True)
+class Layout:
+    part_id: str
+    name: str
+    slots: tuple[tuple[int, tuple[int, ...], tuple[str, ...] | None], ...]  # (lanes, positions, labels) per group
+    source: str
+
+
+class LayoutError(ValueError):
+    pass
+
+
+def load(path: Path) -> list[Layout]:
+    if not path.exists():
+        return []
+    doc = yaml.safe_load(path.read_text("utf-8")) or {}
+    out = []
+    for i, e in enumerate(doc.get("layouts") or []):
+        where = f"{path.name}: entry {i + 1}"
+        if not e.get("id") or not str(e.get("source") or "").strip() or not e.get("slots"):
+            raise LayoutError(f"{where} lacks an id, its slots or a source")
+        slots = []
+        for s in e["slots"]:
+            pos, labels = tuple(s.get("positions") or ()), s.get("labels")
+            if not pos or (labels is not None and len(labels) != len(pos)) or not isinstance(s.get("lanes"), int):
+                raise LayoutError(f"{where}: each slot needs lanes and one position (and label) per slot")
+            slots.append((s["lanes"], pos, tuple(labels) if labels is not None else None))
+        every = [p for _, pos, _ in slots for p in pos]
+        if len(set(every)) != len(every):
+            raise LayoutError(f"{where}: two slots at one position")
+        out.append(Layout(e["id"], e.get("name", ""), tuple(slots), e["source"]))
+    return out
+
+
+def apply(layouts: list[Layout], parts: dict[str, dict[str, Any]], kind: str) -> tuple[list[Change], list[str]]:
+    """Put each layout's positions and labels on its board's slots (records changed in place). Returns the applied
+    changes and the stale layouts (the board's slot list no longer the one the layout was written for)."""
+    changes: list[Change] = []
+    stale: list[str] = []
+    for lay in layouts:
+        d = parts.get(lay.part_id)
+        if d is None:
+            continue
+        slots = d.get("pcie_slots") or []
+        shape = [(s.get("lanes"), s.get("count", 1)) for s in slots]
+        want = [(lanes, len(pos)) for lanes, pos, _ in lay.slots]
+        if shape != want:
+            stale.append(
+                f"- {kind} `{lay.part_id}` ({d['name']}): slot layout written for slots (lanes, count) {want}, the "
+                f"board now lists {shape}: not applied, re-check against: {lay.source}"
+            )
+            continue
+        new = []
+        for s, (_, pos, labels) in zip(slots, lay.slots, strict=True):
+            s = {**s, "positions": list(pos)}
+            if labels is not None:
+                s["labels"] = list(labels)
+            new.append(s)
+        if new != slots:
+            changes.append(Change(kind, lay.part_id, d["name"], "pcie_slots", slots, new, lay.source, "layout"))
+            d["pcie_slots"] = new
+    return changes, stale
