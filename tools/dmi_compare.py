@@ -106,7 +106,7 @@ def catalog_slots(part: dict[str, Any]) -> list[dict[str, Any]]:
     return [s for s in part.get("pcie_slots") or () for _ in range(s.get("count", 1))]
 
 
-def lanes_text(ls: list[int | None]) -> str:
+def lanes_text(ls: list[int]) -> str:
     return " ".join(f"x{n}" if n else "x?" for n in sorted(ls, key=lambda n: -(n or 0)))
 
 
@@ -159,14 +159,14 @@ def classify(b: Board) -> list[tuple[str, str]]:
             said = ", ".join(f"x{e} size {k or 'unstated'}" for k in stated) or f"no x{e} slot"
             out.append(("physical", f"DMI: {n} x{e} slot(s) of x{p} size; catalog: {said}"))
     # wiring: a DMI slot whose roots agree, paired with the catalog's slots of its width when all share one wiring
-    for name, e, _ in b.table:
+    for name, width, _ in b.table:
         roots = b.wiring.get(name) or set()
-        if len(roots) != 1 or not e:
+        if len(roots) != 1 or not width:
             continue
         r = next(iter(roots))
-        cat_e = {s.get("wired_to") for s in cat if s["lanes"] == e}
-        if len(cat_e) == 1 and (c := next(iter(cat_e))) is not None and c != r:
-            out.append(("wiring", f"{name} x{e}: catalog {c}, DMI bus address {r}"))
-        elif cat_e == {None}:
-            out.append(("wiring unstated", f"{name} x{e}: catalog unstated, DMI bus address {r}"))
+        wired = {s.get("wired_to") for s in cat if s["lanes"] == width}
+        if len(wired) == 1 and (c := next(iter(wired))) is not None and c != r:
+            out.append(("wiring", f"{name} x{width}: catalog {c}, DMI bus address {r}"))
+        elif wired == {None}:
+            out.append(("wiring unstated", f"{name} x{width}: catalog unstated, DMI bus address {r}"))
     return out

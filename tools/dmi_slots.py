@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -98,7 +99,7 @@ def parse(text: str, path: str = "") -> Probe:
         if len(lines) < 2 or not lines[0].startswith("Handle"):
             continue
         title = lines[1]
-        kv = {}
+        kv: dict[str, str] = {}
         for ln in lines[2:]:
             k, sep, v = ln.partition(": ")
             if sep:
@@ -170,8 +171,6 @@ def blobs(git_dir: Path, commit: str, paths: list[str]) -> Iterator[tuple[str, s
             proc.stdin.write(f"{commit}:{p}\n".encode())
         proc.stdin.close()
 
-    import threading
-
     t = threading.Thread(target=feed, daemon=True)
     t.start()
     for p in paths:
@@ -237,13 +236,6 @@ def vendor_key(name: str) -> str:
     return low.split(",")[0]
 
 
-def norm(board: str) -> str:
-    """'B450 TOMAHAWK MAX (MS-7C02)' -> 'b450 tomahawk max'; 'ProArt X870E-CREATOR WIFI' -> 'proart x870e creator wifi'."""
-    b = re.sub(r"\((?:MS|ms)-[0-9A-Za-z]+\)", " ", board)
-    b = re.sub(r"\b(?:Rev|REV)\s*\S+", " ", b)
-    return " ".join(re.findall(r"[a-z0-9+]+", b.lower()))
-
-
 def agreed(ps: list[Probe]) -> tuple[tuple[tuple[str, int | None, int | None], ...], int, int]:
     """The table most probes of one board give, how many give it, and how many probes there are."""
     c = Counter(table(p) for p in ps)
@@ -265,11 +257,3 @@ def wiring(ps: list[Probe], platform: str | None) -> dict[str, set[str]]:
 
 def example(ps: list[Probe]) -> str:
     return sorted(p.path for p in ps)[0]
-
-
-def counter_text(c: Counter[str]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in c.most_common())
-
-
-def probe_files(ps: list[Probe]) -> list[str]:
-    return [Path(p.path).name for p in ps]
