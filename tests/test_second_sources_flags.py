@@ -19,12 +19,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import fmp_chipsets as fc  # noqa: E402
 import pcpp_flags as pf  # noqa: E402
 
-CSV = (
-    "Name,Type,Wattage,Length\n"
-    'Unit A,ATX,750 W,160 mm\n'
-    'Unit B,SFX,1000 W,130 mm\n'
-    'Unit C,ATX,850 W,140 mm\n'
-)
+CSV = "Name,Type,Wattage,Length\nUnit A,ATX,750 W,160 mm\nUnit B,SFX,1000 W,130 mm\nUnit C,ATX,850 W,140 mm\n"
 
 
 def test_pcpp_flags_a_disagreement_and_skips_a_psu_of_another_wattage() -> None:
@@ -46,7 +41,7 @@ def test_pcpp_case_columns_read_as_the_catalog_means_them() -> None:
     assert pf._gpu_length('282 mm / 11.102" With Drive Cages, 400 mm / 15.748" Without Drive Cages') == 400
     assert pf._slots("7 x Full-Height, 3 x Full-Height via Riser") == 7
     assert pf._boards("ATX, EATX, Micro ATX, Mini ITX") == frozenset({"atx", "eatx", "microatx", "miniitx"})
-    assert pf.unknown("case", {}, "max_gpu_length_mm", "325 mm / 12.795\"") is True
+    assert pf.unknown("case", {}, "max_gpu_length_mm", '325 mm / 12.795"') is True
     assert pf.unknown("case", {}, "max_gpu_length_mm", "210 mm With Drive Cages, 350 mm Without Drive Cages") is False
 
 
@@ -75,7 +70,9 @@ export const formFactors = [
     board = {"id": "b", "name": "H410 board", "chipset": "Intel H410",
              "pcie_slots": [{"gen": "3.0", "lanes": 1, "count": 1, "wired_to": "chipset"},
                             {"gen": "3.0", "lanes": 16, "count": 1, "wired_to": "cpu"}]}  # fmt: skip
-    assert fc.faster_than_chipset([board], gens) == [("b", "H410 board", "H410", "chipset slot PCIe 3.0 x1, chipset PCIe 2.0")]
+    assert fc.faster_than_chipset([board], gens) == [
+        ("b", "H410 board", "H410", "chipset slot PCIe 3.0 x1, chipset PCIe 2.0")
+    ]
 
 
 def test_workstation_chipset_rows_correct_socket_and_memory() -> None:

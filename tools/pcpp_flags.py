@@ -122,8 +122,15 @@ def unknown(kind: str, part: dict[str, Any], field: str, scrape: str) -> bool:
     return not (kind == "case" and field == "max_gpu_length_mm" and "," in scrape)
 
 
-def why(kind: str, field: str) -> str:
+def why(kind: str, field: str, mine: Any = None, theirs: str = "") -> str:
     """Why a disagreement on this field is listed but leaves the catalog value as it is."""
+    if (kind, field) == ("case", "motherboard_form_factors") and isinstance(mine, list):
+        extra = _boards(theirs) - {_ff(x) for x in mine}
+        if extra and not ({_ff(x) for x in mine} - _boards(theirs)):
+            return (
+                "the scrape adds sizes the catalog lacks: a board of that size would get a board-form-factor error "
+                "here; to check against the maker (an 'EATX' in a case's list often means boards up to 272 mm wide)"
+            )
     return {
         ("motherboard", "socket"): "the board's chipset -> socket invariant checks it",
         ("motherboard", "ram_type"): "the chipset -> memory invariant checks it",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,10 @@ def corrected() -> dict[str, tuple[Any, str]]:
     """'part id:field' -> (value, source) of its correction in parts/corrections.yaml (value None: made unknown)."""
     fixes = yaml.safe_load((ROOT / "parts" / "corrections.yaml").read_text("utf-8"))["corrections"]
     return {f"{f['id']}:{f['field']}": (f["value"], f["source"]) for f in fixes}
+
+
+def expand(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [s for s in slots for _ in range(s.get("count", 1))]
 
 
 def cell(v: Any) -> str:
@@ -66,23 +71,44 @@ def dmi_section(probes: list[ds.Probe], boards: list[dict[str, Any]]) -> list[st
         f"{len(matched) - len(own)} of them have only template tables (not evidence): a table that names its slots by",
         "AMD's/AMI's reference-board designators (J6B2, J8D1, 'J3708 PCIE x4 slot from Promontory': MSI, Gigabyte,",
         "ASRock and Biostar AM4/AM5 BIOSes), a table shared by a Mini-ITX board and a larger one, or one with more",
-        "slots than the form factor holds (Mini-ITX 1, Micro ATX 4, ATX 7). "
+        "slots than the form factor holds (Mini-ITX 1, Micro ATX 4, ATX 7).",
         f"{len(own)} boards have their own table; {sum(b.consistent for b in own)} of them give the same table in",
         "every probe.",
         "",
-        "What is read: the slot Type gives the connector size ('PCI Express 4 x16'), the data bus width (a 'x4 '",
-        "prefix before dmidecode 3.5, a 'Data Bus Width' line after) the electrical width. CPU or chipset from the",
-        "Bus Address",
-        "only on single-root desktop platforms: Intel LGA1150-1851 bus 00 device 01/06 = CPU, 1a-1d = PCH; AMD AM4/AM5",
-        "bus 00 device 01-03 function 1-7 = a CPU GPP bridge. A bus > 00 on AMD says nothing (the chipset's ports,",
-        "a switch behind a CPU port, or the card's own address, which ASUS writes for slots in use); '1f.7' is 'not",
-        "given'; HEDT/server sockets (several root complexes) are not read. Limits: BIOSes often write the connector",
-        "size as the data width (old ASUS tables give x16 for chipset x4 slots), so a DMI width *wider* than the",
-        "catalog's is weak evidence and is never used alone; a narrower one, repeated in every probe, is strong.",
+        *textwrap.wrap(
+            "What is read: the slot Type gives the connector size ('PCI Express 4 x16'), the data bus width (a 'x4 '"
+            " prefix before dmidecode 3.5, a 'Data Bus Width' line after) the electrical width. CPU or chipset from"
+            " the Bus Address only on single-root desktop platforms: Intel LGA1150-1851 bus 00 device 01/06 = CPU,"
+            " 1a-1d = PCH; AMD AM4/AM5 bus 00 device 01-03 function 1-7 = a CPU GPP bridge. A bus > 00 on AMD says"
+            " nothing (the chipset's ports, a switch behind a CPU port, or the card's own address, which ASUS writes"
+            " for slots in use); '1f.7' is 'not given'; HEDT/server sockets (several root complexes) are not read."
+            " Limits: BIOSes often write the connector size as the data width (old ASUS tables give x16 for chipset"
+            " x4 slots), so a DMI width *wider* than the catalog's is weak evidence and is never used alone; a"
+            " narrower one, repeated in every probe, is strong.",
+            115,
+        ),
         "",
         f"Corrections written to `parts/corrections.yaml` from these tables: **{n_fix}**, each only where at least 4",
         "of 5 (here: all but the ProArt Z790's 5 of 6 and the X570 boards' 65/80 and 49/56) non-template probes agree",
         "and the platform's lane facts agree (a PCIe 5.0/x8 slot is CPU lanes, a chipset gives x4 at most).",
+        "",
+    ]
+    done = [
+        (k.split(":")[0], v) for k, (v, src) in fixes.items() if k.endswith(":pcie_slots") and src.startswith(ds.REPO)
+    ]
+    names = {b["id"]: b["name"] for b in boards}
+    probes_of = {b.part["id"]: f"{b.agree}/{b.usable}" for b in own}
+    out += [
+        f"### Corrected from these tables: {len(done)}",
+        "",
+        "The classes below are what remains after these corrections (the catalog as shipped).",
+        "",
+        "| Part | Name | Probes agreeing | Now |",
+        "|---|---|---|---|",
+        *(
+            f"| `{i[:8]}` | {cell(names.get(i, '?'))} | {probes_of.get(i, '?')} | {cell(dc.slots_text(expand(v)))} |"
+            for i, v in done
+        ),
         "",
     ]
     for k, title in CLASSES:
@@ -95,6 +121,11 @@ def dmi_section(probes: list[ds.Probe], boards: list[dict[str, Any]]) -> list[st
             "",
         ]
     return out
+
+
+def _was(part_id: str, field: str) -> Any:
+    fixes = yaml.safe_load((ROOT / "parts" / "corrections.yaml").read_text("utf-8"))["corrections"]
+    return next(f["was"] for f in fixes if f["id"] == part_id and f["field"] == field)
 
 
 def price_rows() -> dict[str, str]:
@@ -112,6 +143,12 @@ def pcpp_section(texts: dict[str, str], load: Callable[[str], list[dict[str, Any
         parts = load(kind)
         n, found = pf.compare(kind, parts, scrape, names)
         per = Counter(f for _, _, f, _, _ in found)
+        byid = {p["id"]: p for p in parts}
+        for key, (_, src) in fixes.items():
+            i, field = key.split(":")
+            if "PcPartPicker-Scraping" in src and i in byid:
+                per[field] += 1
+                found.append((i, byid[i]["name"], field, "(source) " + str(_was(i, field)), "(disagrees)"))
         for field, *_ in pf.FIELDS[kind]:
             done = [fixes.get(f"{i}:{field}") for i, _, f, _, _ in found if f == field]
             unk = sum(1 for x in done if x and x[0] is None)
@@ -120,7 +157,7 @@ def pcpp_section(texts: dict[str, str], load: Callable[[str], list[dict[str, Any
         for i, name, field, mine, theirs in found:
             fix = fixes.get(f"{i}:{field}")
             act = (
-                "flag only: " + pf.why(kind, field)
+                "flag only: " + pf.why(kind, field, mine, theirs)
                 if fix is None
                 else "made unknown"
                 if fix[0] is None
@@ -135,8 +172,7 @@ def pcpp_section(texts: dict[str, str], load: Callable[[str], list[dict[str, Any
         "(`parts/price_sources.csv`), PSUs also of its wattage. The scrape holds few boards (93 rows), so few match.",
         "pc-part-dataset is PCPartPicker too, so it cannot decide between OpenDB and this scrape: where a rule reads",
         "the field and no maker's statement or platform fact decides, the value is made unknown (a",
-        "`parts/corrections.yaml`",
-        "entry with value null, naming both sources, not the scrape's value).",
+        "`parts/corrections.yaml` entry with value null, naming both sources, not the scrape's value).",
         "",
         "| Kind | Field | Parts compared | Disagreements | Decided by a third source | Made unknown |",
         "|---|---|---|---|---|---|",
