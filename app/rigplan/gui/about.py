@@ -23,6 +23,10 @@ lambdal/deeplearning-benchmark</a>.</li>
 price lists; historic AWS prices from <a href="https://github.com/vantage-sh/ec2instances.info">ec2instances.info</a>
 (MIT) and published 2018-2022 comparisons. Cloud prices &gt; Update reads the catalog published by dstack's
 <a href="https://github.com/dstackai/gpuhunt">gpuhunt</a> (MPL-2.0, used as a library, unmodified).</li>
+<li>Some motherboard slot tables: <a href="https://github.com/linuxhw/DMI">linuxhw/DMI</a> dmidecode reports
+collected at <a href="https://linux-hardware.org">linux-hardware.org</a>, used under
+<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a> (snapshot of 2025-01-06; each value cites its
+report).</li>
 </ul>
 <p>Code: MIT licence.</p>"""
 

@@ -29,6 +29,18 @@ CHIPSET_PLATFORM: dict[str, tuple[str, tuple[str, ...]]] = {
     "C622": ("LGA 3647", ("DDR4",)),
     "C624": ("LGA 3647", ("DDR4",)),
     "W790": ("LGA 4677", ("DDR5",)),
+    # Workstation chipsets of the desktop sockets, missing here until the second-source comparison with
+    # wddesousa/findmyprebuilt prisma/data.ts @b849a44 (issue 36; that table names them, with no socket): W880 is
+    # LGA1851 with DDR5 only (hardwareluxx.de news 64011, Intel 800-series table: W880 = Z890 without CPU overclocking,
+    # with ECC; pcmasters.de: LGA1851 takes DDR5 only); W680 and R680E are LGA1700 with DDR4 or DDR5 ECC
+    # (thinkcomputers.org, W680 block diagram: 'both DDR5 and DDR4 ECC memory'); W580, W480 and W480E are LGA1200
+    # with DDR4 (Intel ARK: Xeon W-1200/W-1300 and 10th/11th-gen Core on LGA1200 run DDR4).
+    "W880": ("LGA 1851", ("DDR5",)),
+    "W680": ("LGA 1700", ("DDR4", "DDR5")),
+    "R680E": ("LGA 1700", ("DDR4", "DDR5")),
+    "W580": ("LGA 1200", ("DDR4",)),
+    "W480": ("LGA 1200", ("DDR4",)),
+    "W480E": ("LGA 1200", ("DDR4",)),
     "C741": ("LGA 4677", ("DDR5",)),
     "X58": ("LGA 1366", ("DDR3",)),
     "5520": ("LGA 1366", ("DDR3",)),
