@@ -194,7 +194,7 @@ def judge_issue_37(sug, spec: dict[str, object], n: int, gpu: Gpu, cpu: Cpu) -> 
     for f in check(b).findings:
         if f.severity == "note" and f.message not in sug.check_text:
             bad.append(f"note not stated: {f.rule}")
-    if isinstance(cooler, Cooler) and cooler.rated_tdp_w is None and "cooler capacity" not in sug.check_text:
+    if isinstance(cooler, Cooler) and cooler.rated_tdp_w is None and "cooler-capacity" not in sug.check_text:
         bad.append("the cooler's capacity is unknown and not listed as not checked")
     if sug.currency != "USD" and not any("VAT" in line for line in sug.assumed):
         bad.append("a non-USD budget without saying whether tax is included")

@@ -133,7 +133,7 @@ RULES: tuple[Rule, ...] = (
         {},
         needs=both(K.CPU, K.COOLER),
         passes=True,
-        strict_unknown=True,
+        strict_unknown=False,
         strict_warn=True,
         strict_reads={K.CPU: facts("boost_power_w", "tdp_w", "socket"), K.COOLER: facts("rated_tdp_w")},
         power=NONE,
