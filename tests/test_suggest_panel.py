@@ -130,7 +130,7 @@ def judge(sug, spec: dict[str, object]) -> list[str]:  # type: ignore[no-untyped
     channels = cpu.memory_channels or 2
     if not mem.modules or mem.modules % channels or mem.modules < channels:
         bad.append(f"{mem.modules} modules for {channels} channels")
-    if (cpu.cores or 0) < max(6, 2 * n + 2):
+    if (cpu.cores or 0) < max(6, 4 * n):  # Puget Systems: at least 4 cores per GPU
         bad.append(f"{cpu.cores} cores for {n} GPUs")
     if not (drive.nvme and drive.storage_type == "SSD"):
         bad.append(f"drive is not an NVMe SSD: {drive.name}")

@@ -132,7 +132,7 @@ RULES: tuple[Rule, ...] = (
         cooling.cooler_capacity,
         {},
         needs=both(K.CPU, K.COOLER),
-        passes=True,
+        passes=False,
         strict_unknown=False,
         strict_warn=True,
         strict_reads={K.CPU: facts("boost_power_w", "tdp_w", "socket"), K.COOLER: facts("rated_tdp_w")},
