@@ -3,10 +3,10 @@
 Two kinds of constraint, kept apart:
 
 - **Minimums** (`Minimums.for_option`): sizes an expert asks of the parts around n GPUs of a given memory: system RAM
-  at least the GPUs' memory (32 GB at least) in a kit that fills the CPU's memory channels, 4 cores per GPU
-  (6 at least; Puget Systems' floor), an NVMe SSD of 1 TB (2 TB from 2 GPUs), a cooler rated for the CPU's sustained boost power where
-  the catalog gives a rating, a tower case of ATX class or larger for 3+ GPUs. They read part sizes, not fit, so
-  they are plain per-part tests.
+  at least the GPUs' memory (32 GB at least) in a kit that fills the CPU's memory channels, 4 cores per GPU (6 at
+  least; Puget Systems' floor), an NVMe SSD of 1 TB (2 TB from 2 GPUs), a cooler rated for the CPU's sustained boost
+  power where the catalog gives a rating, a tower case of ATX class or larger for 3+ GPUs. They read part sizes, not
+  fit, so they are plain per-part tests.
 - **Strictness** (`Strict`): the compatibility rules themselves (rigplan.rules.engine.RULES, their one definition),
   with two more verdicts counted as failing: a warning of a rule in `WARN` (the PSU below RigPlan's recommended
   size, a connector warning, a GPU link below x8) and a "not checked" of a rule in `UNKNOWN` (PSU cables, GPU
