@@ -65,7 +65,7 @@ def test_json_answer_and_build_file(tmp_path: Path) -> None:
     assert data["check"].startswith("passes every check") == (not warned)
     assert [w["rule"] for w in data["warnings"]] == [f.rule for f in warned]
     assert {n["rule"] for n in data["not_checked"]} == {n.rule for n in report.not_checked}
-    assert "CPU cores >= 6" in data["minimums"] and "an NVMe SSD >= 2000 GB" in data["minimums"]
+    assert "CPU cores >= 8" in data["minimums"] and "an NVMe SSD >= 2000 GB" in data["minimums"]  # 4 per GPU
 
 
 def test_binding_names_what_stops_a_fixed_gpu_count() -> None:

@@ -79,6 +79,15 @@ PCIE4_CARDS = re.compile(r"RTX [345]0\d\d|RTX A\d{4}|RTX \d{4} Ada|RX [679]\d\d\
 CURRENT = {"AM5", "LGA 1700", "LGA1700", "LGA 1851", "LGA1851", "sTR5", "sWRX8", "LGA 4677", "SP5"}
 
 
+def sustained_w(cpu: Cpu) -> float:
+    """The checker's own figure for the heat a CPU sustains: the maker's PPT / PL2 where the data has it, else AMD's
+    AM4/AM5 PPT = 1.35 x TDP, Threadripper PPT = TDP, Intel's PL2 for K-class desktop parts = 2 x TDP."""
+    if cpu.boost_power_w:
+        return float(cpu.boost_power_w)
+    factor = {"AM4": 1.35, "AM5": 1.35, "sTRX4": 1.0, "sTR5": 1.0, "LGA 1700": 2.0, "LGA 1851": 2.0}
+    return (cpu.tdp_w or 0) * factor.get(cpu.socket or "", 1.25)
+
+
 def assumptions(spec: dict[str, object]) -> Assumptions:
     """A 4-GPU box of 24 GB cards draws more than a 120 V / 15 A circuit carries: that one is asked on 230 V."""
     a = A.model_copy(update={"wall_voltage": 230.0, "wall_amps": 16.0}) if spec.get("_wall") else A
@@ -121,7 +130,7 @@ def judge(sug, spec: dict[str, object]) -> list[str]:  # type: ignore[no-untyped
     channels = cpu.memory_channels or 2
     if not mem.modules or mem.modules % channels or mem.modules < channels:
         bad.append(f"{mem.modules} modules for {channels} channels")
-    if (cpu.cores or 0) < max(6, 2 * n + 2):
+    if (cpu.cores or 0) < max(6, 4 * n):  # Puget Systems: at least 4 cores per GPU
         bad.append(f"{cpu.cores} cores for {n} GPUs")
     if not (drive.nvme and drive.storage_type == "SSD"):
         bad.append(f"drive is not an NVMe SSD: {drive.name}")
@@ -194,7 +203,9 @@ def judge_issue_37(sug, spec: dict[str, object], n: int, gpu: Gpu, cpu: Cpu) -> 
     for f in check(b).findings:
         if f.severity == "note" and f.message not in sug.check_text:
             bad.append(f"note not stated: {f.rule}")
-    if isinstance(cooler, Cooler) and cooler.rated_tdp_w is None and "cooler capacity" not in sug.check_text:
+    if isinstance(cooler, Cooler) and cooler.rated_tdp_w is not None and cooler.rated_tdp_w < sustained_w(cpu):
+        bad.append(f"cooler rated {cooler.rated_tdp_w:g} W below the CPU's {sustained_w(cpu):g} W sustained power")
+    if isinstance(cooler, Cooler) and cooler.rated_tdp_w is None and "cooler-capacity" not in sug.check_text:
         bad.append("the cooler's capacity is unknown and not listed as not checked")
     if sug.currency != "USD" and not any("VAT" in line for line in sug.assumed):
         bad.append("a non-USD budget without saying whether tax is included")

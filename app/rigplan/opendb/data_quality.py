@@ -41,7 +41,7 @@ class Change:
     old: Any
     new: Any  # None: made unknown
     reason: str
-    check: str  # "cross-check", "bound", "name", "correction"
+    check: str  # "cross-check", "bound", "name", "correction", "rating"
 
 
 class Tables:

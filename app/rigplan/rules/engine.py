@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
+from rigplan.rules import cooling, fit, gpu, memory, server, spacing, units
 from rigplan.rules import electrical as el
-from rigplan.rules import fit, gpu, memory, server, spacing, units
 from rigplan.rules import workstation as ws
 from rigplan.rules.balance import balance
 from rigplan.rules.context import Ctx, eps_fed, open_air
@@ -123,6 +123,19 @@ RULES: tuple[Rule, ...] = (
         strict_unknown=True,
         strict_warn=False,
         strict_reads=None,
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
+    Rule(
+        ("cooler-capacity",),
+        cooling.cooler_capacity,
+        {},
+        needs=both(K.CPU, K.COOLER),
+        passes=False,
+        strict_unknown=False,
+        strict_warn=True,
+        strict_reads={K.CPU: facts("boost_power_w", "tdp_w", "socket"), K.COOLER: facts("rated_tdp_w")},
         power=NONE,
         gpu_only=False,
         loosest_card=False,

@@ -30,7 +30,7 @@ from rigplan.suggest.explain import (
     platform_note,
 )
 from rigplan.suggest.question import Goal, Question, SuggestError
-from rigplan.suggest.said import older_fallback, older_socket, said, unchecked_extra
+from rigplan.suggest.said import older_fallback, older_socket, said
 from rigplan.suggest.search import Found, Search
 from rigplan.wording import money, plural
 
@@ -187,7 +187,6 @@ def _answer(s: Search, found: Found) -> Suggestion:
     sug.beat_text = breakeven_text(found, s)
     sug.fit_text = fit_text(q, found)
     sug.assumed = said(s, found, build)
-    sug.unchecked_extra = unchecked_extra(build)
     if q.own_prices:
         used = sum(1 for i in sug.build.items if i.price_override)
         sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")

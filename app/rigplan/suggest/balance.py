@@ -9,8 +9,8 @@ check, and the GPUs (what the goal ranks) never change.
 The order and its figures (docs/suggest.md cites them):
 1. a board that wires every GPU at x8 or better: already a minimum for 2+ GPUs (gpu-lanes' warning fails a build);
 2. system RAM toward twice the GPUs' total memory (Puget Systems: "at least double the total VRAM");
-3. CPU cores: 4 per GPU and 16 at least (Puget Systems: "a minimum of 4 cores per GPU accelerator ... 16 cores
-   is considered minimal for this type of workstation");
+3. CPU cores: 4 per GPU, then 16 at least (Puget Systems: "a minimum of 4 cores per GPU accelerator ... 16 cores
+   is considered minimal for this type of workstation"), as two steps: the first holds where the second does not fit;
 4. storage: 2 TB NVMe for one GPU, 4 TB from two (Lambda's and Bizon's 2-4 GPU workstations ship 2-4 TB NVMe);
 5. a cooler whose rating covers the CPU's sustained boost power (only where the catalog rates coolers);
 6. PSU headroom: 10 % over the larger of the GPU maker's figure and RigPlan's recommended size.
@@ -70,6 +70,10 @@ def _targets(s: Search, found: Found) -> list[Target]:
         gb = max(need.ram_gb, 2 * o.vram_gb)
         return f"system RAM >= {gb:g} GB (twice the GPUs' {o.vram_gb:g} GB)", replace(need, ram_gb=gb), Kind.MEMORY
 
+    def per_gpu(need: Minimums) -> tuple[str, Minimums, Kind]:
+        want = max(need.cores, 4 * n)
+        return f"CPU cores >= {want} (4 per GPU)", replace(need, cores=want), Kind.CPU
+
     def cores(need: Minimums) -> tuple[str, Minimums, Kind]:
         want = max(need.cores, 4 * n, 16)
         return f"CPU cores >= {want}", replace(need, cores=want), Kind.CPU
@@ -81,7 +85,9 @@ def _targets(s: Search, found: Found) -> list[Target]:
     def cooler(need: Minimums) -> tuple[str, Minimums, Kind]:
         return "a cooler rated for the CPU's sustained boost power", replace(need, cooler_known=True), Kind.COOLER
 
-    out: list[Target] = [ram, cores, storage]
+    # Cores in two steps: 4 per GPU first (Puget's floor), then 16, so a circuit or budget that rules out a 16-core
+    # part (two RTX 5090 beside a 230 W Ryzen 9 exceed a 120 V / 15 A circuit) still gets 4 cores per GPU.
+    out: list[Target] = [ram, per_gpu, cores, storage]
     if any(isinstance(p, Cooler) and p.rated_tdp_w for p in s.cands.sub.table(Kind.COOLER).parts()):
         out.append(cooler)  # only where the catalog rates coolers: else no cooler could meet it
     return out

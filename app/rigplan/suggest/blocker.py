@@ -13,10 +13,10 @@ from rigplan.rules.context import Ctx
 from rigplan.rules.engine import RULES
 from rigplan.suggest.candidates import most_x16
 from rigplan.suggest.question import Goal
+from rigplan.wording import money
 
 if TYPE_CHECKING:
     from rigplan.suggest.found import Found, GpuOption
-    from rigplan.wording import money
 from rigplan.suggest.search import Search
 
 WALL = (240.0, 30.0)  # the largest circuit a home or lab outlet gives (NEMA 6-30, 240 V / 30 A)

@@ -79,6 +79,10 @@ class Context:
     own: dict[str, Price]
     recommend: bool  # RigPlan's recommended PSU size is the limit (psu-wattage's warning fails a build)
     cancelled: Callable[[], bool] | None = None
+    # Whether a CPU (its row, and the cooler minimums asked) has a cooler it may take: cooler-capacity's strict
+    # "not checked" leaves a 280 W Threadripper without one where no cooler for its socket is rated, and the CPU
+    # list is cut to those that have one before any board is tried (else every board and PSU is scanned in vain).
+    cooled: dict[tuple[int, bool, bool], bool] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,27 @@ class Completion:
                 cheapest[d] = fit[0][0]
             if sum(cheapest) > self.rest_cap + 1e-9:
                 return None
-        return lists
+        at = ORDER.index(Kind.CPU)
+        lists[at] = [(p, r) for p, r in lists[at] if self._cooled(r, lists[ORDER.index(Kind.COOLER)])]
+        return lists if lists[at] else None
+
+    def _cooled(self, row: int, coolers: list[tuple[float, int]]) -> bool:
+        """The CPU of this row comes with a cooler, or one of `coolers` passes with it (every rule that reads a
+        cooler and a CPU, strict verdicts included, and the expert's cooler minimums); remembered per question."""
+        ctx, sub = self.ctx, self.ctx.cands.sub
+        cpu = sub.table(Kind.CPU).part(row)
+        if not isinstance(cpu, Cpu) or cpu.includes_cooler:
+            return True
+        key = (row, self.need.cooler_known, self.need.cooler_rated)
+        hit = ctx.cooled.get(key)
+        if hit is None:
+            base = Build(items=(BuildItem(part=cpu),), assumptions=ctx.a)
+            table = sub.table(Kind.COOLER)
+            mask = compatible_mask(base, Kind.COOLER, sub)
+            if ctx.strict.active:
+                mask = ctx.strict.mask(base, table, Kind.COOLER in SINGLE, mask)
+            hit = ctx.cooled[key] = any(mask[r] and self.need.with_cpu(cpu, table.part(r)) for _, r in coolers)
+        return hit
 
     def run(self) -> Found | None:
         self.ctx.stats.completions += 1

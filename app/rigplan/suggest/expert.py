@@ -3,10 +3,10 @@
 Two kinds of constraint, kept apart:
 
 - **Minimums** (`Minimums.for_option`): sizes an expert asks of the parts around n GPUs of a given memory: system RAM
-  at least the GPUs' memory (32 GB at least) in a kit that fills the CPU's memory channels, 2 cores per GPU + 2
-  (6 at least), an NVMe SSD of 1 TB (2 TB from 2 GPUs), a cooler rated for the CPU's sustained boost power where
-  the catalog gives a rating, a tower case of ATX class or larger for 3+ GPUs. They read part sizes, not fit, so
-  they are plain per-part tests.
+  at least the GPUs' memory (32 GB at least) in a kit that fills the CPU's memory channels, 4 cores per GPU (6 at
+  least; Puget Systems' floor), an NVMe SSD of 1 TB (2 TB from 2 GPUs), a cooler rated for the CPU's sustained boost
+  power where the catalog gives a rating, a tower case of ATX class or larger for 3+ GPUs. They read part sizes, not
+  fit, so they are plain per-part tests.
 - **Strictness** (`Strict`): the compatibility rules themselves (rigplan.rules.engine.RULES, their one definition),
   with two more verdicts counted as failing: a warning of a rule in `WARN` (the PSU below RigPlan's recommended
   size, a connector warning, a GPU link below x8) and a "not checked" of a rule in `UNKNOWN` (PSU cables, GPU
@@ -87,7 +87,7 @@ class Minimums:
         (the maker's PSU figure and the link generation come from it)."""
         on = bool(q.expert)
         ram = q.min_ram_gb if q.min_ram_gb is not None else (max(32.0, vram_gb) if on else 0.0)
-        cores = q.min_cores if q.min_cores is not None else (max(6, 2 * gpus + 2) if on else 0)
+        cores = q.min_cores if q.min_cores is not None else (max(6, 4 * gpus) if on else 0)
         storage = (
             q.min_storage_gb if q.min_storage_gb is not None else ((1000.0 if gpus < 2 else 2000.0) if on else 0.0)
         )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from rigplan.model.assumptions import Assumptions
+from rigplan.rules.power import CONTINUOUS_SHARE
 from rigplan.suggest.blocker import blocker
 from rigplan.suggest.bounds import INF
 from rigplan.suggest.expert import STACK_RULES
@@ -120,6 +122,9 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
         return "catalog", "no priced build under these constraints breaks even sooner, at any price"
     better = [o for o in s.options if s.value(o) > s.value(found.option)]
     if not better:
+        wall = _wall_buys(s, found)  # the options are cut by the circuit: a bigger one may allow better GPUs
+        if wall is not None:
+            return "wall circuit", _wall_text(s, wall)
         return "catalog", "nothing in the catalog's priced parts does better under these constraints"
     # The cheapest better build within the budget's largest next step first: found there, it is the cheapest at any
     # price, and the completions under a cap end far sooner than the uncapped ones (and the next steps reuse them).
@@ -131,11 +136,11 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
             break
     if cheapest is not None:
         return "budget", f"the next step up costs {describe(cheapest, s)}"
-    wall = s.a.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0})
-    if Search(s.catalog, wall, replace(q, budget=1e12)).best(options=better, cap_usd=float("inf")):
-        return "wall circuit", (
-            f"a faster build draws more than a {s.a.wall_voltage:g} V / {s.a.wall_amps:g} A circuit carries"
-        )
+    on_wall: Found | bool | None = _wall_buys(s, found)
+    if on_wall is None and Search(s.catalog, _wall(s), replace(q, budget=1e12)).best(options=better, cap_usd=INF):
+        on_wall = True  # a better build exists on 240 V, only above the budget
+    if on_wall is not None:
+        return "wall circuit", _wall_text(s, on_wall)
     if q.gpus is not None:
         n = f"{q.gpus} GPU{'s' if q.gpus > 1 else ''}"
         # Every better option has the count asked for and none passes: another count may do better within the budget.
@@ -146,6 +151,32 @@ def _binding(s: Search, found: Found) -> tuple[str, str]:
             return "gpu count", f"no faster set of {n} passes the checks; another count does better: {describe(alt, s)}"
         return "checks", f"no faster set of {n} passes the checks in any priced build (slots, power, fit)"
     return "checks", "no faster GPU set passes the checks in any priced build (slots, power, fit)"
+
+
+def _wall(s: Search) -> Assumptions:
+    return s.a.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0})
+
+
+def _wall_buys(s: Search, found: Found) -> Found | None:
+    """The best build within the budget on a 240 V / 30 A circuit (NEMA 6-30) with a better GPU set than `found`;
+    None when the question is asked on that circuit already or none is better there."""
+    if (s.a.wall_voltage, s.a.wall_amps) == (240.0, 30.0):
+        return None
+    bigger = Search(s.catalog, _wall(s), s.q, perf=s.perf)
+    ups = [o for o in bigger.options if bigger.value(o) > s.value(found.option)]
+    return bigger.best(options=ups) if ups else None
+
+
+def _wall_text(s: Search, on_wall: Found | bool) -> str:
+    """The circuit as the binding limit, with its continuous figure and what a 240 V / 30 A circuit would buy."""
+    limit = s.a.wall_voltage * s.a.wall_amps * CONTINUOUS_SHARE
+    said = (
+        f"the {s.a.wall_voltage:g} V / {s.a.wall_amps:g} A circuit binds: it carries {limit:,.0f} W continuously"
+        " (80 % of the breaker, US NEC 210.19/210.20), and a faster GPU set draws more"
+    )
+    if isinstance(on_wall, Found):
+        said += f"; on a 240 V / 30 A circuit (NEMA 6-30) the same budget buys {describe(on_wall, s)}"
+    return said
 
 
 def _rank(s: Search, f: Found) -> tuple[float, ...]:

@@ -1,15 +1,15 @@
 """What an answer takes as given and says so (issue 37): which PSU figure binds (the GPU maker's or RigPlan's own),
-whether tax is in a non-USD budget, the older platform it falls back to, and what no rule checks but an expert would
-(a cooler's capacity)."""
+whether tax is in a non-USD budget, the older platform it falls back to (a cooler's capacity is the cooler-capacity
+rule's, rules/cooling.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from rigplan.model.build import Build
-from rigplan.model.parts import Cooler, Cpu, Gpu, Kind, Psu
+from rigplan.model.parts import Gpu, Kind, Psu
 from rigplan.rules.platforms import platforms
-from rigplan.rules.power import cpu_boost_w, estimate_power, recommended_psu, spike_rated
+from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
 from rigplan.suggest.gpu_facts import psu_floor_w, required_system_w
 
 if TYPE_CHECKING:
@@ -66,16 +66,6 @@ def inferred_lines(build: Build) -> list[str]:
 
 def said(s: Search, found: Found, build: Build) -> list[str]:
     return [line for line in (psu_line(found, build), tax_line(s)) if line] + inferred_lines(build)
-
-
-def unchecked_extra(build: Build) -> list[str]:
-    """What no rule checks and the answer lists under "not checked": a chosen cooler of unknown capacity."""
-    cooler, cpu = build.first(Kind.COOLER), build.first(Kind.CPU)
-    if not isinstance(cooler, Cooler) or cooler.rated_tdp_w is not None:
-        return []
-    boost = cpu_boost_w(cpu) if isinstance(cpu, Cpu) else None
-    need = f" for the CPU's {boost[0]:,.0f} W sustained boost" if boost else ""
-    return [f"cooler capacity: the {cooler.name}'s rating is not in the data: check it is rated{need}"]
 
 
 def older_socket(found: Found) -> str:
