@@ -20,11 +20,10 @@ from rigplan.catalog.overlay import get_field, load_user_corrections
 from rigplan.files.download import DownloadError, download
 from rigplan.model.parts import PART_ADAPTER, Kind
 from rigplan.opendb import board_layouts as bl
-from rigplan.opendb import cooler_ratings
+from rigplan.opendb import cooler_ratings, supplement
 from rigplan.opendb import corrections as corr
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
-from rigplan.opendb import supplement
 from rigplan.opendb.archive import ArchiveError, Cancelled, Snapshot, read_snapshot
 from rigplan.opendb.inputs import InputsMissing, load_inputs
 from rigplan.paths import parts_dir
