@@ -122,3 +122,27 @@ def test_a_recorded_layout_is_left_as_its_source_gives_it() -> None:
     d = board("ATX", {**X16, "count": 7, "positions": [1, 2, 3, 4, 5, 6, 8]})
     assert bl.standard([d], "motherboard") == []
     assert d["pcie_slots"][0]["positions"] == [1, 2, 3, 4, 5, 6, 8]
+
+
+B550_AORUS_PRO_AC = "a54971be"
+B850_A = "c5644c26"
+
+
+def test_the_b550_aorus_pro_review_corrects_the_slot_list_and_places_it(catalog: Catalog) -> None:
+    """Hardwareluxx's review (article 53514): one CPU x16 at position 2, the chipset's x4 at 5 and x2 at 7, x1 at 3
+    and 6: no x8/x8 split, which the catalog had inferred from OpenDB's three x16 slots."""
+    board = part(catalog, B550_AORUS_PRO_AC)
+    assert isinstance(board, Motherboard) and board.pcie_slots
+    assert [(s.lanes, s.wired_to, s.positions) for s in board.pcie_slots] == [
+        (16, "cpu", (2,)), (4, "chipset", (5,)), (2, "chipset", (7,)), (1, "chipset", (3, 6)),
+    ]  # fmt: skip
+
+
+def test_two_3_slot_cards_on_the_b850_a_fit_the_board_but_reach_past_a_7_slot_case(catalog: Catalog) -> None:
+    # x16 (CPU) at 2 and x4 (B850) at 7: five apart, so the board takes two 3-slot cards; the lower reaches 9
+    assert spacing(catalog, (RTX_4090_FE, 2), (B850_A, 1)) == ([], [])
+    errors, _ = spacing(catalog, (RTX_4090_FE, 2), (B850_A, 1), (NORTH, 1))
+    assert errors == [
+        "The lowest GPU (3 slots) sits in the x4 slot at position 7 and reaches position 9; the case has 7 expansion "
+        "slots."
+    ]
