@@ -8,6 +8,13 @@ pitch; 1 is the one nearest the CPU). Each entry names the board id, its slots i
 group's count, and the source. It is applied on every import while the board's slot list still matches (the same
 groups, lanes and counts); when it no longer does, it is reported as stale for a person to re-check, never forced
 onto a slot list it was not written for. Where no source gives a board's layout, its positions stay unknown.
+
+One platform fact fills positions without a per-board source (`standard`): a board whose slot count equals the
+number of expansion-slot positions its form factor has (Intel ATX 2.2: seven at 0.8 in pitch along the 12 in rear
+edge; E-ATX, SSI CEB and SSI EEB keep that 12 in rear edge and grow only in depth, so seven too; Intel microATX 1.2:
+four; VIA Mini-ITX: one) has a slot in every position, 1..N. Only where all its slots are alike (the same
+generation, lanes, physical size and wiring) is the order irrelevant, so the layout is fully known; a board whose
+slots differ needs a source for which slot sits where (a layout entry above).
 """
 
 from __future__ import annotations
@@ -53,6 +60,61 @@ def load(path: Path) -> list[Layout]:
             raise LayoutError(f"{where}: two slots at one position")
         out.append(Layout(e["id"], e.get("name", ""), tuple(slots), e["source"]))
     return out
+
+
+# Expansion-slot positions by form factor (the standards named in the module docstring); others (XL-ATX, HPTX, DTX,
+# Flex ATX) are left out: their boards' positions are not fixed by one standard.
+STANDARD_POSITIONS = {"ATX": 7, "EATX": 7, "SSI CEB": 7, "SSI EEB": 7, "Micro ATX": 4, "Mini ITX": 1, "Mini-ITX": 1}
+STANDARD_SOURCE = (
+    "platform fact (board_layouts.standard): {slots} on {a} {ff} board, which has {n} expansion-slot "
+    "position{s} ({spec}): a slot in every position, so {where}"
+)
+SPEC = {
+    7: "Intel ATX 2.2: seven positions at 0.8 in / 20.32 mm pitch; E-ATX, SSI CEB and SSI EEB keep the ATX rear edge",
+    4: "Intel microATX 1.2: four positions",
+    1: "VIA Mini-ITX: one position",
+}
+
+
+def standard(parts: list[dict[str, Any]], kind: str) -> list[Change]:
+    """Positions 1..N for every board whose N slots, all alike, fill its form factor's N positions (records changed
+    in place); boards with any position already recorded (a layout entry) are left as they are."""
+    changes: list[Change] = []
+    for d in parts:
+        slots = d.get("pcie_slots") or []
+        n = STANDARD_POSITIONS.get(d.get("form_factor") or "")
+        if not slots or n is None or any(s.get("positions") for s in slots):
+            continue
+        shapes = {(s.get("gen"), s.get("lanes"), s.get("physical"), s.get("wired_to")) for s in slots}
+        if len(shapes) != 1 or sum(s.get("count", 1) for s in slots) != n:
+            continue
+        gen, lanes, physical, wired = next(iter(shapes))
+        if lanes is None or (n > 1 and (gen is None or physical is None or wired is None)):
+            continue  # "alike" only where every attribute is known (one slot is alike with itself)
+        desc = (
+            (f"PCIe {gen} " if gen else "")
+            + f"x{lanes}"
+            + (f" in x{physical}-size slot{'s' * (n > 1)}" if physical else "")
+        )
+        desc += f", wired to the {wired}" if wired else ""
+        new, k = [], 1
+        for s in slots:
+            c = s.get("count", 1)
+            new.append({**s, "positions": list(range(k, k + c))})
+            k += c
+        ff = d["form_factor"]
+        why = STANDARD_SOURCE.format(
+            slots=f"{n} slots, all alike ({desc})," if n > 1 else f"its one slot ({desc}),",
+            a="an" if ff[0] in "AEI" else "a",
+            ff=ff,
+            n=n,
+            s="s" if n > 1 else "",
+            spec=SPEC[n],
+            where=f"positions 1..{n}" if n > 1 else "position 1",
+        )
+        changes.append(Change(kind, d["id"], d["name"], "pcie_slots", slots, new, why, "standard"))
+        d["pcie_slots"] = new
+    return changes
 
 
 def apply(layouts: list[Layout], parts: dict[str, dict[str, Any]], kind: str) -> tuple[list[Change], list[str]]:

@@ -635,6 +635,8 @@ def convert_kind(
             continue
         good.append(d)
     good += [dict(d) for d in extra or []]  # the hand-written supplement (opendb/supplement.py), as its sources say
+    if kind is Kind.MOTHERBOARD:  # slot positions by the form factor's standard, supplement boards included
+        notes.quality += bl.standard(good, kind.value)
     good.sort(key=lambda d: d["id"])
     return good, pstats
 

@@ -28,6 +28,10 @@ def _row(c: Change) -> str:
     )
 
 
+def _slots(slots: Any) -> int:
+    return sum(s.get("count", 1) for s in slots or [])
+
+
 def quality_section(changes: list[Change], stale: list[str], csv_path: Path | None) -> list[str]:
     counts: collections.Counter[tuple[str, str, str]] = collections.Counter()
     for c in changes:
@@ -39,6 +43,8 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
             what = "slot positions (board-layouts.yaml)"
         elif c.check == "rating":
             what = "rated (cooler-ratings.yaml)"
+        elif c.check == "standard":
+            what = "slot positions (form factor's standard)"
         elif c.check == "bound":
             what = "made unknown in part"  # e.g. a PSU's PCIe counts dropped from its connector list
         else:
@@ -84,6 +90,15 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
         "|---|---|---|---|---|---|",
         *(_row(c) for c in changes if c.check == "layout"),
         "",
+        "Slot positions by the form factor's standard (`board_layouts.standard`: N slots, all alike, on a board whose",
+        f"form factor has N positions): {sum(1 for c in changes if c.check == 'standard'):,} boards, of which",
+        f"{sum(1 for c in changes if c.check == 'standard' and _slots(c.new) == 1):,} Mini-ITX boards with their one "
+        "slot at position 1; the others:",
+        "",
+        "| Kind | Part | Field | Before | Now | Source |",
+        "|---|---|---|---|---|---|",
+        *(_row(c) for c in changes if c.check == "standard" and _slots(c.new) > 1),
+        "",
         "Stale corrections (the source data changed since the correction was written; not applied):",
         "",
         *(stale or ["None."]),
@@ -96,7 +111,7 @@ def quality_section(changes: list[Change], stale: list[str], csv_path: Path | No
         "",
     ]
     lines += audit_lines(csv_path.parent / "audit" / "catalog-audit.csv" if csv_path else None)
-    corrected = [c for c in changes if c.new is not None and c.check not in ("correction", "layout")]
+    corrected = [c for c in changes if c.new is not None and c.check not in ("correction", "layout", "standard")]
     if csv_path is not None:
         csv_path.parent.mkdir(parents=True, exist_ok=True)
         # Gzipped, with no name or time in its header, so a rebuild is byte-identical: the list holds every inferred
