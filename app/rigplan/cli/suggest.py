@@ -232,7 +232,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--min-cores",
         type=whole("--min-cores", 1, 512),
-        help="CPU cores, at least (default: 2 per GPU + 2, 6 at least)",
+        help="CPU cores, at least (default: 4 per GPU, 6 at least)",
     )
     p.add_argument(
         "--no-expert-minimums",

@@ -110,11 +110,11 @@ class SuggestDialog(QDialog):
         self.min_storage = _spin(100_000, " GB", special="expert: 1 TB NVMe (2 TB from 2 GPUs)")
         self.min_cores = QSpinBox()
         self.min_cores.setRange(0, 256)
-        self.min_cores.setSpecialValueText("expert: 2 per GPU + 2 (6 at least)")
+        self.min_cores.setSpecialValueText("expert: 4 per GPU (6 at least)")
         self.expert = QCheckBox("An expert's minimums (F1: Suggest a build)")
         self.expert.setChecked(True)
         self.expert.setToolTip(
-            "RAM >= the GPUs' memory (32 GB at least) filling the CPU's channels; cores >= 2 per GPU + 2; x8 or "
+            "RAM >= the GPUs' memory (32 GB at least) filling the CPU's channels; cores >= 4 per GPU (6 at least); x8 or "
             "better per GPU; an NVMe SSD of 1 TB (2 TB from 2 GPUs); a PSU at RigPlan's recommended size with no "
             "connector warning; an ATX tower or bench for 3+ GPUs. Off: any build with no check error."
         )
