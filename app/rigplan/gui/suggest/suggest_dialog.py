@@ -114,8 +114,8 @@ class SuggestDialog(QDialog):
         self.expert = QCheckBox("An expert's minimums (F1: Suggest a build)")
         self.expert.setChecked(True)
         self.expert.setToolTip(
-            "RAM >= the GPUs' memory (32 GB at least) filling the CPU's channels; cores >= 4 per GPU (6 at least); x8 or "
-            "better per GPU; an NVMe SSD of 1 TB (2 TB from 2 GPUs); a PSU at RigPlan's recommended size with no "
+            "RAM >= the GPUs' memory (32 GB at least) filling the CPU's channels; cores >= 4 per GPU (6 at least); "
+            "x8 or better per GPU; an NVMe SSD of 1 TB (2 TB from 2 GPUs); a PSU at RigPlan's recommended size with no "
             "connector warning; an ATX tower or bench for 3+ GPUs. Off: any build with no check error."
         )
         self.missing = QCheckBox("Allow parts with missing data")
