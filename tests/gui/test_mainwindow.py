@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import click_cell, press, type_text
+from gui_helpers import choose, click_cell, press, type_text
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -121,7 +121,7 @@ def test_save_then_reopen_gives_the_same_build(
     target = tmp_path / "mine.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     assert window.menus.save_as.isEnabled()
-    window.menus.save_as.trigger()
+    choose(qtbot, window, window.menus.save_as)  # File > Save As..., clicked
     assert target.exists() and not window.isWindowModified()
     assert "mine.rigplan.yaml" in window.windowTitle()
     assert load(target) == window.doc.build
