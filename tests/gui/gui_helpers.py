@@ -14,12 +14,15 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QAbstractItemView,
     QApplication,
+    QCheckBox,
     QMainWindow,
     QMenu,
     QMenuBar,
+    QRadioButton,
+    QStyle,
+    QStyleOptionButton,
     QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
@@ -92,9 +95,17 @@ def click(qtbot, widget: QWidget) -> None:  # noqa: ANN001
     user needs it to be."""
     assert widget.isVisible(), f"{widget!r} is not on screen"
     assert widget.isEnabled(), f"{widget!r} is disabled"
-    if isinstance(widget, QAbstractButton):
-        assert widget.text() or widget.icon() or widget.toolTip(), "a button the user cannot tell apart"
-    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.rect().center())
+    pos = widget.rect().center()
+    if isinstance(widget, QCheckBox | QRadioButton):  # its box, not the middle of a wide widget's empty space
+        opt = QStyleOptionButton()
+        widget.initStyleOption(opt)
+        element = (
+            QStyle.SubElement.SE_CheckBoxIndicator
+            if isinstance(widget, QCheckBox)
+            else QStyle.SubElement.SE_RadioButtonIndicator
+        )
+        pos = widget.style().subElementRect(element, opt, widget).center()
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=pos)
 
 
 def _menu_trail(menu: QMenu, action: QAction) -> list[QMenu] | None:
@@ -123,6 +134,7 @@ def choose(qtbot, owner: QMainWindow | QMenuBar | QMenu, action: QAction) -> Non
     assert action.isVisible() and action.isEnabled(), f"{action.text()!r} is hidden or disabled"
     bar = owner.menuBar() if isinstance(owner, QMainWindow) else owner
     if isinstance(bar, QMenuBar):
+        assert bar.isVisible(), "the menu bar is not on screen (show the window first)"
         trail = None
         for top in bar.actions():
             sub = top.menu()
