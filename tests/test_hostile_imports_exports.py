@@ -199,6 +199,7 @@ def _csv(ids: list[str], amount: float) -> str:
     return "".join(f"{pid},{amount + n:.2f},USD,2026-11-01,shop {amount:g}\n" for n, pid in enumerate(ids))
 
 
+@pytest.mark.slow  # 40 CLI processes at once: about 24 s
 def test_twenty_pairs_of_imports_at_once_keep_every_row(tmp_path: Path, catalog: Catalog) -> None:
     """40 real `rigplan import prices --catalog` processes, started together, each adding its own 4 parts: every
     one of the 160 rows is kept (without the lock, read-merge-write lost rows while every process said 'Added')."""

@@ -116,6 +116,7 @@ def varied(catalog: Catalog) -> Catalog:
     return Catalog.from_parts(_vary(p, rng) for kind in Kind for p in catalog.table(kind).parts())
 
 
+@pytest.mark.slow  # check() once per part of a kind: 5-19 s each
 @pytest.mark.parametrize("kind", list(Kind))
 @pytest.mark.parametrize("which", ["real", "varied"])
 def test_filter_equals_check_for_every_part(kind: Kind, which: str, catalog: Catalog, varied: Catalog) -> None:
@@ -252,6 +253,7 @@ def test_a_closed_gate_means_nothing_written(rule: Rule, catalog: Catalog, varie
     assert closed, "no random build closed the gate: the test checked nothing"
 
 
+@pytest.mark.slow  # check() once per part of a kind: 5-19 s each
 @pytest.mark.parametrize("name", ["2x-rtx-4090", "4-gpu-threadripper", "broken/wall-circuit"])
 def test_example_builds_agree_for_every_part(name: str, catalog: Catalog, examples_dir: Path) -> None:
     build = load(examples_dir / f"{name}.rigplan")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from gui_helpers import choose
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication, QFileDialog
@@ -15,7 +16,7 @@ from rigplan.gui.files.file_open import FileOpenHandler
 from rigplan.gui.mainwindow import MainWindow
 
 
-def save_as(window: MainWindow, monkeypatch, typed: Path) -> dict:  # noqa: ANN001
+def save_as(qtbot, window: MainWindow, monkeypatch, typed: Path) -> dict:  # noqa: ANN001
     """Save As, with the dialog answering `typed`; returns what the dialog was asked."""
     asked: dict = {}
 
@@ -24,14 +25,16 @@ def save_as(window: MainWindow, monkeypatch, typed: Path) -> dict:  # noqa: ANN0
         return str(typed), ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
-    window.menus.save_as.trigger()
+    choose(qtbot, window, window.menus.save_as)
     return asked
 
 
-def test_save_as_suggests_and_writes_name_dot_rigplan(window: MainWindow, monkeypatch, examples_dir: Path, tmp_path):  # noqa: ANN001
+def test_save_as_suggests_and_writes_name_dot_rigplan(
+    qtbot, window: MainWindow, monkeypatch, examples_dir: Path, tmp_path
+):  # noqa: ANN001
     window.files.open_example(examples_dir / "budget-1-gpu.rigplan")
     monkeypatch.setattr(window.files, "last_dir", lambda: str(tmp_path))
-    asked = save_as(window, monkeypatch, tmp_path / "my box")  # the user typed a name without an extension
+    asked = save_as(qtbot, window, monkeypatch, tmp_path / "my box")  # the user typed a name without an extension
     assert asked["suggested"] == str(tmp_path / f"{window.doc.build.name}.rigplan")
     assert asked["filters"].startswith("RigPlan build (*.rigplan)")
     saved = tmp_path / "my box.rigplan"
@@ -41,9 +44,9 @@ def test_save_as_suggests_and_writes_name_dot_rigplan(window: MainWindow, monkey
     assert load(saved) == window.doc.build
 
 
-def test_a_name_typed_with_yaml_keeps_it(window: MainWindow, monkeypatch, examples_dir: Path, tmp_path):  # noqa: ANN001
+def test_a_name_typed_with_yaml_keeps_it(qtbot, window: MainWindow, monkeypatch, examples_dir: Path, tmp_path):  # noqa: ANN001
     window.files.open_example(examples_dir / "budget-1-gpu.rigplan")
-    save_as(window, monkeypatch, tmp_path / "shared.rigplan.yaml")
+    save_as(qtbot, window, monkeypatch, tmp_path / "shared.rigplan.yaml")
     assert window.doc.path == tmp_path / "shared.rigplan.yaml" and load(window.doc.path) == window.doc.build
 
 

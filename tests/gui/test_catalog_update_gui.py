@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gui_helpers import choose
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog, QPushButton
 
@@ -89,7 +90,7 @@ def test_update_shows_the_changes_then_switches_on_request(qtbot, cwindow: MainW
     assert w.catalog.about["commit"] == oa.COMMIT
     # Revert to the shipped catalog from the menu: the shipped value is back.
     with qtbot.waitSignal(w.menus.catalog_updates.done, timeout=60_000):
-        w.menus.catalog_updates.act_shipped.trigger()
+        choose(qtbot, w, w.menus.catalog_updates.act_shipped)  # Parts catalog > Revert to the shipped
     assert _length_shown(w)[0] == "326 mm"
     assert w.menus.catalog_updates.act_previous.isEnabled() and not w.menus.catalog_updates.act_shipped.isEnabled()
 
@@ -143,10 +144,10 @@ def test_closing_the_window_during_an_update_stops_it(
     assert job.is_cancelled() and not _state().exists()
 
 
-def test_about_names_the_parts_snapshot_and_the_price_dates(cwindow: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+def test_about_names_the_parts_snapshot_and_the_price_dates(qtbot, cwindow: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     seen: list[str] = []
     monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: seen.append(text))
-    cwindow.menus.about.trigger()
+    choose(qtbot, cwindow, cwindow.menus.about)
     assert "parts: BuildCores OpenDB @136a77a (2026-08-17), shipped; part prices 2025-07-23" in seen[0]
     assert f"cloud prices: {cwindow.costs.offers.origin}</p>" in seen[0]  # the prices in use, as the Costs tab says
 
@@ -177,10 +178,10 @@ def test_correct_a_value_from_the_edit_menu(qtbot, cwindow: MainWindow) -> None:
         problems.append(d.problem.text())
         d.value.clear()
         qtbot.keyClicks(d.value, "304")
-        d.buttons.accepted.emit()
+        qtbot.mouseClick(d.buttons.buttons()[0], Qt.MouseButton.LeftButton)  # OK
 
     _accept_when_shown(qtbot, fill)
-    w.menus.correct.trigger()
+    choose(qtbot, w, w.menus.correct)  # Edit > Correct a value...
     assert problems == ["gpu.length_mm: Input should be a valid number, unable to parse string as a number"]
     text, tooltip = _length_shown(w)
     assert text == "304 mm" and tooltip == "your correction (ASUS spec page); the catalog said 326"
@@ -188,8 +189,8 @@ def test_correct_a_value_from_the_edit_menu(qtbot, cwindow: MainWindow) -> None:
     assert '"source": "ASUS spec page"' in kept
 
 
-def test_correct_a_value_without_a_part_says_what_to_do(cwindow: MainWindow) -> None:
+def test_correct_a_value_without_a_part_says_what_to_do(qtbot, cwindow: MainWindow) -> None:  # noqa: ANN001
     cwindow.picker.view.setCurrentIndex(cwindow.picker.proxy.index(-1, -1))
-    cwindow.menus.correct.trigger()
+    choose(qtbot, cwindow, cwindow.menus.correct)
     assert "Pick a part in the list first" in cwindow.statusBar().currentMessage()
     assert not isinstance(QApplication.activeModalWidget(), QDialog)

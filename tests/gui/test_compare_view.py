@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from gui_helpers import click
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog
 
@@ -67,6 +68,8 @@ def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pyt
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     view = CompareView(settings)
     qtbot.addWidget(view)
+    view.show()  # its buttons are clicked where they are drawn
+    qtbot.waitExposed(view)
     asked: list[str] = []
 
     def fake_dialog(parent, title, folder, filt):  # noqa: ANN001, ANN202 - the user picks a file in the dialog
@@ -74,8 +77,8 @@ def test_add_button_remembers_its_folder(qtbot, tmp_path: Path, monkeypatch: pyt
         return str(FILES[1]), filt
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", fake_dialog)
-    view.add_button.click()
-    view.add_button.click()
+    click(qtbot, view.add_button)
+    click(qtbot, view.add_button)
     assert asked == ["", str(EX)] and settings.get(LAST_DIR_KEY) == str(EX)
     assert len(view.plans) == 2
 
@@ -150,12 +153,14 @@ def test_save_chart_writes_every_curve(qtbot, tmp_path: Path, monkeypatch: pytes
 
     view = CompareView()
     qtbot.addWidget(view)
+    view.show()  # its buttons are clicked where they are drawn
+    qtbot.waitExposed(view)
     assert not view.save_chart_button.isEnabled()
     view.add_file(FILES[0])
     view.add_file(FILES[1])
     out = tmp_path / "cmp.svg"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), "SVG (*.svg)"))
-    view.save_chart_button.click()
+    click(qtbot, view.save_chart_button)
     assert view.message.text() == f"Saved to {out}"
     root = ET.parse(out).getroot()
     text = " ".join(" ".join(el.itertext()) for el in root.iter() if el.tag.endswith("text"))
@@ -169,11 +174,13 @@ def test_comparison_exports_to_markdown_and_pdf(qtbot, tmp_path: Path, monkeypat
 
     view = CompareView()
     qtbot.addWidget(view)
+    view.show()  # its buttons are clicked where they are drawn
+    qtbot.waitExposed(view)
     view.add_file(FILES[0])
     view.add_file(FILES[1])
     md = tmp_path / "cmp.md"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(md), "Markdown (*.md)"))
-    view.save_chart_button.click()
+    click(qtbot, view.save_chart_button)
     assert view.message.text() == f"Saved to {md}"
     text = md.read_text("utf-8")
     for row in figure_rows(view.comparison):
@@ -183,7 +190,7 @@ def test_comparison_exports_to_markdown_and_pdf(qtbot, tmp_path: Path, monkeypat
     assert any(r.differs for r in view.comparison.parts) and "| * " in text
     pdf = tmp_path / "cmp.pdf"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(pdf), "PDF report (*.pdf)"))
-    view.save_chart_button.click()
+    click(qtbot, view.save_chart_button)
     assert pdf.read_bytes().startswith(b"%PDF") and view.message.text() == f"Saved to {pdf}"
     if shutil.which("pdftotext"):  # poppler-utils: the PDF's text carries the same figures and part rows
         out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

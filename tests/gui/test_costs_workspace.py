@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import choose
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
@@ -43,7 +44,7 @@ def test_the_chart_takes_most_of_the_window_and_findings_step_aside(costs_window
     assert not w.findings_dock.isVisible()  # the Costs tab has the full height
     w.tabs.setCurrentIndex(0)
     assert w.findings_dock.isVisible()
-    w.menus.findings.trigger()  # View > Findings off
+    choose(qtbot, w, w.menus.findings)  # View > Findings off
     assert not w.findings_dock.isVisible()
     w.tabs.setCurrentIndex(1)
     w.tabs.setCurrentIndex(0)
@@ -192,7 +193,7 @@ def test_pricing_change_and_comparison_travel_with_the_file(
     assert any(c.pricing is Pricing.SPOT for c in w.doc.build.comparison)
     target = tmp_path / "shared.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    w.menus.save_as.trigger()
+    choose(qtbot, w, w.menus.save_as)
     text = target.read_text()
     assert "format_version: 2" in text and "comparison:" in text and "pricing: spot" in text
     assert load(target).comparison == w.doc.build.comparison

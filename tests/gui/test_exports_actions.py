@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import choose
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox
@@ -35,6 +36,8 @@ def setup(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN0
     build = load(TWO_GPU)
     chosen = [("aws:g5.xlarge:us-east-1", Pricing.SPOT)]
     ex = install_export_menu(win, menu, quit_action, lambda: build, lambda: chosen, settings)
+    win.show()  # its menus are opened with the mouse
+    qtbot.waitExposed(win)
     return win, menu, ex, settings, build, chosen
 
 
@@ -54,7 +57,7 @@ def test_menu_lists_every_format_before_quit(setup) -> None:  # noqa: ANN001
 
 
 def test_text_exports_write_the_cli_content_and_remember_the_folder(
-    setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot, setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # noqa: ANN001
     win, menu, ex, settings, build, chosen = setup
     plan = make_plan(build, chosen)
@@ -68,7 +71,7 @@ def test_text_exports_write_the_cli_content_and_remember_the_folder(
         strict=True,
     ):
         pick(monkeypatch, out_dir / name, asked)
-        action.trigger()
+        choose(qtbot, win, action)
         written = ex.last_written
         assert written.suffix in (".md", ".csv") and written.read_text("utf-8") == expected
     assert (out_dir / "a.md").exists()  # the suffix is added when the name lacks it
@@ -82,19 +85,19 @@ def test_text_exports_write_the_cli_content_and_remember_the_folder(
     assert "aws:g5.xlarge:us-east-1 spot (USD)" in (out_dir / "c.csv").read_text("utf-8").splitlines()[0]
 
 
-def test_first_export_opens_in_the_builds_folder(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_first_export_opens_in_the_builds_folder(qtbot, setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     win, menu, ex, *_ = setup
     ex.source = lambda: TWO_GPU  # the open build's file
     asked: list[str] = []
     pick(monkeypatch, tmp_path / "x.md", asked)
-    ex.menu.actions()[0].trigger()
+    choose(qtbot, win, ex.menu.actions()[0])
     assert Path(asked[0]) == TWO_GPU.parent / "2x RTX 4090 workstation.md"
 
 
-def test_pdf_and_png_through_the_menu(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_pdf_and_png_through_the_menu(qtbot, setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     win, menu, ex, settings, *_ = setup
     pick(monkeypatch, tmp_path / "r.pdf", [])
-    ex.menu.actions()[3].trigger()
+    choose(qtbot, win, ex.menu.actions()[3])
     assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
 
     def accept_options(dlg: ImageOptions) -> int:  # the user sets 800 x 400 at 192 dpi and presses OK
@@ -106,7 +109,7 @@ def test_pdf_and_png_through_the_menu(setup, tmp_path: Path, monkeypatch: pytest
 
     monkeypatch.setattr(ImageOptions, "exec", accept_options)
     pick(monkeypatch, tmp_path / "chart.png", [])
-    ex.menu.actions()[4].trigger()
+    choose(qtbot, win, ex.menu.actions()[4])
     from PySide6.QtGui import QImage
 
     img = QImage(str(tmp_path / "chart.png"))
@@ -116,21 +119,21 @@ def test_pdf_and_png_through_the_menu(setup, tmp_path: Path, monkeypatch: pytest
     assert (again.width_box.value(), again.height_box.value(), again.dpi_box.value()) == (800, 400, 192)
 
 
-def test_copy_markdown_and_failed_write(setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_copy_markdown_and_failed_write(qtbot, setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     win, menu, ex, settings, build, chosen = setup
-    ex.copy_action.trigger()
+    choose(qtbot, win, ex.copy_action)
     assert QGuiApplication.clipboard().text() == to_markdown(make_plan(build, chosen))
     messages: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: messages.append(text))
     pick(monkeypatch, tmp_path / "missing-dir" / "x.md", [])
-    ex.menu.actions()[0].trigger()
+    choose(qtbot, win, ex.menu.actions()[0])
     assert len(messages) == 1 and "Could not export" in messages[0]
     assert ex.last_written is None
 
 
-def test_compare_action_opens_with_the_current_build(setup) -> None:  # noqa: ANN001
+def test_compare_action_opens_with_the_current_build(qtbot, setup) -> None:  # noqa: ANN001
     win, menu, ex, *_ = setup
-    ex.compare_action.trigger()
+    choose(qtbot, win, ex.compare_action)
     dlg = win.findChild(QDialog)
     assert dlg is not None and dlg.isVisible()
     assert [p.build.name for p in dlg.view.plans] == ["2x RTX 4090 workstation"]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gui_helpers import choose
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog
 
@@ -34,7 +35,7 @@ def file_menu_texts(w: MainWindow) -> list[str]:
 
 
 def test_export_menu_writes_the_windows_build_and_chart_offers(
-    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: Any, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     texts = file_menu_texts(window)
     assert texts.index("&Export") < texts.index("&Quit")
@@ -44,10 +45,10 @@ def test_export_menu_writes_the_windows_build_and_chart_offers(
     expected = to_markdown(make_plan(window.doc.build, chosen))
     out = tmp_path / "parts.md"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), a[-1]))
-    window.exporter.menu.actions()[0].trigger()
+    choose(qtbot, window, window.exporter.menu.actions()[0])
     assert out.read_text("utf-8") == expected
     assert "p3.2xlarge, us-east-1" in expected and "g5.xlarge" not in expected  # the chart's offers, not the defaults
-    window.exporter.copy_action.trigger()
+    choose(qtbot, window, window.exporter.copy_action)
     assert QGuiApplication.clipboard().text() == expected
 
 
@@ -72,7 +73,7 @@ def test_the_exports_include_the_workload_chosen_in_the_window(
 
     out = tmp_path / "parts.md"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), a[-1]))
-    window.exporter.menu.actions()[0].trigger()
+    choose(qtbot, window, window.exporter.menu.actions()[0])
     assert "Workload" not in out.read_text("utf-8")  # none chosen yet: no section
     window.tabs.setCurrentIndex(COSTS_TAB)
     qtbot.waitUntil(lambda: window.costs.workload is not None)
@@ -80,7 +81,7 @@ def test_the_exports_include_the_workload_chosen_in_the_window(
     panel.model_box.setCurrentIndex(panel.model_box.findData("mistral-7b"))
     panel.task_box.setCurrentIndex(panel.task_box.findData("qlora"))
     assert window.doc.build.workload is not None and window.doc.build.workload.model == "mistral-7b"
-    window.exporter.menu.actions()[0].trigger()
+    choose(qtbot, window, window.exporter.menu.actions()[0])
     text = out.read_text("utf-8")
     assert "**Workload (estimates, docs/workload.md):**" in text
     assert "- Mistral 7B, qlora, sequence 2,048" in text and "2x GeForce RTX 4090" in text
@@ -88,5 +89,5 @@ def test_the_exports_include_the_workload_chosen_in_the_window(
     plan = make_plan(window.doc.build, window.exporter.chosen())
     lines = plan_lines(window.doc.build, [(c.offer, c.pricing) for c in plan.offers])
     assert len(lines) == 4 and text.count("\n- ", text.index("**Workload")) == 4  # verdict, speed, two offers
-    window.exporter.copy_action.trigger()
+    choose(qtbot, window, window.exporter.copy_action)
     assert QGuiApplication.clipboard().text() == text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gui_helpers import choose, press
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
@@ -21,17 +22,17 @@ def test_empty_build_shows_how_to_start_and_opens_an_example(qtbot, window: Main
     assert window.windowTitle().startswith("2x RTX 4090 workstation")
 
 
-def test_file_menu_offers_the_examples(window: MainWindow) -> None:
+def test_file_menu_offers_the_examples(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     actions = window.menus.examples_menu.actions()
     assert {a.text() for a in actions} >= {"Budget single-GPU learner", "4-GPU Threadripper workstation"}
-    next(a for a in actions if a.text() == "Budget single-GPU learner").trigger()
+    choose(qtbot, window, next(a for a in actions if a.text() == "Budget single-GPU learner"))  # File > Open Example
     assert window.doc.build.name == "Budget single-GPU learner"
 
 
 def test_rename_shows_at_once_in_title_and_header(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("My lab box", True))
-    window.menus.rename.trigger()
+    press(qtbot, window, "F2")  # Edit > Rename build..., by its key
     assert window.doc.build.name == "My lab box"
     assert window.windowTitle().startswith("My lab box") and window.build_header.name.text() == "My lab box"
-    window.menus.undo.trigger()
+    press(qtbot, window, "Ctrl+Z")  # Edit > Undo
     assert window.windowTitle().startswith("Untitled build")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import choose
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -80,7 +81,7 @@ def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindo
     names = [a.text() for a in window.menus.import_menu.actions() if not a.isSeparator()]
     assert names == ["&PCPartPicker list...", "P&rice file...", "Remove &your prices..."]
     assert window.menus.import_menu.menuAction() in file_menu.actions()
-    window.menus.import_pcpp.trigger()
+    choose(qtbot, window, window.menus.import_pcpp)  # File > Import > PCPartPicker list...
     build = window.doc.build
     assert window.doc.is_modified() and window.doc.path is None
     gpu = build.of_kind(Kind.GPU)[0]

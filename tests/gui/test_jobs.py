@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from gui_helpers import choose, click
 from PySide6.QtCore import QThread, QTimer, Slot
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -171,13 +172,13 @@ def suggest_through_the_menu(qtbot, window: MainWindow, setup, press: str = "run
             QTimer.singleShot(0, dlg.reject)
 
         dlg.answered.connect(answered)
-        dlg.run_button.click()
+        click(qtbot, dlg.run_button)
         if press == "close":
             seen.append("closed while searching" if dlg.searching() else "was not searching")
             dlg.reject()
 
     QTimer.singleShot(0, drive)
-    window.menus.suggest.trigger()  # returns when the dialog closes
+    choose(qtbot, window, window.menus.suggest)  # File > Suggest a build...; returns when the dialog closes
     return "\n".join(seen)
 
 

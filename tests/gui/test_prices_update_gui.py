@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gui_helpers import choose
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton
 
@@ -50,7 +51,7 @@ def test_update_shows_progress_then_new_dated_prices(qtbot, pwindow: MainWindow)
     with serve() as (url, asked):
         w.prices.url, w.prices.providers = url, ("aws", "lambdalabs")
         with qtbot.waitSignal(w.prices.done, timeout=30000) as done:
-            w.prices.act_update.trigger()
+            choose(qtbot, w, w.prices.act_update)  # Cloud prices > Update
             dialog = w.findChild(QProgressDialog)
             assert dialog is not None and dialog.isVisible() and dialog.windowTitle() == "Updating cloud prices"
             w.prices.job.progress.connect(lambda _done, _total, text: labels.append(text))
@@ -66,7 +67,7 @@ def test_update_shows_progress_then_new_dated_prices(qtbot, pwindow: MainWindow)
     assert w.prices.act_revert.isEnabled()
     assert w.statusBar().currentMessage().startswith("Cloud prices updated")
 
-    w.prices.act_revert.trigger()
+    choose(qtbot, w, w.prices.act_revert)
     assert "bundled snapshot" in panel.as_of.text()
     assert _row(w, "g4dn.xlarge", "us-east-1")[COL_DATE] == "after 2025-06"
     assert not w.prices.act_revert.isEnabled()
@@ -77,7 +78,7 @@ def test_cancel_keeps_the_old_prices(qtbot, pwindow: MainWindow) -> None:  # noq
     with serve("timeout") as (url, _):
         w.prices.url, w.prices.providers = url, ("aws", "lambdalabs")
         with qtbot.waitSignal(w.prices.done, timeout=40000) as done:
-            w.prices.act_update.trigger()
+            choose(qtbot, w, w.prices.act_update)  # Cloud prices > Update
             dialog = w.findChild(QProgressDialog)
             qtbot.waitUntil(lambda: w.prices.job is not None and w.prices.job.running())
             qtbot.mouseClick(dialog.findChild(QPushButton), Qt.MouseButton.LeftButton)  # its Cancel button
@@ -94,7 +95,7 @@ def test_broken_catalog_warns_in_one_line_and_keeps_prices(qtbot, pwindow: MainW
     with serve("wrong-columns") as (url, _):
         w.prices.url, w.prices.providers = url, ("aws", "lambdalabs")
         with qtbot.waitSignal(w.prices.done, timeout=30000):
-            w.prices.act_update.trigger()
+            choose(qtbot, w, w.prices.act_update)  # Cloud prices > Update
     assert len(w.warnings) == 1 and "columns missing" in w.warnings[0] and "\n" not in w.warnings[0]
     assert "bundled snapshot" in w.costs.offers_panel.as_of.text()
     assert _row(w, "g4dn.xlarge", "us-east-1")[COL_DATE] == "after 2025-06"
@@ -114,7 +115,7 @@ def test_import_a_skypilot_file_from_the_menu(qtbot, pwindow: MainWindow, monkey
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
     w = pwindow
     with qtbot.waitSignal(w.prices.done, timeout=30000) as done:
-        w.prices.act_import.trigger()
+        choose(qtbot, w, w.prices.act_import)
     assert done.args[0].startswith("Cloud prices updated: 2 offers")
     # the file has no date: the table says so rather than guessing one
     assert _row(w, "g4dn.xlarge", "us-east-1") == {COL_OD: "$0.53/h", COL_DATE: "date unknown"}
@@ -169,7 +170,7 @@ def test_offline_update_says_so_and_which_prices_stay(qtbot, pwindow: MainWindow
         port = s.getsockname()[1]
     w.prices.url, w.prices.providers = f"http://127.0.0.1:{port}/catalog", ("aws",)
     with qtbot.waitSignal(w.prices.done, timeout=30000) as done:
-        w.prices.act_update.trigger()
+        choose(qtbot, w, w.prices.act_update)  # Cloud prices > Update
     expected = "No internet connection; the bundled prices (from after 2025-06) are still in use."
     assert done.args == [expected] and w.warnings == [expected]
     assert "http" not in w.warnings[0] and "Errno" not in w.warnings[0]

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from gui_helpers import click
 from PySide6.QtCore import QSettings
 
 from rigplan.cloud.offers import load_offers
@@ -64,8 +65,10 @@ def test_edit_kill_restart_recover(qtbot, catalog, tmp_path: Path, examples_dir:
 
     def choose_recover(dlg: RecoveryDialog) -> int:
         shown.append([dlg.list.item(i).text() for i in range(dlg.list.count())])
-        dlg.recover_button.click()
-        return 1
+        dlg.show()  # exec's modal loop is the test's; the dialog is on screen and its button clicked
+        qtbot.waitExposed(dlg)
+        click(qtbot, dlg.recover_button)
+        return dlg.result()
 
     monkeypatch.setattr(RecoveryDialog, "exec", choose_recover)
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from gui_helpers import click
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from rigplan.catalog import Catalog
@@ -58,8 +60,10 @@ def click_in_box(monkeypatch: pytest.MonkeyPatch, *labels: str) -> list[str]:
     def exec_(box: QMessageBox) -> int:
         shown.append(f"{box.text()} {box.informativeText()}")
         by_text = {b.text(): b for b in box.buttons()}
-        by_text[next(t for t in labels if t in by_text)].click()
-        return 0
+        box.show()  # on screen, the answer clicked with the mouse
+        QTest.qWaitForWindowExposed(box)
+        QTest.mouseClick(by_text[next(t for t in labels if t in by_text)], Qt.MouseButton.LeftButton)
+        return box.result()
 
     monkeypatch.setattr(QMessageBox, "exec", exec_)
     return shown
@@ -297,8 +301,10 @@ def test_saving_a_recovered_build_asks_if_its_file_changed_after_the_autosave(
     save(load(build_file).model_copy(update={"name": "Saved elsewhere after the crash"}), build_file)
 
     def recover(dlg: RecoveryDialog) -> int:
-        dlg.recover_button.click()
-        return 1
+        dlg.show()  # exec's modal loop is the test's; the dialog is on screen and its button clicked
+        qtbot.waitExposed(dlg)
+        click(qtbot, dlg.recover_button)
+        return dlg.result()
 
     monkeypatch.setattr(RecoveryDialog, "exec", recover)
     w = MainWindow(catalog, offers, perf, QSettings(str(tmp_path / "b.ini"), QSettings.Format.IniFormat), None, data)

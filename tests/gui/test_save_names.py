@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import choose
 from PySide6.QtWidgets import QFileDialog
 
 from rigplan.files.names import file_stem
@@ -43,7 +44,7 @@ def test_save_as_and_export_offer_a_name_windows_accepts(
         return "", ""  # the user cancels: nothing is written
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
-    window.menus.save_as.trigger()  # File > Save As...
+    choose(qtbot, window, window.menus.save_as)  # File > Save As...
     window.exporter.ask_path("md", "Markdown (*.md)", ".md")
     names = [Path(p).name for p in offered]
     assert names == ["Suggested - 15,000 GBP budget.rigplan", "Suggested - 15,000 GBP budget.md"]

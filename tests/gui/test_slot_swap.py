@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import click_cell
+
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
 from rigplan.rules import check
@@ -27,7 +29,7 @@ def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> No
     p = window.picker.proxy
     assert p.rowCount() > 0
     chosen = window.catalog.table(Kind.GPU).part(p.mapToSource(p.index(0, 0)).row())
-    window.picker.part_chosen.emit(chosen)
+    click_cell(qtbot, window.picker.view, 0, double=True)  # the first card listed, double-clicked
     after = window.doc.build
     assert sum(i.quantity for i in after.items if i.part.kind is Kind.GPU) == 2  # replaced, not added
     assert any(i.part.id == chosen.id for i in after.items)
@@ -67,7 +69,7 @@ def test_a_spare_x16_slot_offers_add_and_replace_explicitly(qtbot, window: MainW
     assert p.target.replacing() is not None
     assert p.proxy.rowCount() > 0
     chosen = window.catalog.table(Kind.GPU).part(p.proxy.mapToSource(p.proxy.index(0, 0)).row())
-    p.part_chosen.emit(chosen)
+    click_cell(qtbot, p.view, 0, double=True)
     after = window.doc.build
     assert sum(i.quantity for i in after.items if i.part.kind is Kind.GPU) == 2
     assert any(i.part.id == chosen.id for i in after.items)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gui_helpers import choose
 from PySide6.QtCore import Qt, QTimer
 
 from rigplan.catalog import Catalog
@@ -106,7 +107,7 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
 
     monkeypatch.setattr(SuggestDialog, "exec", answer)
     assert "Suggest a build..." in [a.text().replace("&", "") for a in w.menuBar().actions()[0].menu().actions()]
-    w.menus.suggest.trigger()
+    choose(qtbot, w, w.menus.suggest)  # File > Suggest a build...
     build = w.doc.build
     assert build.count(Kind.GPU) >= 1 and check(build).ok
     assert w.doc.is_modified() and w.doc.path is None

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from gui_helpers import type_text
 from PySide6.QtCore import Qt
 
 from rigplan.cloud.offers import OfferCatalog
@@ -76,17 +77,13 @@ def test_inference_enables_the_weights_and_reports_decode_and_prefill(panel: Wor
 
 def test_tokens_per_job_drive_hours_and_a_bad_entry_is_named(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
     hours_1e8 = panel.comparison.own.hours
-    panel.tokens_edit.setText("2e8")
-    panel.tokens_edit.editingFinished.emit()
+    type_text(qtbot, panel.tokens_edit, "2e8", enter=True)
     assert panel.comparison.own.hours == pytest.approx(2 * hours_1e8)
-    panel.tokens_edit.setText("lots")
-    panel.tokens_edit.editingFinished.emit()
+    type_text(qtbot, panel.tokens_edit, "lots", enter=True)
     assert "tokens per job: 'lots' is not a number" in panel.verdict.text() and panel.table.model().rowCount() == 0
-    panel.tokens_edit.setText("-5")
-    panel.tokens_edit.editingFinished.emit()
+    type_text(qtbot, panel.tokens_edit, "-5", enter=True)
     assert "must be above 0" in panel.verdict.text()
-    panel.tokens_edit.setText("300M")
-    panel.tokens_edit.editingFinished.emit()
+    type_text(qtbot, panel.tokens_edit, "300M", enter=True)
     assert panel.comparison.own.hours == pytest.approx(3 * hours_1e8)
 
 
@@ -149,8 +146,7 @@ def test_a_measured_model_shows_its_measured_speed_and_no_memory_fit(panel: Work
     assert not panel.task_box.isEnabled() and not panel.seq_spin.isEnabled()
     assert panel.job_label.text() == "Hours on a V100 per job"
     with qtbot.waitSignal(panel.workloadChanged) as sig:
-        panel.tokens_edit.setText("10")
-        panel.tokens_edit.editingFinished.emit()
+        type_text(qtbot, panel.tokens_edit, "10", enter=True)
     assert sig.args[0] == WorkloadSpec(model="resnet50", v100_hours=10)
     expected = compare_measured(load(BUILD), "resnet50", 10, panel.chart)
     assert "Memory: not modelled" in panel.verdict.text() and not panel.bar.isVisible()
