@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
+from catalog_parts import part
 from rigplan.catalog import Catalog
 from rigplan.model import Build, BuildItem
-from rigplan.model.parts import Motherboard, Part
+from rigplan.model.parts import Motherboard
 from rigplan.opendb import board_layouts as bl
 from rigplan.rules import Severity, check
 
@@ -31,12 +32,6 @@ WINDFORCE_5090 = "33cf6bcd"
 RTX_4090_FE = "7b22a20f"
 NORTH = "73ae628d"
 RULE = "gpu-slot-spacing"
-
-
-def part(catalog: Catalog, prefix: str) -> Part:
-    (hit,) = [catalog.get(pid) for t in catalog.tables.values() for pid in t.ids if pid.startswith(prefix)]
-    assert hit is not None
-    return hit
 
 
 def spacing(catalog: Catalog, *items: tuple[str, int]) -> tuple[list[str], list[str]]:

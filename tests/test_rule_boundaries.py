@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import pytest
 
+from catalog_parts import build, part
 from rigplan.catalog import Catalog
-from rigplan.model import Build, BuildItem
-from rigplan.model.parts import Part
+from rigplan.model import Build
 from rigplan.rules import Severity, check, estimate_power
 from rigplan.rules.power import circuit_limit_w
 from rigplan.rules.workstation import FRONT_RADIATOR_MM
@@ -37,17 +37,6 @@ TUF_3080 = "1fa72c48"
 RM850X_2018 = "1904d6f1"
 PRIME_PX_1600 = "df85e091"
 RYZEN_7950X = "63f23f26"
-
-
-def part(catalog: Catalog, prefix: str, **figures: object) -> Part:
-    (hit,) = [catalog.get(pid) for t in catalog.tables.values() for pid in t.ids if pid.startswith(prefix)]
-    assert hit is not None
-    return hit.model_copy(update=figures) if figures else hit
-
-
-def build(*items: tuple[Part, int], **assume: object) -> Build:
-    b = Build(name="t", items=tuple(BuildItem(part=p, quantity=q) for p, q in items))
-    return b.model_copy(update={"assumptions": b.assumptions.model_copy(update=assume)}) if assume else b
 
 
 def errors(b: Build) -> set[str]:

@@ -3,9 +3,9 @@ GPUs with an EPS power socket (gpu-eps-power), on real catalog parts."""
 
 from __future__ import annotations
 
+from catalog_parts import build, part
 from rigplan.catalog import Catalog
-from rigplan.model import Build, BuildItem
-from rigplan.model.parts import Gpu, GpuPower, Motherboard, Part, Psu
+from rigplan.model.parts import Gpu, GpuPower, Motherboard, Psu
 from rigplan.rules import Severity, check
 from rigplan.rules.units import split_gpus
 
@@ -13,17 +13,6 @@ RTX_5090 = "0ad09cb9"  # ZOTAC RTX 5090 SOLID: 575 W, one 12V-2x6
 PRIME_PX_1600 = "7a344679"  # Seasonic PRIME PX-1600: 2x 12V-2x6, 8x 6+2-pin, 3 EPS
 RM1000E = "11449671"  # Corsair RM1000e (2025): 1x 12V-2x6, 6x 6+2-pin, 2 EPS
 TR_9980X = "007a5a23"
-
-
-def part(catalog: Catalog, prefix: str) -> Part:
-    (hit,) = [catalog.get(pid) for t in catalog.tables.values() for pid in t.ids if pid.startswith(prefix)]
-    assert hit is not None
-    return hit
-
-
-def build(*items: tuple[Part, int], **assume: object) -> Build:
-    b = Build(name="t", items=tuple(BuildItem(part=p, quantity=q) for p, q in items))
-    return b.model_copy(update={"assumptions": b.assumptions.model_copy(update=assume)})
 
 
 def test_the_strongest_cards_are_spread_first_and_unit_1_gets_fewest() -> None:

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from catalog_parts import build, part
 from rigplan.catalog import Catalog
-from rigplan.model import Build, BuildItem
+from rigplan.model import Build
 from rigplan.model.assumptions import Assumptions
-from rigplan.model.parts import Motherboard, Part, PcieSlot
+from rigplan.model.parts import Motherboard, PcieSlot
 from rigplan.opendb import board_layouts as bl
 from rigplan.rules import Severity, check
 from rigplan.rules.engine import RULES
@@ -36,16 +37,6 @@ RTX_4090_FE = "7b22a20f"
 A5000 = "35e4d252"
 NORTH = "73ae628d"
 RULE = "gpu-slot-spacing"
-
-
-def part(catalog: Catalog, prefix: str, **figures: object) -> Part:
-    (hit,) = [catalog.get(pid) for t in catalog.tables.values() for pid in t.ids if pid.startswith(prefix)]
-    assert hit is not None
-    return hit.model_copy(update=figures) if figures else hit
-
-
-def build(*items: tuple[Part, int]) -> Build:
-    return Build(name="t", items=tuple(BuildItem(part=p, quantity=q) for p, q in items))
 
 
 def spacing(b: Build) -> tuple[list[str], list[str]]:
