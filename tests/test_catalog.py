@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import re
 import shutil
 from pathlib import Path
 
@@ -18,9 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_catalog_holds_every_opendb_part(catalog: Catalog) -> None:
     counts = catalog.counts()
     # BuildCores OpenDB @136a77a: 26,088 records in 8 categories, all imported; besides them the hand-written
-    # workstation/server supplement (parts/workstation.yaml, issue 36): 26 CPUs and 8 boards, ids "ws-...".
+    # workstation/server supplement (parts/workstation.yaml, issue 36): 21 CPUs and 8 boards, ids "ws-...",
+    # none of them a part OpenDB already has (test_supplement_repeats_no_opendb_part).
     supplement = collections.Counter(p.kind for k in Kind for p in catalog.of_kind(k) if p.id.startswith("ws-"))
-    assert supplement == {Kind.CPU: 26, Kind.MOTHERBOARD: 8}
+    assert supplement == {Kind.CPU: 21, Kind.MOTHERBOARD: 8}
     assert {k: n - supplement[k] for k, n in counts.items()} == {
         Kind.CPU: 789,
         Kind.COOLER: 2398,
@@ -31,8 +33,21 @@ def test_catalog_holds_every_opendb_part(catalog: Catalog) -> None:
         Kind.PSU: 3295,
         Kind.CASE: 3749,
     }
-    assert len(catalog) == 26088 + 34
+    assert len(catalog) == 26088 + 29
     assert catalog.problems == []
+
+
+def test_supplement_repeats_no_opendb_part(catalog: Catalog) -> None:
+    """A supplement record must not stand beside OpenDB's record of the same product: a PCPartPicker list line would
+    then match two parts and be left uncertain (it happened with three Threadripper CPUs)."""
+
+    def key(name: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", name.lower())
+
+    for kind in (Kind.CPU, Kind.MOTHERBOARD):
+        opendb = {key(p.name) for p in catalog.of_kind(kind) if not p.id.startswith("ws-")}
+        repeated = [p.id for p in catalog.of_kind(kind) if p.id.startswith("ws-") and key(p.name) in opendb]
+        assert repeated == [], kind
 
 
 def test_known_gpu_keeps_its_opendb_specs(catalog: Catalog) -> None:
@@ -116,6 +131,7 @@ def _copy_parts(tmp_path: Path) -> Path:
 def test_edited_yaml_is_recompiled_and_broken_entries_reported(tmp_path: Path) -> None:
     parts = _copy_parts(tmp_path)
     text = (parts / "cpu.yaml").read_text("utf-8")
+    cpus_in_file = text.count("\n- id: ")  # every CPU entry of the shipped file, counted from its text
     # Break one entry: a negative TDP; and add a second entry that is not even a mapping.
     target = "- id: 63f23f26-d52c-4e3c-be6e-0d25163cff59\n"
     assert target in text
@@ -129,7 +145,7 @@ def test_edited_yaml_is_recompiled_and_broken_entries_reported(tmp_path: Path) -
     assert cat.source == "rebuilt"
     assert messages and "rebuilding" in messages[0]
     assert cat.get("63f23f26-d52c-4e3c-be6e-0d25163cff59") is None
-    assert len(cat.of_kind(Kind.CPU)) == 788
+    assert len(cat.of_kind(Kind.CPU)) == cpus_in_file - 1  # all but the broken one
     assert len(cat.of_kind(Kind.PSU)) == 3295
     reported = {(p.file, p.part_id) for p in cat.problems}
     assert ("cpu.yaml", "63f23f26-d52c-4e3c-be6e-0d25163cff59") in reported
@@ -161,7 +177,7 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     (cache / COMPILED_NAME).write_bytes(b'{"format": 2, "tables": {"cpu": ')
     cat = load_catalog(parts, cache_dir=cache)
     assert cat.source == "rebuilt"
-    assert len(cat.of_kind(Kind.CPU)) == 789 + 26  # OpenDB's and the workstation supplement's
+    assert len(cat.of_kind(Kind.CPU)) == 789 + 21  # OpenDB's and the workstation supplement's
 
 
 def test_compiled_catalog_without_yaml_is_used_as_is(tmp_path: Path) -> None:
@@ -172,7 +188,7 @@ def test_compiled_catalog_without_yaml_is_used_as_is(tmp_path: Path) -> None:
     cat = load_catalog(parts, cache_dir=tmp_path / "cache")
     assert cat.source == "bundled"
     assert len(cat) == len(load_catalog(ROOT / "parts", cache_dir=tmp_path / "cache2"))
-    assert len(cat.of_kind(Kind.CPU)) == 789 + 26  # OpenDB's and the workstation supplement's
+    assert len(cat.of_kind(Kind.CPU)) == 789 + 21  # OpenDB's and the workstation supplement's
     assert not (tmp_path / "cache").exists()  # nothing rebuilt, nothing cached
     (parts / COMPILED_NAME).write_text("{broken", "utf-8")
     empty = load_catalog(parts, cache_dir=tmp_path / "cache")

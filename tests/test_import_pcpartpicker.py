@@ -111,7 +111,7 @@ def test_four_gpu_list_with_a_part_without_price(catalog: Catalog) -> None:
     result = match_list((DATA / "four-gpu.txt").read_text(), catalog)
     assert _lines(result) == [
         ("matched", "92e90c8a-4ba7-4bab-934c-67cc037a9568", 3899.99, "USD"),  # Threadripper PRO 7975WX
-        ("uncertain", None, 1299.99, "USD"),  # WRX90E-SAGE is not in the catalog; TRX50-SAGE is only close
+        ("matched", "ws-asus-pro-ws-wrx90e-sage-se", 1299.99, "USD"),  # the workstation supplement's WRX90E-SAGE SE
         ("matched", RENEGADE_PRO_4X32, 549.99, "USD"),  # module layout, speed and CL all agree
         ("matched", RENEGADE_PRO_4X32, 549.99, "USD"),
         ("uncertain", None, 319.99, "USD"),  # 990 Pro 4 TB with and without heatsink

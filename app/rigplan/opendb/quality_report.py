@@ -32,23 +32,20 @@ def _slots(slots: Any) -> int:
     return sum(s.get("count", 1) for s in slots or [])
 
 
+# How each kind of change is counted in the report, by the change's `check` (a value made unknown is counted apart).
+_WHAT = {
+    "correction": "corrected (corrections.yaml)",
+    "layout": "slot positions (board-layouts.yaml)",
+    "rating": "rated (cooler-ratings.yaml)",
+    "standard": "slot positions (form factor's standard)",
+    "bound": "made unknown in part",  # e.g. a PSU's PCIe counts dropped from its connector list
+}
+
+
 def quality_section(changes: list[Change], stale: list[str], csv_path: Path | None) -> list[str]:
     counts: collections.Counter[tuple[str, str, str]] = collections.Counter()
     for c in changes:
-        if c.new is None:
-            what = "made unknown"
-        elif c.check == "correction":
-            what = "corrected (corrections.yaml)"
-        elif c.check == "layout":
-            what = "slot positions (board-layouts.yaml)"
-        elif c.check == "rating":
-            what = "rated (cooler-ratings.yaml)"
-        elif c.check == "standard":
-            what = "slot positions (form factor's standard)"
-        elif c.check == "bound":
-            what = "made unknown in part"  # e.g. a PSU's PCIe counts dropped from its connector list
-        else:
-            what = "corrected"
+        what = "made unknown" if c.new is None else _WHAT.get(c.check, "corrected")
         counts[(c.kind, c.field, what)] += 1
     parts = len({c.part_id for c in changes})
     lines = [
