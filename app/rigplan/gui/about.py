@@ -27,6 +27,9 @@ price lists; historic AWS prices from <a href="https://github.com/vantage-sh/ec2
 collected at <a href="https://linux-hardware.org">linux-hardware.org</a>, used under
 <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a> (snapshot of 2025-01-06; each value cites its
 report).</li>
+<li>Slot positions of some boards: Hardwareluxx board reviews' slot tables; cooler ratings: makers' figures as
+compiled by the r/htpc wiki, and compspec.one's measurements; workstation and server boards and CPUs: their makers'
+specifications (each entry in parts/ names its source).</li>
 </ul>
 <p>Code: MIT licence.</p>"""
 
