@@ -162,3 +162,19 @@ def test_psu_pcie_connectors_at_the_psus_six_and_one_over(catalog: Catalog) -> N
     five = rm.model_copy(update={"connectors": rm.connectors.model_copy(update={"pcie8": 5})})  # type: ignore[union-attr]
     f = next(f for f in check(build((tuf, 3), (five, 1))).errors() if f.rule == "psu-pcie-connectors")
     assert "6 6+2-pin cables, 1 more than it has" in f.message
+
+
+def test_cooler_capacity_at_the_cpus_ppt_and_one_watt_under(catalog: Catalog) -> None:
+    """AMD: the Ryzen 9 7950X is a 170 W TDP part with a 230 W PPT (its default socket power limit), the heat it
+    sustains under an all-core load. A cooler rated 230 W holds it; 229 W is one watt short: a warning."""
+    cpu = part(catalog, RYZEN_7950X)
+    assert (cpu.tdp_w, cpu.boost_power_w) == (170, 230)  # type: ignore[union-attr]
+
+    def capacity(rated: float) -> set[str]:
+        b = build((cpu, 1), (part(catalog, NH_D15, rated_tdp_w=rated), 1))
+        return {f.rule for f in check(b).findings if f.severity is Severity.WARNING}
+
+    assert "cooler-capacity" not in capacity(230.0)
+    assert "cooler-capacity" in capacity(229.0)
+    unrated = check(build((cpu, 1), (part(catalog, NH_D15, rated_tdp_w=None), 1)))
+    assert "cooler-capacity" in {n.rule for n in unrated.not_checked}  # unknown: "not checked", never a pass

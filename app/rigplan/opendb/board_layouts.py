@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .corrections import entries
 from .data_quality import Change
 
 
@@ -41,11 +40,8 @@ class LayoutError(ValueError):
 
 
 def load(path: Path) -> list[Layout]:
-    if not path.exists():
-        return []
-    doc = yaml.safe_load(path.read_text("utf-8")) or {}
     out = []
-    for i, e in enumerate(doc.get("layouts") or []):
+    for i, e in enumerate(entries(path, "layouts")):
         where = f"{path.name}: entry {i + 1}"
         if not e.get("id") or not str(e.get("source") or "").strip() or not e.get("slots"):
             raise LayoutError(f"{where} lacks an id, its slots or a source")

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
+from .corrections import entries
 from .data_quality import Change
 
 
@@ -35,11 +34,8 @@ class RatingError(ValueError):
 
 
 def load(path: Path) -> list[Rating]:
-    if not path.exists():
-        return []
-    doc = yaml.safe_load(path.read_text("utf-8")) or {}
     out = []
-    for i, e in enumerate(doc.get("ratings") or []):
+    for i, e in enumerate(entries(path, "ratings")):
         missing = [k for k in ("match", "rated_tdp_w", "basis", "source", "date") if not e.get(k)]
         if missing or e["basis"] not in ("maker", "measured"):
             raise RatingError(f"{path.name}: rating {i + 1} lacks {', '.join(missing) or 'a basis of maker/measured'}")

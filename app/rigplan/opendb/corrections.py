@@ -35,12 +35,18 @@ class CorrectionError(ValueError):
     pass
 
 
-def load(path: Path) -> list[Correction]:
+def entries(path: Path, key: str) -> list[Any]:
+    """The list under `key` of a hand-written YAML source in parts/ (corrections, layouts, cooler ratings, the
+    supplement); empty when the file is absent or the key holds nothing."""
     if not path.exists():
         return []
     doc = yaml.safe_load(path.read_text("utf-8")) or {}
+    return list(doc.get(key) or [])
+
+
+def load(path: Path) -> list[Correction]:
     out = []
-    for i, e in enumerate(doc.get("corrections") or []):
+    for i, e in enumerate(entries(path, "corrections")):
         missing = [k for k in ("id", "field", "value", "source") if k not in e]
         if missing or not str(e.get("source") or "").strip():
             raise CorrectionError(f"{path.name}: entry {i + 1} lacks {', '.join(missing) or 'a source'}")

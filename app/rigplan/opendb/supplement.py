@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rigplan.model.parts import PART_ADAPTER, Kind
+
+from .corrections import entries
 
 PREFIX = "ws-"  # every supplement id starts with it: never an OpenDB UUID
 
@@ -25,12 +25,9 @@ class SupplementError(ValueError):
 
 def load(path: Path) -> dict[Kind, list[dict[str, Any]]]:
     """The supplement's records by kind; an empty map when the file is absent."""
-    if not path.exists():
-        return {}
-    doc = yaml.safe_load(path.read_text("utf-8")) or {}
     out: dict[Kind, list[dict[str, Any]]] = {}
     seen: set[str] = set()
-    for i, rec in enumerate(doc.get("parts") or []):
+    for i, rec in enumerate(entries(path, "parts")):
         pid = str(rec.get("id") or "")
         where = f"{path.name}: part {i + 1} ({pid or 'no id'})"
         if not pid.startswith(PREFIX) or pid in seen:

@@ -8,7 +8,8 @@ with its source; a measured one is marked inferred). Noctua's own guidance expla
 figure to hold a cooler to: "95W" or "105W" CPUs emit 150 W or more in their turbo modes (noctua.at, "Noctua's
 Standardised Performance Rating (NSPR)").
 
-Unknown rating: "not checked" (the suggester does not choose such a cooler unless missing data is allowed). A
+Unknown rating: "not checked", which the suggester accepts (not strict: no cooler for sTRX4 or sTR5 has a sourced
+rating yet, so strict would leave every 3-4 GPU question without an answer; docs/checks.md). A
 rating below the CPU's sustained power: a warning (the CPU throttles under an all-core load; the expert's minimums
 refuse it)."""
 
