@@ -118,3 +118,25 @@ def test_an_entry_without_its_source_or_with_an_unknown_basis_is_refused(
     path = _file(tmp_path, entry.rstrip("\n") + "\n    " + bad + "\n")
     with pytest.raises(list_prices.ListPriceError, match=message):
         list_prices.load(path)
+
+
+def test_the_catalog_update_never_adds_or_drops_a_list_price(catalog: Catalog) -> None:
+    """update.keep_prices keeps the join's price of an unchanged part; a list price is the file's: a part the file
+    prices keeps the new list price even where the catalog in use had none, and one whose entry is gone loses it."""
+    from rigplan.catalog.loader import load_base_catalog
+    from rigplan.opendb.update import keep_prices
+
+    base = load_base_catalog()
+    ada = base.row_of(RTX_6000_ADA)
+    a5000 = next(p for p in catalog.of_kind(Kind.GPU) if p.id.startswith(A5000))
+    assert ada is not None and ada["price"]["source"].startswith("list price: ")
+    listed = {"amount": 1.0, "currency": "USD", "date": "2026-01-01", "source": "list price: X, 2026-01-01, Y: z"}
+    records = [
+        {**ada, "id": RTX_6000_ADA, "kind": "gpu", "price": listed},  # the file's newer list price stands
+        {**{k: v for k, v in ada.items() if k != "price"}, "id": RTX_6000_ADA, "kind": "gpu"},  # entry gone
+        {**a5000.model_dump(mode="json", exclude_none=True), "price": listed},  # a join price is never replaced
+    ]
+    keep_prices(records, base)
+    assert records[0]["price"] == listed
+    assert "price" not in records[1]
+    assert records[2]["price"]["source"].startswith("pc-part-dataset (PCPartPicker)")
