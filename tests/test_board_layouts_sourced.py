@@ -5,6 +5,8 @@ The figures checked against the catalog first:
 - Gigabyte TRX40 AORUS XTREME (priced, $1,062.90): four PCIe 4.0 x16 slots wired to the CPU. Tom's Hardware (as
   excerpted by mbreview.com): "four graphics cards at double-slot spacing ... moving the first slot to the case's top
   position", so positions 1, 3, 5 and 7.
+- ASRock X870E Taichi Lite (priced, $299.99): PCIe 5.0 x16 and x8, both on the CPU. A builder's notes
+  (github.com/huskyhoochu/dotfiles): "four-slot spacing", the second GPU "taking slots 5 to 7", so 1 and 5.
 - MSI MEG X870E GODLIKE: MSI's lane-sharing overview gives PCI_E1 and PCI_E2 on the CPU (PCIe 5.0 x16, x8, sharing
   the CPU's 16 lanes) and PCI_E3 on the chipset (PCIe 4.0 x4); it gives no positions.
 - PNY RTX A5000: 2 slots; GeForce RTX 4090 Founders Edition: 3 slots; Gigabyte WINDFORCE GeForce RTX 5090: 4 slots
@@ -20,6 +22,7 @@ from rigplan.model.parts import Motherboard
 from rigplan.rules import Severity, check
 
 TRX40_XTREME = "a45fa945"
+TAICHI_LITE = "1cfc8570"
 GODLIKE = "580963bb"
 A5000 = "35e4d252"
 RTX_4090_FE = "7b22a20f"
@@ -81,6 +84,23 @@ def test_the_trx40_aorus_xtreme_takes_two_thick_cards_but_not_three(catalog: Cat
         "The GeForce RTX 5090 (4 slots) in the x16 slot at position 1 covers the x16 slot at position 3: the board's "
         "x16 slots are 2 positions apart."
     ]
+
+
+def test_the_taichi_lite_takes_two_3_slot_cards_in_a_7_slot_case(catalog: Catalog) -> None:
+    """Four positions apart from the top: two 3-slot cards at 1 and 5, the lower one reaching position 7 of the
+    North's 7; two 4-slot RTX 5090s fit the board too, but the lower one reaches 8, so they need an 8-slot case."""
+    board = part(catalog, TAICHI_LITE)
+    assert isinstance(board, Motherboard) and board.pcie_slots and board.price is not None
+    assert [(s.lanes, s.wired_to, s.positions) for s in board.pcie_slots] == [(16, "cpu", (1,)), (8, "cpu", (5,))]
+    north, nv7 = (part(catalog, NORTH), 1), (part(catalog, NV7), 1)
+    assert spacing(build((part(catalog, RTX_4090_FE), 2), (board, 1), north)) == ([], [])
+    w5090 = (part(catalog, WINDFORCE_5090), 2)
+    assert spacing(build(w5090, (board, 1), nv7)) == ([], [])
+    assert spacing(build(w5090, (board, 1), north)) == (
+        ["The lowest GPU (4 slots) sits in the x8 slot at position 5 and reaches position 8; the case has 7 expansion "
+         "slots."],
+        [],
+    )  # fmt: skip
 
 
 def test_the_godlike_wiring_is_msis_and_its_positions_stay_unknown(catalog: Catalog) -> None:
