@@ -3,10 +3,14 @@ key sequence. Each goes through Qt's event path (viewport mouse events, key even
 test built on them fails when a signal is disconnected or a shortcut is lost, where emitting the signal by hand or
 triggering the action would still pass.
 
-    from gui_helpers import choose, click, click_cell, click_link, press, type_text
+    from gui_helpers import choose, click, click_cell, click_link, pick, press, show_tab, tick, type_into, type_text
 
 `choose` opens the menus of the menu bar (or a button's menu) with the mouse down to an action and clicks it, so the
 action must be in a menu, visible and enabled, as the user sees it; `click` presses a button where it is drawn.
+`pick` opens a combo box with a click and picks an item with the keys; `type_into` types a value into a spin box or
+line edit and leaves it with Tab or Return (so editingFinished fires as for a user); `tick` clicks a check box on or
+off; `show_tab` clicks a tab's title on its tab bar. Each scrolls its widget into view in a scroll area first and
+fails when the widget is hidden or disabled, as it would be for the user.
 """
 
 from __future__ import annotations
@@ -15,14 +19,19 @@ from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSpinBox,
     QApplication,
     QCheckBox,
+    QComboBox,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMenuBar,
     QRadioButton,
+    QScrollArea,
     QStyle,
     QStyleOptionButton,
+    QTabWidget,
     QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
@@ -90,9 +99,19 @@ def press(qtbot, widget: QWidget, sequence: str) -> None:  # noqa: ANN001
     qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
 
 
+def reveal(widget: QWidget) -> None:
+    """Scroll `widget` into view in every scroll area that holds it (the user scrolls to a field before using it)."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea):
+            parent.ensureWidgetVisible(widget)
+        parent = parent.parentWidget()
+
+
 def click(qtbot, widget: QWidget) -> None:  # noqa: ANN001
     """Click a button (or any widget) in its middle with the left mouse button; it must be shown and enabled, as the
     user needs it to be."""
+    reveal(widget)
     assert widget.isVisible(), f"{widget!r} is not on screen"
     assert widget.isEnabled(), f"{widget!r} is disabled"
     pos = widget.rect().center()
@@ -106,6 +125,92 @@ def click(qtbot, widget: QWidget) -> None:  # noqa: ANN001
         )
         pos = widget.style().subElementRect(element, opt, widget).center()
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=pos)
+
+
+def tick(qtbot, box: QCheckBox, on: bool = True) -> None:  # noqa: ANN001
+    """Click the check box so it ends `on` (no click when it already is); fails when the click does not toggle it."""
+    if box.isChecked() != on:
+        click(qtbot, box)
+    assert box.isChecked() == on, f"{box.text()!r} did not turn {'on' if on else 'off'} when clicked"
+
+
+def _focus(qtbot, widget: QWidget) -> None:  # noqa: ANN001
+    """Give `widget` the keyboard focus with the window active, as a click or Tab would."""
+    reveal(widget)
+    assert widget.isVisible(), f"{widget!r} is not on screen"
+    assert widget.isEnabled(), f"{widget!r} is disabled"
+    window = widget.window()
+    if not window.isActiveWindow():
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(widget.hasFocus, timeout=2000)
+
+
+def type_into(qtbot, widget: QAbstractSpinBox | QLineEdit, text: object, *, leave: str = "Tab") -> None:  # noqa: ANN001
+    """Type `text` into a spin box or line edit as the user does: focus it, select what it holds (a spin box's
+    prefix and suffix stay), type key by key, then leave with Tab (moves the focus on) or Return (stays; in a dialog
+    Return also presses the default button). Fails unless editingFinished fires, as it does for the user."""
+    assert leave in ("Tab", "Return"), leave
+    _focus(qtbot, widget)
+    qtbot.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # select all
+    if isinstance(widget, QLineEdit):
+        qtbot.keyClick(widget, Qt.Key.Key_Delete)
+    key = Qt.Key.Key_Tab if leave == "Tab" else Qt.Key.Key_Return
+    with qtbot.waitSignal(widget.editingFinished, timeout=2000):
+        qtbot.keyClicks(widget, str(text))
+        qtbot.keyClick(widget, key)
+
+
+def pick(qtbot, combo: QComboBox, text: str | None = None, *, data: object = None) -> None:  # noqa: ANN001
+    """Pick the item shown as `text` (or holding `data`) in a combo box as the user does: click the box to open
+    its list, move to the item with the arrow keys, press Return. Fails when the item is missing or disabled."""
+    index = combo.findText(text) if text is not None else combo.findData(data)
+    assert index >= 0, f"no item {text if text is not None else data!r} in the box (has {_items(combo)})"
+    reveal(combo)
+    assert combo.isVisible(), f"{combo!r} is not on screen"
+    assert combo.isEnabled(), f"{combo!r} is disabled"
+    view = combo.view()
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton, pos=combo.rect().center())
+    qtbot.waitUntil(view.isVisible, timeout=2000)
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    for _ in range(combo.count()):
+        row = view.currentIndex().row()
+        if row == index:
+            break
+        qtbot.keyClick(view, Qt.Key.Key_Down if row < index else Qt.Key.Key_Up)
+        assert view.currentIndex().row() != row, f"the arrow keys cannot reach item {index} (disabled?)"
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not view.isVisible(), timeout=2000)
+    assert combo.currentIndex() == index, f"picked {combo.currentText()!r}, wanted item {index}"
+
+
+def _items(combo: QComboBox) -> list[str]:
+    return [combo.itemText(i) for i in range(combo.count())]
+
+
+def show_tab(qtbot, tabs: QTabWidget, title: str) -> None:  # noqa: ANN001
+    """Click the tab titled `title` (its mnemonic '&' ignored) on the tab bar."""
+    bar = tabs.tabBar()
+    titles = [tabs.tabText(i).replace("&", "") for i in range(tabs.count())]
+    assert title in titles, f"no tab {title!r} (has {titles})"
+    index = titles.index(title)
+    assert bar.isVisible(), "the tab bar is not on screen"
+    rect = bar.tabRect(index)
+    assert rect.isValid() and bar.rect().contains(rect.center()), f"tab {title!r} is not drawn"
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=rect.center())
+    assert tabs.currentIndex() == index, f"tab {title!r} did not open"
+
+
+def open_costs(qtbot, window: QMainWindow, *, assumptions: bool = True) -> None:  # noqa: ANN001
+    """Click the main window's Costs tab and, with `assumptions`, open its Assumptions panel by its button when the
+    tab folded it on first show (a folded panel's fields take no click or key)."""
+    show_tab(qtbot, window.tabs, "Costs")  # type: ignore[attr-defined]
+    costs = window.costs  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: costs._sized, timeout=5000)  # the tab's first layout, which may fold the panel
+    if assumptions and costs.side.isHidden():
+        click(qtbot, costs.side.button)
+    assert not assumptions or costs.form.isVisible()
 
 
 def _menu_trail(menu: QMenu, action: QAction) -> list[QMenu] | None:
