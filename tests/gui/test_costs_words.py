@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import show_tab
+
 from rigplan.files import load
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.rules import check
@@ -12,7 +14,7 @@ from rigplan.rules import check
 
 def _costs(qtbot, w: MainWindow) -> None:  # noqa: ANN001
     w.resize(1280, 720)
-    w.tabs.setCurrentIndex(1)
+    show_tab(qtbot, w.tabs, "Costs")
     w.costs.ensure_charts()
     qtbot.wait(100)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose
+from gui_helpers import choose, show_tab
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
@@ -24,7 +24,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 def costs_window(window: MainWindow, examples_dir: Path, qtbot) -> MainWindow:  # noqa: ANN001
     window.resize(1280, 720)
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     chart = window.costs.chart("breakeven")
     # Laid out: the plot has the share of the window test_chart_sizes.py asks of it.
@@ -42,14 +42,14 @@ def test_the_chart_takes_most_of_the_window_and_findings_step_aside(costs_window
     assert area + table.width() * table.height() > 0.5 * w.width() * w.height()
     assert chart.height() > w.costs.offers_panel.height()
     assert not w.findings_dock.isVisible()  # the Costs tab has the full height
-    w.tabs.setCurrentIndex(0)
+    show_tab(qtbot, w.tabs, "Parts")
     assert w.findings_dock.isVisible()
     choose(qtbot, w, w.menus.findings)  # View > Findings off
     assert not w.findings_dock.isVisible()
-    w.tabs.setCurrentIndex(1)
-    w.tabs.setCurrentIndex(0)
+    show_tab(qtbot, w.tabs, "Costs")
+    show_tab(qtbot, w.tabs, "Parts")
     assert not w.findings_dock.isVisible()  # the user's choice holds
-    w.tabs.setCurrentIndex(1)
+    show_tab(qtbot, w.tabs, "Costs")
     w.costs.show_assumptions(False)
     assert not w.costs.form.isVisible()
     qtbot.mouseClick(w.costs.side.button, Qt.MouseButton.LeftButton)
@@ -164,11 +164,11 @@ def test_show_hide_an_offer_and_choose_the_sensitivity_offer(costs_window: MainW
     assert not v.chart("breakeven").markers[1][1].isVisible()
     item.setCheckState(Qt.CheckState.Checked)
     assert names[1] in v.curve_data()
-    v.chart_tabs.setCurrentIndex(2)
+    show_tab(qtbot, v.chart_tabs, "Sensitivity")
     v.sens_box.setCurrentIndex(2)
     title = v.chart("tornado").widget.getPlotItem().titleLabel.text
     assert names[2] in title
-    v.chart_tabs.setCurrentIndex(1)
+    show_tab(qtbot, v.chart_tabs, "Cost breakdown")
     bottom = v.chart("breakdown").plot.getAxis("bottom")
     assert bottom.height() >= 3 * v.fontMetrics().lineSpacing()  # three-line labels are not clipped (issue 29)
     first = v.chart("breakdown").tick_names[1]
@@ -274,6 +274,6 @@ def test_the_folded_assumptions_panel_is_remembered(costs_window: MainWindow, ca
     qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
     again.resize(1920, 1080)  # wide enough that the panel would show by default
     again.show()
-    again.tabs.setCurrentIndex(1)
+    show_tab(qtbot, again.tabs, "Costs")
     qtbot.waitUntil(lambda: getattr(again.costs, "_sized", False))
     assert again.costs.side.isHidden()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose, click_cell, press, type_text
+from gui_helpers import choose, click_cell, press, show_tab, type_text
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -80,7 +80,7 @@ def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> Non
 
 def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     before_curve = window.costs.curve_data()["own"][1]
     before_label = window.costs.breakeven_text()
@@ -217,7 +217,7 @@ def test_add_an_offer_to_the_chart(qtbot, window: MainWindow) -> None:  # noqa: 
     """Tick an offer in the offers table with the pricing filter on spot: it is charted at spot, and the build
     (hence the file) holds the comparison."""
     costs = window.costs
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     panel = costs.offers_panel
     before = list(costs.comparison)
     panel.pricing_box.setCurrentIndex(panel.pricing_box.findText("has spot"))

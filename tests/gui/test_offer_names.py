@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import show_tab
+
 from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import job_lines, make_plan, name_lines
 from rigplan.files import load
@@ -23,7 +25,7 @@ COMPARE = [
 def test_the_costs_tab_names_each_offer_once(window: MainWindow, examples_dir: Path, qtbot) -> None:  # noqa: ANN001
     window.resize(1280, 720)
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     v = window.costs
     v.ensure_charts()
     v.set_build(window.doc.build.model_copy(update={"comparison": tuple(COMPARE)}))
@@ -40,7 +42,7 @@ def test_the_costs_tab_names_each_offer_once(window: MainWindow, examples_dir: P
     assert table == [v._names[c.offer] for c in COMPARE]
     tips = [v.compare.item(r, 0).toolTip().split("\n")[0] for r in range(1, v.compare.rowCount())]
     assert tips == table  # each tooltip opens with the same name, then the instance and its price date
-    v.chart_tabs.setCurrentIndex(1)
+    show_tab(qtbot, v.chart_tabs, "Cost breakdown")
     bars = v.chart("breakdown").tick_names[1:]
     assert bars[0].split("\n") == ["AWS", "2x RTXPRO6000", "spot"]
 

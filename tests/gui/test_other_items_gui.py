@@ -4,7 +4,7 @@ typed in the table, removed, each undoable), counted in the total; and the save 
 from __future__ import annotations
 
 import pytest
-from gui_helpers import choose, click
+from gui_helpers import choose, click, show_tab
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -185,5 +185,5 @@ def test_edit_menu_entry_hint_and_unpriced_wording(qtbot, window: MainWindow) ->
     assert "(1 other item without a price)" in window.build_panel.total.text()
     window.doc.add_part(window.catalog.get(I5_13400F).model_copy(update={"price": None}))
     assert "(1 part and 1 other item without a price)" in window.build_panel.total.text()
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     assert "1 part and 1 other item without a price" in window.costs.summary.text()

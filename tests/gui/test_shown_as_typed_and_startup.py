@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from gui_helpers import show_tab
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import Qt as QtGuiNs
 from PySide6.QtGui import QTextDocument
@@ -107,7 +108,7 @@ def test_build_panel_tooltips_show_names_and_sources_as_typed(hostile_window: Ma
 
 def test_costs_summary_and_its_tooltip_show_offer_names_as_typed(qtbot, hostile_window: MainWindow) -> None:  # noqa: ANN001
     w = hostile_window
-    w.tabs.setCurrentIndex(1)
+    show_tab(qtbot, w.tabs, "Costs")
     qtbot.waitUntil(lambda: w.costs.report is not None)
     html = w.costs.summary.text()  # rich text, for its layout: every piece of data in it escaped
     assert literal(html, "AWS " + BOLD + IMG + " (on-demand)")  # named by its instance (its GPU is unknown), whole

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gui_helpers import type_text
+from gui_helpers import show_tab, type_text
 from PySide6.QtCore import Qt
 
 from rigplan.cloud.offers import OfferCatalog
@@ -107,14 +107,13 @@ def test_setters_follow_the_window(panel: WorkloadPanel, offers: OfferCatalog, t
 def test_the_workload_tab_of_the_window_saves_its_choice_in_the_build(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
     """Beside the break-even chart: the Costs view's Workload tab follows the open build, and a choice there is an
     undoable edit that the saved file keeps."""
-    from rigplan.gui.mainwindow import COSTS_TAB
 
     window.files.open_path(BUILD, ask=False)
-    window.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, window.tabs, "Costs")
     costs = window.costs
     qtbot.waitUntil(lambda: costs.workload is not None)
     tabs = costs.chart_tabs
-    tabs.setCurrentIndex([tabs.tabText(i) for i in range(tabs.count())].index("Workload"))
+    show_tab(qtbot, tabs, "Workload")
     panel = costs.workload
     assert tabs.tabText(tabs.currentIndex()) == "Workload"
     assert "2x GeForce RTX 4090" in panel.verdict.text()  # the window's build, not an empty one
