@@ -75,6 +75,42 @@ def click_cell(
         qtbot.mouseClick(view.viewport(), button, pos=pos)
 
 
+def check_cell(
+    qtbot,  # noqa: ANN001 - pytest-qt's fixture
+    view: QAbstractItemView,
+    row: int,
+    column: int = 0,
+    on: bool = True,
+) -> None:
+    """Tick (or untick) a checkable cell as the user does from the keyboard: click the cell, then Space when the
+    click left it in the other state. Fails unless the cell ends in the state asked for."""
+    model = view.model()
+    assert model is not None
+    index = model.index(row, column)
+    want = Qt.CheckState.Checked if on else Qt.CheckState.Unchecked
+
+    def state() -> Qt.CheckState:
+        return Qt.CheckState(index.data(Qt.ItemDataRole.CheckStateRole))
+
+    click_cell(qtbot, view, row, column)
+    if state() != want:
+        qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert state() == want, f"cell {row}, {column} did not turn {'on' if on else 'off'}"
+
+
+def sort_by(qtbot, view: QAbstractItemView, column: int, order: Qt.SortOrder) -> None:  # noqa: ANN001
+    """Sort a table by clicking its column's header (a second click when the first sorted the other way)."""
+    header = view.horizontalHeader()  # type: ignore[attr-defined]
+    assert header.isVisible() and header.isSectionHidden(column) is False, f"column {column} is not on screen"
+    for _ in range(2):
+        x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+        assert 0 <= x < header.viewport().width(), f"column {column} is scrolled out of view"
+        qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+        if header.sortIndicatorSection() == column and header.sortIndicatorOrder() == order:
+            return
+    raise AssertionError(f"clicking header {column} did not sort {order}")
+
+
 def type_text(qtbot, widget: QWidget, text: str, *, clear: bool = True, enter: bool = False) -> None:  # noqa: ANN001
     """Focus `widget` and type `text` key by key (select-all and delete first with `clear`); Return after with
     `enter`."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose, show_tab
+from gui_helpers import check_cell, choose, open_costs, pick, show_tab, sort_by, type_into
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
@@ -96,16 +96,16 @@ def test_default_comparison_is_the_best_work_per_dollar_per_provider(
     assert any(o.gpu_count == 2 for o in chosen)
 
 
-def test_offers_table_filters_and_sorts(costs_window: MainWindow) -> None:
+def test_offers_table_filters_and_sorts(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
     panel = costs_window.costs.offers_panel
-    panel.provider_box.setCurrentIndex(panel.provider_box.findText("GCP"))
+    pick(qtbot, panel.provider_box, "GCP")
     shown = [panel.proxy.index(r, COL_PROVIDER).data() for r in range(panel.proxy.rowCount())]
     assert shown and set(shown) == {"GCP"}  # the filter applies to charted offers too (issue 40: they stayed on top)
-    panel.view.sortByColumn(COL_OD, Qt.SortOrder.AscendingOrder)
+    sort_by(qtbot, panel.view, COL_OD, Qt.SortOrder.AscendingOrder)
     prices = [panel.proxy.index(r, COL_OD).data(Qt.ItemDataRole.UserRole) for r in range(panel.proxy.rowCount())]
     known = [p for p in prices if p is not None]
     assert known == sorted(known) and prices[: len(known)] == known  # unknown prices last
-    panel.pricing_box.setCurrentIndex(panel.pricing_box.findData(Pricing.SPOT))
+    pick(qtbot, panel.pricing_box, data=Pricing.SPOT)
     offers = panel.model.offers
     for r in range(panel.proxy.rowCount()):
         o = offers[panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()]
@@ -129,7 +129,7 @@ def test_breakeven_labels_do_not_overlap(costs_window: MainWindow) -> None:
 
 def test_readout_on_the_hours_axis_reads_that_hour_and_follows_the_assumptions(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
     v = costs_window.costs
-    v.axis_box.setCurrentIndex(1)  # hours of work
+    pick(qtbot, v.axis_box, "x: hours of work")
     v.hover_at(1000.0)
     r = v.report
     day = 1000.0 / costs_window.doc.build.assumptions.hours_per_day  # 1,000 h at 8 h a day: day 125
@@ -141,10 +141,11 @@ def test_readout_on_the_hours_axis_reads_that_hour_and_follows_the_assumptions(c
     v.hover_at(-50.0)  # left of the origin: month/hour 0, never negative
     assert v.compare.horizontalHeaderItem(3).text() == "At 0 h"
     v.hover_at(1000.0)
-    v.form.spins["electricity_per_kwh"].setValue(0.60)  # the read-out follows at once
+    open_costs(qtbot, costs_window)  # the Assumptions panel opened by its button, to type in
+    type_into(qtbot, v.form.spins["electricity_per_kwh"], "0.6")  # the read-out follows at once
     own = v.report.upfront + v.report.own_slope_per_day * day
     assert v.compare.column_texts(3)[0] == costs_window.money_short(own)
-    v.axis_box.setCurrentIndex(0)
+    pick(qtbot, v.axis_box, "x: calendar months")
     # a real pointer over the plot sets the read-out (the chart's mouse signal is rate-limited)
     be = v.chart("breakeven")
     target = be.widget.getPlotItem().vb.mapViewToScene(QPointF(12.0, 1000.0))
@@ -158,14 +159,13 @@ def test_show_hide_an_offer_and_choose_the_sensitivity_offer(costs_window: MainW
     v = costs_window.costs
     names = v.names()
     assert set(names) <= set(v.curve_data())
-    item = v.compare.item(2, 0)
-    item.setCheckState(Qt.CheckState.Unchecked)
+    check_cell(qtbot, v.compare, 2, 0, False)
     assert names[1] not in v.curve_data() and names[0] in v.curve_data()
     assert not v.chart("breakeven").markers[1][1].isVisible()
-    item.setCheckState(Qt.CheckState.Checked)
+    check_cell(qtbot, v.compare, 2, 0, True)
     assert names[1] in v.curve_data()
     show_tab(qtbot, v.chart_tabs, "Sensitivity")
-    v.sens_box.setCurrentIndex(2)
+    pick(qtbot, v.sens_box, v.sens_box.itemText(2))
     title = v.chart("tornado").widget.getPlotItem().titleLabel.text
     assert names[2] in title
     show_tab(qtbot, v.chart_tabs, "Cost breakdown")
@@ -189,7 +189,7 @@ def test_pricing_change_and_comparison_travel_with_the_file(
             if v.compare.cellWidget(r, 1).findData(Pricing.SPOT) >= 0
         )
         spot = box.findData(Pricing.SPOT)
-    box.setCurrentIndex(spot)
+    pick(qtbot, box, data=Pricing.SPOT)
     assert any(c.pricing is Pricing.SPOT for c in w.doc.build.comparison)
     target = tmp_path / "shared.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
