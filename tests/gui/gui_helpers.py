@@ -15,6 +15,8 @@ fails when the widget is hidden or disabled, as it would be for the user.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
+    QDialog,
     QLineEdit,
     QMainWindow,
     QMenu,
@@ -73,6 +76,20 @@ def click_cell(
         qtbot.mouseDClick(view.viewport(), button, pos=pos)
     else:
         qtbot.mouseClick(view.viewport(), button, pos=pos)
+
+
+def edit_cell(qtbot, view: QAbstractItemView, row: int, column: int, text: str) -> None:  # noqa: ANN001
+    """Type `text` into a table cell as the user does: a double-click opens its editor (F2 is the window's Rename),
+    select all, type, Return commits. Fails when the cell opens no editor."""
+    _activate(qtbot, view)
+    click_cell(qtbot, view, row, column, double=True)
+    qtbot.waitUntil(lambda: view.state() == QAbstractItemView.State.EditingState, timeout=2000)
+    editor = QApplication.focusWidget()
+    assert editor is not None and view.isAncestorOf(editor), "the cell's editor did not take the focus"
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.state() != QAbstractItemView.State.EditingState, timeout=2000)
 
 
 def check_cell(
@@ -170,15 +187,20 @@ def tick(qtbot, box: QCheckBox, on: bool = True) -> None:  # noqa: ANN001
     assert box.isChecked() == on, f"{box.text()!r} did not turn {'on' if on else 'off'} when clicked"
 
 
+def _activate(qtbot, widget: QWidget) -> None:  # noqa: ANN001
+    """Make `widget`'s window the active one (as the user's click on it does), so the keyboard focus can go there."""
+    window = widget.window()
+    if not window.isActiveWindow():
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+
+
 def _focus(qtbot, widget: QWidget) -> None:  # noqa: ANN001
     """Give `widget` the keyboard focus with the window active, as a click or Tab would."""
     reveal(widget)
     assert widget.isVisible(), f"{widget!r} is not on screen"
     assert widget.isEnabled(), f"{widget!r} is disabled"
-    window = widget.window()
-    if not window.isActiveWindow():
-        window.activateWindow()
-        qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    _activate(qtbot, widget)
     widget.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(widget.hasFocus, timeout=2000)
 
@@ -247,6 +269,16 @@ def open_costs(qtbot, window: QMainWindow, *, assumptions: bool = True) -> None:
     if assumptions and costs.side.isHidden():
         click(qtbot, costs.side.button)
     assert not assumptions or costs.form.isVisible()
+
+
+def run_dialog(qtbot, dialog: QDialog, drive: Callable[[QDialog], object]) -> int:  # noqa: ANN001
+    """A stand-in for `dialog.exec()` (monkeypatch it in): show the dialog, let `drive` use it as the user does (it
+    must end by pressing a button that closes it), return its result. Fails if `drive` leaves it open."""
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    drive(dialog)
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
+    return dialog.result()
 
 
 def _menu_trail(menu: QMenu, action: QAction) -> list[QMenu] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import check_cell, choose, open_costs, pick, show_tab, sort_by, type_into
+from gui_helpers import check_cell, choose, click_cell, open_costs, pick, show_tab, sort_by, type_into
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
@@ -211,11 +211,23 @@ def test_a_version_1_file_opens_with_the_default_comparison(window: MainWindow) 
     assert window.doc.build.first(Kind.GPU) is not None
 
 
-def test_at_most_eight_offers_on_the_chart(costs_window: MainWindow) -> None:
+def test_at_most_eight_offers_on_the_chart(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
     v = costs_window.costs
-    model = v.offers_panel.model
-    for o in model.offers[:8]:
-        model.setData(model.index(model.row_of(o.id), 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    view = v.offers_panel.view
+
+    def first_unticked() -> int:  # charted offers move to the top: look again after each tick
+        model = view.model()
+        states = [model.index(r, 0).data(Qt.ItemDataRole.CheckStateRole) for r in range(model.rowCount())]
+        return next(r for r, state in enumerate(states) if Qt.CheckState(state) == Qt.CheckState.Unchecked)
+
+    for _ in range(8):  # the user ticks offers until eight are charted
+        if len(v.comparison) < 8:
+            check_cell(qtbot, view, first_unticked(), 0, True)
+    assert len(v.comparison) == 8
+    row = first_unticked()
+    click_cell(qtbot, view, row, 0)  # a ninth: refused, its box stays empty
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert Qt.CheckState(view.model().index(row, 0).data(Qt.ItemDataRole.CheckStateRole)) == Qt.CheckState.Unchecked
     assert len(v.comparison) == 8
     assert "at most 8" in v.notice.text() and not v.notice.isHidden()
     _ = QPoint

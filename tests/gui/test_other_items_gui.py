@@ -4,7 +4,7 @@ typed in the table, removed, each undoable), counted in the total; and the save 
 from __future__ import annotations
 
 import pytest
-from gui_helpers import choose, click, show_tab
+from gui_helpers import choose, click, edit_cell, pick, show_tab, type_into
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -28,13 +28,10 @@ def _fill(qtbot, **fields: str | int | float) -> list[str]:  # noqa: ANN001
             return
         for name, value in fields.items():
             widget = getattr(dlg, name)
-            if name in ("quantity", "watts"):
-                widget.setValue(value)
-            elif name == "category":
-                widget.setCurrentIndex(widget.findData(value))
+            if name == "category":
+                pick(qtbot, widget, data=value)
             else:
-                widget.clear()
-                qtbot.keyClicks(widget, str(value))
+                type_into(qtbot, widget, str(value))
         click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Ok))
         if dlg.isVisible():  # refused: the dialog stays open with what was typed; the test then cancels
             seen.append(f"still open; name={dlg.name.text()!r} price={dlg.price.text()!r}")
@@ -69,15 +66,15 @@ def test_add_edit_undo_an_other_item(qtbot, window: MainWindow, monkeypatch) -> 
     assert window.isWindowModified()
     # The quantity typed in the table: one more undoable command.
     table, r = window.build_panel.table, window.build_panel.other_row(0)
-    table.item(r, 2).setData(Qt.ItemDataRole.EditRole, 4)
+    edit_cell(qtbot, table, r, 2, "4")
     assert window.doc.build.other[0].quantity == 4
     assert f"Total: {window.money(cpu.price.amount + 4 * 9.99)}" in window.build_panel.total.text()
     # A price typed in the table, and a bad one refused with a message, the old price kept.
-    table.item(r, 3).setText("$12.50")
+    edit_cell(qtbot, table, r, 3, "$12.50")
     assert window.doc.build.other[0].price.amount == 12.5  # type: ignore[union-attr]
     warned: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
-    table.item(r, 3).setText("-5")
+    edit_cell(qtbot, table, r, 3, "-5")
     assert warned and "from 0 to" in warned[0]
     assert window.doc.build.other[0].price.amount == 12.5  # type: ignore[union-attr]
     assert _row(window, 0)[3] == window.money(12.5)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gui_helpers import show_tab
+from gui_helpers import edit_cell, show_tab
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import Qt as QtGuiNs
 from PySide6.QtGui import QTextDocument
@@ -313,16 +313,16 @@ def test_quitting_after_cancelling_a_stuck_update_exits_cleanly(tmp_path: Path) 
     assert "quit with the download still waiting: True" in out.stdout
 
 
-def test_a_typed_price_goes_through_the_one_number_parser(window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+def test_a_typed_price_goes_through_the_one_number_parser(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
     window.doc.add_part(window.catalog.get(RTX_4090_FE))
     t = window.build_panel.table
     row = next(r for r in range(t.rowCount()) if t.item(r, 1) and t.item(r, 1).text().startswith("NVIDIA"))
-    t.item(row, 3).setText("1.234,56")  # a decimal comma, as typed in Germany
+    edit_cell(qtbot, t, row, 3, "1.234,56")  # a decimal comma, as typed in Germany
     assert window.doc.build.items[0].price_override.amount == pytest.approx(1234.56)
     for bad in ("1,2,3", "-5", "1e308", "nan"):  # "1,2,3" was stored as 123.00
         t = window.build_panel.table
-        t.item(row, 3).setText(bad)
+        edit_cell(qtbot, t, row, 3, bad)
         assert window.doc.build.items[0].price_override.amount == pytest.approx(1234.56)
     assert len(warnings) == 4
