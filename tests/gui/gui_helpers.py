@@ -220,6 +220,14 @@ def type_into(qtbot, widget: QAbstractSpinBox | QLineEdit, text: object, *, leav
         qtbot.keyClick(widget, key)
 
 
+def paste_into(qtbot, widget: QWidget, text: str) -> None:  # noqa: ANN001
+    """Paste `text` as the user does: it goes on the clipboard, the widget gets the focus, Ctrl+A then Ctrl+V."""
+    QApplication.clipboard().setText(text)
+    _focus(qtbot, widget)
+    qtbot.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(widget, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+
+
 def pick(qtbot, combo: QComboBox, text: str | None = None, *, data: object = None) -> None:  # noqa: ANN001
     """Pick the item shown as `text` (or holding `data`) in a combo box as the user does: click the box to open
     its list, move to the item with the arrow keys, press Return. Fails when the item is missing or disabled."""
