@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import click_cell, sort_by, tick
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -34,7 +35,7 @@ def test_numeric_filters_like_the_cli_where(qtbot, window: MainWindow) -> None: 
     cli = window.catalog.search(Kind.GPU, "", ["vram_gb>=16", "length_mm<=330", "price.amount<=800"])
     compatible = {window.catalog.table(Kind.GPU).part(i).id for i in rows}
     assert compatible <= {p.id for p in cli}
-    window.picker.compatible_only.setChecked(False)
+    tick(qtbot, window.picker.compatible_only, False)
     assert {window.catalog.table(Kind.GPU).part(i).id for i in shown_rows(window)} == {p.id for p in cli}
     type_search(qtbot, window, "rtx vram >= 24gb")  # spaces and units are fine
     assert all(cols["vram_gb"][i] >= 24 and "rtx" in cols["name"][i].lower() for i in shown_rows(window))
@@ -47,7 +48,7 @@ def test_search_and_sort_are_kept_per_slot(qtbot, window: MainWindow) -> None:  
     p.set_kind(Kind.GPU)
     type_search(qtbot, window, "4090")
     gpu_rows = shown_rows(window)
-    p.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # VRAM
+    sort_by(qtbot, p.view, 1, Qt.SortOrder.DescendingOrder)  # VRAM
     p.set_kind(Kind.CPU)
     assert p.search.text() == "" and p.proxy.rowCount() > 100  # not the GPU search, not an empty list
     type_search(qtbot, window, "ryzen")
@@ -65,7 +66,7 @@ def test_parts_that_would_add_an_error_are_marked(qtbot, window: MainWindow, exa
     p.set_kind(Kind.CPU)
     type_search(qtbot, window, "5800X")  # AM4: does not fit
     assert p.proxy.rowCount() == 0
-    p.compatible_only.setChecked(False)
+    tick(qtbot, p.compatible_only, False)
     assert p.proxy.rowCount() > 0
     index = p.proxy.index(0, 0)
     assert not index.data(Qt.ItemDataRole.DecorationRole).isNull()
@@ -81,7 +82,7 @@ def test_add_button_enter_and_readable_names(qtbot, window: MainWindow) -> None:
     p.set_kind(Kind.GPU)
     type_search(qtbot, window, "4090 strix")
     assert not p.add_button.isEnabled()
-    p.view.setCurrentIndex(p.proxy.index(0, 0))
+    click_cell(qtbot, p.view, 0)
     assert p.add_button.isEnabled() and p.add_button.isVisible()
     qtbot.mouseClick(p.add_button, Qt.MouseButton.LeftButton)
     assert window.doc.build.count(Kind.GPU) == 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtTest import QSignalSpy
 from PySide6.QtWidgets import QApplication
 
@@ -129,7 +129,11 @@ def test_selection_scroll_and_order_are_kept(qtbot, window: MainWindow, examples
     assert set(order) == set(compatible(w.doc.build, Kind.CPU, w.catalog))  # the filter: fitting CPUs only
     bar = view.verticalScrollBar()
     assert bar.maximum() > 0
-    bar.setValue(bar.maximum() // 2)
+    below = bar.rect().bottomLeft() + QPoint(bar.width() // 2, -bar.width() - 4)  # the trough above the down arrow
+    for _ in range(100):  # clicks in the trough page down, as the user scrolls to the middle of the list
+        if bar.value() >= bar.maximum() // 2:
+            break
+        qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=below)
     settle(qtbot)
     row = view.rowAt(view.viewport().height() // 2)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(p.proxy.index(row, 0)).center())

@@ -3,6 +3,7 @@ an unknown term; Tab leaves the list and Down in the search box enters it; the d
 
 from __future__ import annotations
 
+from gui_helpers import sort_by, tick
 from PySide6.QtCore import Qt
 
 from rigplan.gui.mainwindow import MainWindow
@@ -27,7 +28,7 @@ def _shown(w: MainWindow, header: str) -> list[object]:
 
 
 def test_filters_take_the_table_headers(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.picker.compatible_only.setChecked(False)
+    tick(qtbot, window.picker.compatible_only, False)
     window.picker.set_kind(Kind.MOTHERBOARD)
     everything = window.picker.proxy.rowCount()
     type_search(qtbot, window, "x16>=2")
@@ -73,7 +74,7 @@ def test_default_order_and_the_users_choice_kept(qtbot, window: MainWindow) -> N
     from PySide6.QtCore import QSettings
 
     p = window.picker
-    p.compatible_only.setChecked(False)
+    tick(qtbot, p.compatible_only, False)
     p.set_kind(Kind.CPU)
     model = p.model_for(Kind.CPU)
     first = [p.proxy.index(r, model.price_col).data(Qt.ItemDataRole.UserRole) for r in range(20)]
@@ -83,7 +84,7 @@ def test_default_order_and_the_users_choice_kept(qtbot, window: MainWindow) -> N
     col = next(n for n, c in enumerate(gpu.columns) if c[0] == "Speed/$1k")
     top = [p.proxy.index(r, col).data(Qt.ItemDataRole.UserRole) for r in range(10)]
     assert all(v is not None for v in top) and top == sorted(top, reverse=True)  # most speed per money first
-    p.view.sortByColumn(2, Qt.SortOrder.DescendingOrder)  # the user sorts GPUs by VRAM
+    sort_by(qtbot, p.view, 2, Qt.SortOrder.DescendingOrder)  # the user sorts GPUs by VRAM
     window.doc.undo_stack.setClean()
     window.save_settings()
     again = MainWindow(

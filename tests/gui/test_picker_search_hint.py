@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import pick
 from PySide6.QtCore import Qt
 
 from rigplan.gui.mainwindow import MainWindow
@@ -40,7 +41,7 @@ def test_switching_kind_keeps_a_search_that_matched_nothing(qtbot, window: MainW
     p = window.picker
     p.set_kind(Kind.CPU)
     _ctrl_f_and_type(qtbot, window, "4090")
-    p.kind_box.setCurrentIndex(p.kind_box.findData(Kind.GPU))  # the kind chosen in its box
+    pick(qtbot, p.kind_box, data=Kind.GPU)  # the kind chosen in its box
     assert p.search.text() == "4090" and p.proxy.rowCount() > 0
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import press, show_tab
+from gui_helpers import choose, press, show_tab
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
@@ -37,7 +37,7 @@ def test_findings_shown_after_quitting_on_the_costs_tab(qtbot, window: MainWindo
 
 
 def test_unticked_findings_stay_hidden_after_a_restart(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.menus.findings.setChecked(False)
+    choose(qtbot, window, window.menus.findings)  # View > Findings, ticked: untick it
     assert not window.findings_dock.isVisible()
     again = _restart(qtbot, window)
     assert not again.menus.findings.isChecked() and not again.findings_dock.isVisible()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import click_cell
+from gui_helpers import click_cell, pick
 
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
@@ -65,7 +65,7 @@ def test_a_spare_x16_slot_offers_add_and_replace_explicitly(qtbot, window: MainW
     assert [t.split(":")[0] for t in texts[1:]] == ["Replace GPU 1", "Replace GPU 2"]
     if p.proxy.rowCount() == 0:  # adding a third card fits nothing: the hint says why and what to do
         assert "Replace" in p.empty_hint.text() and p.empty_hint.isVisible()
-    p.target.setCurrentIndex(1)  # replace GPU 1
+    pick(qtbot, p.target, texts[1])  # replace GPU 1
     assert p.target.replacing() is not None
     assert p.proxy.rowCount() > 0
     chosen = window.catalog.table(Kind.GPU).part(p.proxy.mapToSource(p.proxy.index(0, 0)).row())
