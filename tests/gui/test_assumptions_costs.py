@@ -77,9 +77,10 @@ def test_job_mode(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     type_into(qtbot, form.job_size, "400")
     a = window.doc.build.assumptions
     assert a.job_hours == 400 and a.job_days is None
-    assert (
-        "owning wins after <b>" in window.costs.breakeven_text() or "owning wins after" in window.costs.summary.text()
-    )
+    p3 = window.costs.offers.get("aws:p3.2xlarge:us-east-1")
+    rent = 400 * p3.hourly(Pricing.ON_DEMAND)  # 400 V100-hours on the one-V100 instance
+    text = window.costs.breakeven_text()
+    assert f"Job on AWS 1x V100: {window.money(rent)} rented" in text and "owning wins after <b>" in text
     pick(qtbot, form.job_mode, data="job_days")  # job of days
     type_into(qtbot, form.job_size, "12")
     a = window.doc.build.assumptions

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gui_helpers import click_cell, sort_by, tick
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QStyle
 
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
@@ -101,7 +101,8 @@ def test_findings_use_standard_icons_not_emoji(qtbot, window: MainWindow, exampl
     items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
     errors = [i for i in items if i.toolTip(0).startswith("Error:")]
     assert errors
+    critical = tree.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical).pixmap(16).toImage()
     for item in errors:
         assert not item.icon(0).isNull()
+        assert item.icon(0).pixmap(16).toImage() == critical  # the style's own error icon
         assert not any(ch in item.text(0) for ch in "⛔⚠ℹ")
-    assert QApplication.style() is not None

@@ -37,7 +37,7 @@ def test_filters_take_the_table_headers(qtbot, window: MainWindow) -> None:  # n
     type_search(qtbot, window, "slots>=4")
     slots = _shown(window, "Slots")
     assert 0 < len(slots) < everything and all(v >= 4 for v in slots)  # the board's memory slots, as shown
-    assert window.picker.empty_hint.text() == "" or "No field" not in window.picker.empty_hint.text()
+    assert "No field" not in window.picker.empty_hint.text()
     window.picker.set_kind(Kind.MEMORY)
     for text in ("gb>=128", "gb >= 128GB", "GB>=128 gb"):
         type_search(qtbot, window, text)
