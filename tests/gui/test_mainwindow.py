@@ -31,7 +31,7 @@ from rigplan.model import Kind
 
 
 def search_and_add(qtbot, w: MainWindow, kind: Kind, text: str) -> None:  # noqa: ANN001
-    w.picker.set_kind(kind)
+    pick(qtbot, w.picker.kind_box, data=kind)
     type_text(qtbot, w.picker.search, text, enter=True)
     qtbot.waitUntil(lambda: 0 < w.picker.proxy.rowCount() < len(w.catalog.table(kind)))
     click_cell(qtbot, w.picker.view, 0, 0, double=True)  # the first match, double-clicked where it is drawn
@@ -73,16 +73,15 @@ def test_incompatible_cpu_shows_a_finding(qtbot, window: MainWindow) -> None:  #
         for i in range(window.findings.topLevelItemCount())
         if window.findings.topLevelItem(i).text(1) == "cpu-socket"
     )
-    window.picker.set_kind(Kind.GPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.GPU)
     click_cell(qtbot, window.findings, item, 0)
     assert window.picker.kind is Kind.CPU  # the rule's first slot: the CPU, which the user just chose
 
 
 def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     search_and_add(qtbot, window, Kind.MOTHERBOARD, "X670E ROG STRIX X670E-A")
-    window.picker.set_kind(Kind.CPU)
-    window.picker.search.clear()
-    window.picker._apply_text()
+    pick(qtbot, window.picker.kind_box, data=Kind.CPU)
+    type_text(qtbot, window.picker.search, "", enter=True)  # the search emptied, applied by Enter
     on = window.picker.proxy.rowCount()
     qtbot.mouseClick(window.picker.compatible_only, Qt.MouseButton.LeftButton)
     assert not window.picker.compatible_only.isChecked()

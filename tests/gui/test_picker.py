@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import click_cell, sort_by, tick
+from gui_helpers import click_cell, pick, sort_by, tick
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStyle
 
@@ -24,7 +24,7 @@ def shown_rows(w: MainWindow) -> list[int]:
 
 
 def test_numeric_filters_like_the_cli_where(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.picker.set_kind(Kind.GPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.GPU)
     type_search(qtbot, window, "vram>=16 length<=330 price<=800")
     cols = window.catalog.table(Kind.GPU).columns
     rows = shown_rows(window)
@@ -45,25 +45,25 @@ def test_numeric_filters_like_the_cli_where(qtbot, window: MainWindow) -> None: 
 
 def test_search_and_sort_are_kept_per_slot(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     p = window.picker
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     type_search(qtbot, window, "4090")
     gpu_rows = shown_rows(window)
     sort_by(qtbot, p.view, 1, Qt.SortOrder.DescendingOrder)  # VRAM
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     assert p.search.text() == "" and p.proxy.rowCount() > 100  # not the GPU search, not an empty list
     type_search(qtbot, window, "ryzen")
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     assert p.search.text() == "4090" and sorted(shown_rows(window)) == sorted(gpu_rows)
     header = p.view.horizontalHeader()
     assert header.sortIndicatorSection() == 1 and header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     assert p.search.text() == "ryzen"
 
 
 def test_parts_that_would_add_an_error_are_marked(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
     window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)  # an AM5 board
     p = window.picker
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     type_search(qtbot, window, "5800X")  # AM4: does not fit
     assert p.proxy.rowCount() == 0
     tick(qtbot, p.compatible_only, False)
@@ -79,7 +79,7 @@ def test_parts_that_would_add_an_error_are_marked(qtbot, window: MainWindow, exa
 
 def test_add_button_enter_and_readable_names(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     p = window.picker
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     type_search(qtbot, window, "4090 strix")
     assert not p.add_button.isEnabled()
     click_cell(qtbot, p.view, 0)
