@@ -3,7 +3,7 @@ says the same; both go back to the plain total once every part has a price."""
 
 from __future__ import annotations
 
-from gui_helpers import show_tab
+from gui_helpers import edit_cell, show_tab
 
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Build, BuildItem
@@ -24,14 +24,11 @@ def test_total_says_at_least_with_unpriced_parts(qtbot, window: MainWindow) -> N
     assert "(3 parts without a price)" in total
     show_tab(qtbot, window.tabs, "Costs")
     assert "at least $" in window.costs.summary.text() and "(3 parts without a price)" in window.costs.summary.text()
-    for n in (1, 2, 3):  # the user types a quote for each
-        window.doc.set_price(n, window.doc.build.items[n].part.price or _price(500.0))
+    show_tab(qtbot, window.tabs, "Parts")
+    table = window.build_panel.table
+    for name in ("GPU a", "GPU b", "PSU"):  # the user types a quote for each in the price column
+        row = next(r for r in range(table.rowCount()) if table.item(r, 1) and table.item(r, 1).text().startswith(name))
+        edit_cell(qtbot, table, row, 3, "500")
     total = window.build_panel.total.text()
     assert "at least" not in total and "without a price" not in total
     assert f"Total: {window.money(cpu.price.amount + 1500.0)}" in total
-
-
-def _price(amount: float):  # noqa: ANN202
-    from rigplan.model import Price
-
-    return Price(amount=amount, currency="USD", source="my quote")
