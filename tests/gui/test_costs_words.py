@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import open_costs, pick, show_tab, type_into
+from gui_helpers import choose, open_costs, pick, show_tab, type_into
 
 from rigplan.files import load
 from rigplan.gui.mainwindow import MainWindow
@@ -29,7 +29,9 @@ def test_switching_currency_says_the_electricity_price_changed(qtbot, window: Ma
     notice = window.costs.notice
     assert notice.isVisible()
     assert "electricity price follows it, $0.170 \u2192 \u00a30.264 per kWh (Great Britain" in notice.text()
-    window.undo_stack.undo()  # back to USD; a price the user typed is kept and nothing is said about it
+    choose(
+        qtbot, window, window.menus.undo
+    )  # Edit > Undo: back to USD; a price the user typed is kept and nothing is said about it
     type_into(qtbot, window.costs.form.spins["electricity_per_kwh"], "0.3")
     assert window.doc.build.assumptions.electricity_per_kwh == 0.3
     window.costs._notice("")  # set-up: the GBP notice cleared, so what follows shows whether EUR says anything

@@ -92,11 +92,11 @@ def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindo
     # Issue 29: the Windows line is an Other item in the table, so the build's total is the list's $1,152.89.
     assert "Microsoft Windows 11 Home OEM - DVD 64-bit" in names
     assert "Total: $1,152.89" in window.build_panel.total.text()
-    window.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.items == ()
 
 
-def test_price_file_into_the_build(window: MainWindow, monkeypatch) -> None:
+def test_price_file_into_the_build(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: shown.append(a[2]))
     window.doc.add_part(window.catalog.get(RYZEN_7950X))  # type: ignore[arg-type]
@@ -106,7 +106,7 @@ def test_price_file_into_the_build(window: MainWindow, monkeypatch) -> None:
     item = window.doc.build.items[0]
     assert item.price_override is not None and item.price_override.source == "Micro Center quote"
     assert window.build_panel.table.item(0, 3).text() == "$499.00"
-    window.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.items[0].price_override is None
 
 

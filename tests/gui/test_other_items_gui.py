@@ -86,17 +86,17 @@ def test_add_edit_undo_an_other_item(qtbot, window: MainWindow, monkeypatch) -> 
     qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert _row(window, 0) == ["Operating system", "Windows 11 Pro", "4", window.money(199.0)]
     for _ in range(4):  # edit, price, quantity, add
-        window.doc.undo_stack.undo()
+        choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.other == () and not window.isWindowModified()
     assert table.rowCount() == len(window.build_panel._rows)  # the Other row is gone with its item
-    window.doc.undo_stack.redo()
+    choose(qtbot, window, window.menus.redo)  # Edit > Redo
     assert _row(window, 0)[1] == "Arctic P14 case fan"
     # Removing it (select its row, then the Remove button under the table) is undoable too.
     table.scrollToItem(table.item(r, 0))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(r, 0)).center())
     qtbot.mouseClick(window.build_panel.remove, Qt.MouseButton.LeftButton)
     assert window.doc.build.other == ()
-    window.doc.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.other[0].name == "Arctic P14 case fan"
 
 
@@ -164,7 +164,7 @@ def test_keyboard_delete_and_shortcut(qtbot, window: MainWindow) -> None:  # noq
     table.setCurrentCell(window.build_panel.other_row(0), 1)
     qtbot.keyClick(table, Qt.Key.Key_Delete)
     assert window.doc.build.other == ()
-    window.doc.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.other[0].category is OtherCategory.CABLE
 
 

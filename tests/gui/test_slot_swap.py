@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import click_cell, pick
+from gui_helpers import choose, click_cell, pick
 
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
@@ -40,7 +40,7 @@ def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> No
     assert any(i.part.id == chosen.id for i in after.items)
     assert "gpu-slots" not in check(after).rules()
     assert window.doc.undo_stack.undoText().startswith("Replace ")
-    window.doc.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build == build
 
 

@@ -120,7 +120,7 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
     assert build.count(Kind.GPU) >= 1 and check(build).ok
     assert w.doc.is_modified() and w.doc.path is None
     assert "RTX 5090" in " ".join(w.build_panel.table.item(r, 1).text() for r in range(w.build_panel.table.rowCount()))
-    w.undo_stack.undo()
+    choose(qtbot, w, w.menus.undo)  # Edit > Undo
     assert w.doc.build.items == ()
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gui_helpers import pick, show_tab, type_text
+from gui_helpers import choose, pick, show_tab, type_text
 from PySide6.QtCore import Qt
 
 from rigplan.cloud.offers import OfferCatalog
@@ -117,9 +117,9 @@ def test_the_workload_tab_of_the_window_saves_its_choice_in_the_build(window, qt
     pick(qtbot, panel.model_box, data="qwen2.5-32b")
     assert window.doc.build.workload is not None and window.doc.build.workload.model == "qwen2.5-32b"
     assert window.undo_stack.undoText() == "Change the workload"
-    window.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.workload == before
-    window.undo_stack.redo()
+    choose(qtbot, window, window.menus.redo)  # Edit > Redo
     target = tmp_path / "with-workload.rigplan"
     assert window.files.write(target, as_new=True)
     assert load(target).workload.model == "qwen2.5-32b"
