@@ -115,7 +115,7 @@ def test_cancel_ends_with_cancelled_whatever_the_work_returns(qtbot) -> None:  #
 
     job = Job(raising, name="check")
     watch(job, label)
-    label.setText("")
+    label.setText("")  # the test's own read-out label cleared between two jobs, not a user's input
     job.start()
     with qtbot.waitSignal(job.cancelled, timeout=10_000):
         job.cancel()
