@@ -53,7 +53,7 @@ def _state() -> Path:
 
 
 def _gpu_row(w: MainWindow) -> int:
-    w.picker.set_kind(Kind.GPU)
+    w.picker.set_kind(Kind.GPU)  # a lookup helper (no qtbot): the kind is set up, not the behaviour under test
     return w.picker.catalog.table(Kind.GPU).ids.index(GPU)
 
 
@@ -165,7 +165,7 @@ def _accept_when_shown(qtbot, fill) -> None:  # noqa: ANN001
 
 def test_correct_a_value_from_the_edit_menu(qtbot, cwindow: MainWindow) -> None:  # noqa: ANN001
     w = cwindow
-    w.picker.set_kind(Kind.GPU)
+    pick(qtbot, w.picker.kind_box, data=Kind.GPU)
     row = w.picker.proxy.mapFromSource(w.picker.model_for(Kind.GPU).index(_gpu_row(w), 0))
     click_cell(qtbot, w.picker.view, row.row())  # the part under the picker's cursor
     problems: list[str] = []

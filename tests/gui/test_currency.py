@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import show_tab
+from gui_helpers import pick, show_tab
 from PySide6.QtCore import Qt
 
 from rigplan.costs.fx import load_fx
@@ -43,7 +43,7 @@ def test_eur_build_converts_every_amount(window: MainWindow, qtbot) -> None:  # 
         total += item.unit_price.amount * per * item.quantity
     assert f"Total: €{total:,.2f}" in window.build_panel.total.text()
     # the picker: a $449.96 CPU reads €402.7x, never "€449.96"
-    window.picker.set_kind(Kind.CPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.CPU)
     model = window.picker.model_for(Kind.CPU)
     row = next(r for r in range(model.rowCount()) if model._values[r][model.price_col] is not None)
     usd = model._values[row][model.price_col]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import show_tab
+from gui_helpers import pick, show_tab
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QTextDocument
 
@@ -29,7 +29,7 @@ def small(window: MainWindow, qtbot) -> MainWindow:  # noqa: ANN001
 @pytest.mark.parametrize("kind", [Kind.GPU, Kind.CPU, Kind.MOTHERBOARD, Kind.PSU, Kind.CASE, Kind.MEMORY])
 def test_the_price_column_is_in_view(small: MainWindow, kind: Kind, qtbot) -> None:  # noqa: ANN001
     p = small.picker
-    p.set_kind(kind)
+    pick(qtbot, p.kind_box, data=kind)
     qtbot.wait(20)
     header = p.view.horizontalHeader()
     col = p.proxy.sourceModel().price_col if hasattr(p.proxy.sourceModel(), "price_col") else None

@@ -24,7 +24,7 @@ def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> No
     build = window.doc.build
     gpus = [i for i in build.items if i.part.kind is Kind.GPU]
     assert sum(i.quantity for i in gpus) == 2
-    window.picker.set_kind(Kind.GPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.GPU)
     window.picker.show()
     window.picker.refresh_compatible()
     hint = window.picker.empty_hint
@@ -62,7 +62,7 @@ def test_a_spare_x16_slot_offers_add_and_replace_explicitly(qtbot, window: MainW
     items = tuple(BuildItem(part=wide) if i.part.kind is Kind.MOTHERBOARD else i for i in build.items)
     window.doc.edit(build.model_copy(update={"items": items}), "wider board")
     p = window.picker
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     p.show()
     p.refresh_compatible()
     texts = [p.target.itemText(n) for n in range(p.target.count())]
