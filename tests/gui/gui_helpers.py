@@ -3,14 +3,18 @@ key sequence. Each goes through Qt's event path (viewport mouse events, key even
 test built on them fails when a signal is disconnected or a shortcut is lost, where emitting the signal by hand or
 triggering the action would still pass.
 
-    from gui_helpers import choose, click, click_cell, click_link, pick, press, show_tab, tick, type_into, type_text
+    from gui_helpers import choose, click, click_cell, edit_cell, pick, press, run_dialog, tick, type_into, ...
 
 `choose` opens the menus of the menu bar (or a button's menu) with the mouse down to an action and clicks it, so the
 action must be in a menu, visible and enabled, as the user sees it; `click` presses a button where it is drawn.
 `pick` opens a combo box with a click and picks an item with the keys; `type_into` types a value into a spin box or
 line edit and leaves it with Tab or Return (so editingFinished fires as for a user); `tick` clicks a check box on or
-off; `show_tab` clicks a tab's title on its tab bar. Each scrolls its widget into view in a scroll area first and
-fails when the widget is hidden or disabled, as it would be for the user.
+off; `show_tab` clicks a tab's title on its tab bar; `edit_cell` double-clicks a table cell, types and commits with
+Return; `check_cell` ticks a checkable cell with a click and Space; `sort_by` clicks a column header; `paste_into`
+pastes with Ctrl+V; `run_dialog` stands in for a dialog's exec(): it shows the dialog and lets the test press its
+buttons. Each scrolls its widget into view in a scroll area first and fails when the widget is hidden or disabled, as
+it would be for the user. A direct setter stays only where no user input is meant (set-up, a value no one can type),
+with a comment saying so.
 """
 
 from __future__ import annotations
