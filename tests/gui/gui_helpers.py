@@ -252,6 +252,8 @@ def pick(qtbot, combo: QComboBox, text: str | None = None, *, data: object = Non
         assert view.currentIndex().row() != row, f"the arrow keys cannot reach item {index} (disabled?)"
     qtbot.keyClick(view, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not view.isVisible(), timeout=2000)
+    QApplication.processEvents()  # the platform's queued activation of the list, now hidden, arrives here
+    _activate(qtbot, combo)  # the window gets its activation back, as a desktop's window manager gives it
     assert combo.currentIndex() == index, f"picked {combo.currentText()!r}, wanted item {index}"
 
 

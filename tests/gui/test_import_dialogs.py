@@ -124,7 +124,7 @@ def test_price_file_into_your_catalog_prices(qtbot, tmp_path: Path, monkeypatch)
     assert set(load_user_prices(tmp_path / "data")) >= {RYZEN_7950X}
     price = catalog.get(RYZEN_7950X).price  # type: ignore[union-attr]
     assert price is not None and price.amount == 499.0 and price.source == "your price: Micro Center quote"
-    w.picker.set_kind(Kind.CPU)  # set-up: the kind shown (picking it in the box is tested in test_picker*)
+    w.picker.set_kind(Kind.CPU)  # set-up in a window never shown: the model under the kind is what is checked
     model = w.picker.model_for(Kind.CPU)
     row = catalog.table(Kind.CPU).ids.index(RYZEN_7950X)
     tip = model.data(model.index(row, model.price_col), Qt.ItemDataRole.ToolTipRole)

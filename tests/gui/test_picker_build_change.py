@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import pick
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtTest import QSignalSpy
 from PySide6.QtWidgets import QApplication
@@ -63,7 +64,7 @@ def shown_rows(w: MainWindow) -> list[int]:
 
 def cpus_with_all_shown(qtbot, w: MainWindow, examples: Path) -> None:  # noqa: ANN001
     w.files.open_path(examples / "budget-1-gpu.rigplan", ask=False)  # an AM5 board: AM4 and Intel CPUs are marked
-    w.picker.set_kind(Kind.CPU)  # set-up: the kind shown (picking it in the box is tested in test_picker*)
+    pick(qtbot, w.picker.kind_box, data=Kind.CPU)
     qtbot.mouseClick(w.picker.compatible_only, Qt.MouseButton.LeftButton)  # untick: every CPU, the misfits marked
     assert not w.picker.compatible_only.isChecked()
     settle(qtbot)
@@ -122,7 +123,7 @@ def test_selection_scroll_and_order_are_kept(qtbot, window: MainWindow, examples
     w = window
     w.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     p, view = w.picker, w.picker.view
-    p.set_kind(Kind.CPU)  # set-up: the kind shown (picking it in the box is tested in test_picker*)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     settle(qtbot)
     assert p.compatible_only.isChecked()
     order = shown_rows(w)
@@ -158,7 +159,7 @@ def test_prices_are_repainted_in_the_new_currency(qtbot, window: MainWindow, exa
     w = window
     w.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     p = w.picker
-    p.set_kind(Kind.CPU)  # set-up: the kind shown (picking it in the box is tested in test_picker*)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     settle(qtbot)
     price = p.proxy.index(0, p.proxy.sourceModel().price_col)
     assert price.data().startswith("$")
