@@ -80,7 +80,7 @@ def main() -> int:
         w.resize(screen.width(), screen.height())
         w.show()
         w.files.open_path(ROOT / "examples" / "2x-rtx-4090.rigplan", ask=False)
-        w.tabs.setCurrentIndex(1)
+        w.tabs.setCurrentIndex(1)  # a script run in a subprocess without qtbot, measuring pixels: not a test of the tab
         w.costs.ensure_charts()
         for _ in range(20):
             app.processEvents()

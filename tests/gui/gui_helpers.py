@@ -3,26 +3,42 @@ key sequence. Each goes through Qt's event path (viewport mouse events, key even
 test built on them fails when a signal is disconnected or a shortcut is lost, where emitting the signal by hand or
 triggering the action would still pass.
 
-    from gui_helpers import choose, click, click_cell, click_link, press, type_text
+    from gui_helpers import choose, click, click_cell, edit_cell, pick, press, run_dialog, tick, type_into, ...
 
 `choose` opens the menus of the menu bar (or a button's menu) with the mouse down to an action and clicks it, so the
 action must be in a menu, visible and enabled, as the user sees it; `click` presses a button where it is drawn.
+`pick` opens a combo box with a click and picks an item with the keys; `type_into` types a value into a spin box or
+line edit and leaves it with Tab or Return (so editingFinished fires as for a user); `tick` clicks a check box on or
+off; `show_tab` clicks a tab's title on its tab bar; `edit_cell` double-clicks a table cell, types and commits with
+Return; `check_cell` ticks a checkable cell with a click and Space; `sort_by` clicks a column header; `paste_into`
+pastes with Ctrl+V; `run_dialog` stands in for a dialog's exec(): it shows the dialog and lets the test press its
+buttons. Each scrolls its widget into view in a scroll area first and fails when the widget is hidden or disabled, as
+it would be for the user. A direct setter stays only where no user input is meant (set-up, a value no one can type),
+with a comment saying so.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSpinBox,
     QApplication,
     QCheckBox,
+    QComboBox,
+    QDialog,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMenuBar,
     QRadioButton,
+    QScrollArea,
     QStyle,
     QStyleOptionButton,
+    QTabWidget,
     QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
@@ -66,6 +82,56 @@ def click_cell(
         qtbot.mouseClick(view.viewport(), button, pos=pos)
 
 
+def edit_cell(qtbot, view: QAbstractItemView, row: int, column: int, text: str) -> None:  # noqa: ANN001
+    """Type `text` into a table cell as the user does: a double-click opens its editor (F2 is the window's Rename),
+    select all, type, Return commits. Fails when the cell opens no editor."""
+    _activate(qtbot, view)
+    click_cell(qtbot, view, row, column, double=True)
+    qtbot.waitUntil(lambda: view.state() == QAbstractItemView.State.EditingState, timeout=2000)
+    editor = QApplication.focusWidget()
+    assert editor is not None and view.isAncestorOf(editor), "the cell's editor did not take the focus"
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.state() != QAbstractItemView.State.EditingState, timeout=2000)
+
+
+def check_cell(
+    qtbot,  # noqa: ANN001 - pytest-qt's fixture
+    view: QAbstractItemView,
+    row: int,
+    column: int = 0,
+    on: bool = True,
+) -> None:
+    """Tick (or untick) a checkable cell as the user does from the keyboard: click the cell, then Space when the
+    click left it in the other state. Fails unless the cell ends in the state asked for."""
+    model = view.model()
+    assert model is not None
+    index = model.index(row, column)
+    want = Qt.CheckState.Checked if on else Qt.CheckState.Unchecked
+
+    def state() -> Qt.CheckState:
+        return Qt.CheckState(index.data(Qt.ItemDataRole.CheckStateRole))
+
+    click_cell(qtbot, view, row, column)
+    if state() != want:
+        qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert state() == want, f"cell {row}, {column} did not turn {'on' if on else 'off'}"
+
+
+def sort_by(qtbot, view: QAbstractItemView, column: int, order: Qt.SortOrder) -> None:  # noqa: ANN001
+    """Sort a table by clicking its column's header (a second click when the first sorted the other way)."""
+    header = view.horizontalHeader()  # type: ignore[attr-defined]
+    assert header.isVisible() and header.isSectionHidden(column) is False, f"column {column} is not on screen"
+    for _ in range(2):
+        x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+        assert 0 <= x < header.viewport().width(), f"column {column} is scrolled out of view"
+        qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+        if header.sortIndicatorSection() == column and header.sortIndicatorOrder() == order:
+            return
+    raise AssertionError(f"clicking header {column} did not sort {order}")
+
+
 def type_text(qtbot, widget: QWidget, text: str, *, clear: bool = True, enter: bool = False) -> None:  # noqa: ANN001
     """Focus `widget` and type `text` key by key (select-all and delete first with `clear`); Return after with
     `enter`."""
@@ -90,9 +156,19 @@ def press(qtbot, widget: QWidget, sequence: str) -> None:  # noqa: ANN001
     qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
 
 
+def reveal(widget: QWidget) -> None:
+    """Scroll `widget` into view in every scroll area that holds it (the user scrolls to a field before using it)."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea):
+            parent.ensureWidgetVisible(widget)
+        parent = parent.parentWidget()
+
+
 def click(qtbot, widget: QWidget) -> None:  # noqa: ANN001
     """Click a button (or any widget) in its middle with the left mouse button; it must be shown and enabled, as the
     user needs it to be."""
+    reveal(widget)
     assert widget.isVisible(), f"{widget!r} is not on screen"
     assert widget.isEnabled(), f"{widget!r} is disabled"
     pos = widget.rect().center()
@@ -106,6 +182,117 @@ def click(qtbot, widget: QWidget) -> None:  # noqa: ANN001
         )
         pos = widget.style().subElementRect(element, opt, widget).center()
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=pos)
+
+
+def tick(qtbot, box: QCheckBox, on: bool = True) -> None:  # noqa: ANN001
+    """Click the check box so it ends `on` (no click when it already is); fails when the click does not toggle it."""
+    if box.isChecked() != on:
+        click(qtbot, box)
+    assert box.isChecked() == on, f"{box.text()!r} did not turn {'on' if on else 'off'} when clicked"
+
+
+def _activate(qtbot, widget: QWidget) -> None:  # noqa: ANN001
+    """Make `widget`'s window the active one (as the user's click on it does), so the keyboard focus can go there."""
+    window = widget.window()
+    if not window.isActiveWindow():
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+
+
+def _focus(qtbot, widget: QWidget) -> None:  # noqa: ANN001
+    """Give `widget` the keyboard focus with the window active, as a click or Tab would."""
+    reveal(widget)
+    assert widget.isVisible(), f"{widget!r} is not on screen"
+    assert widget.isEnabled(), f"{widget!r} is disabled"
+    _activate(qtbot, widget)
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(widget.hasFocus, timeout=2000)
+
+
+def type_into(qtbot, widget: QAbstractSpinBox | QLineEdit, text: object, *, leave: str = "Tab") -> None:  # noqa: ANN001
+    """Type `text` into a spin box or line edit as the user does: focus it, select what it holds (a spin box's
+    prefix and suffix stay), type key by key, then leave with Tab (moves the focus on) or Return (stays; in a dialog
+    Return also presses the default button). Fails unless editingFinished fires, as it does for the user."""
+    assert leave in ("Tab", "Return"), leave
+    _focus(qtbot, widget)
+    qtbot.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # select all
+    if isinstance(widget, QLineEdit):
+        qtbot.keyClick(widget, Qt.Key.Key_Delete)
+    key = Qt.Key.Key_Tab if leave == "Tab" else Qt.Key.Key_Return
+    with qtbot.waitSignal(widget.editingFinished, timeout=2000):
+        qtbot.keyClicks(widget, str(text))
+        qtbot.keyClick(widget, key)
+
+
+def paste_into(qtbot, widget: QWidget, text: str) -> None:  # noqa: ANN001
+    """Paste `text` as the user does: it goes on the clipboard, the widget gets the focus, Ctrl+A then Ctrl+V."""
+    QApplication.clipboard().setText(text)
+    _focus(qtbot, widget)
+    qtbot.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(widget, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+
+
+def pick(qtbot, combo: QComboBox, text: str | None = None, *, data: object = None) -> None:  # noqa: ANN001
+    """Pick the item shown as `text` (or holding `data`) in a combo box as the user does: click the box to open
+    its list, move to the item with the arrow keys, press Return. Fails when the item is missing or disabled."""
+    index = combo.findText(text) if text is not None else combo.findData(data)
+    assert index >= 0, f"no item {text if text is not None else data!r} in the box (has {_items(combo)})"
+    reveal(combo)
+    assert combo.isVisible(), f"{combo!r} is not on screen"
+    assert combo.isEnabled(), f"{combo!r} is disabled"
+    view = combo.view()
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton, pos=combo.rect().center())
+    qtbot.waitUntil(view.isVisible, timeout=2000)
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    for _ in range(combo.count()):
+        row = view.currentIndex().row()
+        if row == index:
+            break
+        qtbot.keyClick(view, Qt.Key.Key_Down if row < index else Qt.Key.Key_Up)
+        assert view.currentIndex().row() != row, f"the arrow keys cannot reach item {index} (disabled?)"
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not view.isVisible(), timeout=2000)
+    QApplication.processEvents()  # the platform's queued activation of the list, now hidden, arrives here
+    _activate(qtbot, combo)  # the window gets its activation back, as a desktop's window manager gives it
+    assert combo.currentIndex() == index, f"picked {combo.currentText()!r}, wanted item {index}"
+
+
+def _items(combo: QComboBox) -> list[str]:
+    return [combo.itemText(i) for i in range(combo.count())]
+
+
+def show_tab(qtbot, tabs: QTabWidget, title: str) -> None:  # noqa: ANN001
+    """Click the tab titled `title` (its mnemonic '&' ignored) on the tab bar."""
+    bar = tabs.tabBar()
+    titles = [tabs.tabText(i).replace("&", "") for i in range(tabs.count())]
+    assert title in titles, f"no tab {title!r} (has {titles})"
+    index = titles.index(title)
+    assert bar.isVisible(), "the tab bar is not on screen"
+    rect = bar.tabRect(index)
+    assert rect.isValid() and bar.rect().contains(rect.center()), f"tab {title!r} is not drawn"
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=rect.center())
+    assert tabs.currentIndex() == index, f"tab {title!r} did not open"
+
+
+def open_costs(qtbot, window: QMainWindow, *, assumptions: bool = True) -> None:  # noqa: ANN001
+    """Click the main window's Costs tab and, with `assumptions`, open its Assumptions panel by its button when the
+    tab folded it on first show (a folded panel's fields take no click or key)."""
+    show_tab(qtbot, window.tabs, "Costs")  # type: ignore[attr-defined]
+    costs = window.costs  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: costs._sized, timeout=5000)  # the tab's first layout, which may fold the panel
+    if assumptions and costs.side.isHidden():
+        click(qtbot, costs.side.button)
+    assert not assumptions or costs.form.isVisible()
+
+
+def run_dialog(qtbot, dialog: QDialog, drive: Callable[[QDialog], object]) -> int:  # noqa: ANN001
+    """A stand-in for `dialog.exec()` (monkeypatch it in): show the dialog, let `drive` use it as the user does (it
+    must end by pressing a button that closes it), return its result. Fails if `drive` leaves it open."""
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    drive(dialog)
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
+    return dialog.result()
 
 
 def _menu_trail(menu: QMenu, action: QAction) -> list[QMenu] | None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QScrollArea
+from gui_helpers import click, open_costs, pick, tick, type_into
 
 from rigplan.costs.fx import load_fx
 from rigplan.costs.perf import key, load_perf
@@ -19,20 +18,13 @@ from rigplan.model.build import ChartOffer
 
 
 @pytest.fixture
-def window(window: MainWindow, examples_dir: Path) -> MainWindow:
+def window(qtbot, window: MainWindow, examples_dir: Path) -> MainWindow:  # noqa: ANN001
     """The conftest window (no dialog may block) with the 2-GPU example open."""
     w = window
     assert w.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     w.doc.set_comparison([ChartOffer(offer="aws:p3.2xlarge:us-east-1", pricing=Pricing.ON_DEMAND)])  # in the file
-    w.tabs.setCurrentWidget(w.costs)  # the Costs tab on screen: its fields take clicks
+    open_costs(qtbot, w)  # the Costs tab and its Assumptions panel on screen: its fields take clicks
     return w
-
-
-def click(qtbot, widget) -> None:  # noqa: ANN001
-    """A user's click on a widget of the (scrolled) assumptions panel: scroll it into view, then click it."""
-    scroll = widget.window().costs.findChild(QScrollArea)
-    scroll.ensureWidgetVisible(widget)
-    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.rect().topLeft() + QPoint(8, widget.height() // 2))
 
 
 def p3_speed(w: MainWindow) -> float:
@@ -43,7 +35,7 @@ def p3_speed(w: MainWindow) -> float:
 def test_precision_changes_the_speed_ratio(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     form = window.costs.form
     mixed = p3_speed(window)
-    form.precision.setCurrentIndex(list(Precision).index(Precision.FP32))
+    pick(qtbot, form.precision, data=Precision.FP32)
     assert window.doc.build.assumptions.precision is Precision.FP32
     assert p3_speed(window) != pytest.approx(mixed)  # a 4090 gains less from mixed precision than a V100
 
@@ -58,7 +50,7 @@ def test_scaling_per_side_and_the_data_loader_preset(qtbot, window: MainWindow) 
     assert a.scaling_desktop == a.scaling_cloud == DATA_LOADER_BOUND_SCALING
     two = 2 ** load_perf().models[key("RTX 4090")].own_scaling  # the 4090's own measured 2-GPU run (1.71x)
     assert p3_speed(window) == pytest.approx(measured / two * 1.18, rel=1e-3)  # two cards, 0.18 for the second
-    click(qtbot, form.optional["scaling_desktop"].auto)  # back to measured
+    tick(qtbot, form.optional["scaling_desktop"].auto, True)  # back to measured
     assert window.doc.build.assumptions.scaling_desktop is None
     assert p3_speed(window) == pytest.approx(measured, rel=1e-6)
 
@@ -67,13 +59,13 @@ def test_resale_curve_and_fixed_share(qtbot, window: MainWindow) -> None:  # noq
     form = window.costs.form
     assert [s.value() for s in form.curve_spins] == [65, 52, 42, 28]  # RigPlan's curve, shown while in use
     assert "Resale 42%" in window.costs.breakeven_text()
-    click(qtbot, form.curve_auto)
-    form.curve_spins[2].setValue(30)  # retained after 3 years
+    tick(qtbot, form.curve_auto, False)
+    type_into(qtbot, form.curve_spins[2], "30")  # retained after 3 years
     assert window.doc.build.assumptions.resale_curve == (0.65, 0.52, 0.30, 0.28)
     assert window.costs.report.resale_share == pytest.approx(0.30)
     field = form.optional["resale_fraction"]
-    click(qtbot, field.auto)
-    field.spin.setValue(10)
+    tick(qtbot, field.auto, False)
+    type_into(qtbot, field.spin, "10")
     assert window.doc.build.assumptions.resale_fraction == pytest.approx(0.10)
     assert "Resale 10% (set by the user)" in window.costs.breakeven_text()
 
@@ -81,15 +73,16 @@ def test_resale_curve_and_fixed_share(qtbot, window: MainWindow) -> None:  # noq
 def test_job_mode(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     form = window.costs.form
     assert not form.job_size.isEnabled()
-    form.job_mode.setCurrentIndex(1)  # job of GPU-hours
-    form.job_size.setValue(400)
+    pick(qtbot, form.job_mode, data="job_hours")  # job of GPU-hours
+    type_into(qtbot, form.job_size, "400")
     a = window.doc.build.assumptions
     assert a.job_hours == 400 and a.job_days is None
-    assert (
-        "owning wins after <b>" in window.costs.breakeven_text() or "owning wins after" in window.costs.summary.text()
-    )
-    form.job_mode.setCurrentIndex(2)  # job of days
-    form.job_size.setValue(12)
+    p3 = window.costs.offers.get("aws:p3.2xlarge:us-east-1")
+    rent = 400 * p3.hourly(Pricing.ON_DEMAND)  # 400 V100-hours on the one-V100 instance
+    text = window.costs.breakeven_text()
+    assert f"Job on AWS 1x V100: {window.money(rent)} rented" in text and "owning wins after <b>" in text
+    pick(qtbot, form.job_mode, data="job_days")  # job of days
+    type_into(qtbot, form.job_size, "12")
     a = window.doc.build.assumptions
     assert a.job_days == 12 and a.job_hours is None
     assert "Job on AWS 1x V100" in window.costs.breakeven_text()  # named as the chart names the p3.2xlarge
@@ -98,7 +91,7 @@ def test_job_mode(qtbot, window: MainWindow) -> None:  # noqa: ANN001
 def test_currency_converts_at_the_reference_rate(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     form = window.costs.form
     usd = window.costs.report.upfront
-    form.currency.setCurrentText("EUR")
+    pick(qtbot, form.currency, "EUR")
     fx = load_fx()
     assert window.doc.build.assumptions.currency == "EUR" and window.doc.build.assumptions.fx_rate is None
     assert window.costs.report.upfront == pytest.approx(usd * fx.rates["EUR"])
@@ -106,17 +99,17 @@ def test_currency_converts_at_the_reference_rate(qtbot, window: MainWindow) -> N
     assert fx.date in form.optional["fx_rate"].auto.toolTip()
     assert f"ECB reference rate of {fx.date}" in window.costs.breakeven_text()
     rate = form.optional["fx_rate"]
-    click(qtbot, rate.auto)
-    rate.spin.setValue(1.0)
+    tick(qtbot, rate.auto, False)
+    type_into(qtbot, rate.spin, "1")
     assert window.costs.report.upfront == pytest.approx(usd)
     assert "set by the user" in window.costs.breakeven_text()
-    form.currency.setCurrentText("TWD")  # no ECB rate: the user's rate still applies, no relabel
+    pick(qtbot, form.currency, "TWD")  # no ECB rate: the user's rate still applies, no relabel
     assert window.doc.build.assumptions.currency == "TWD" and window.doc.build.assumptions.fx_rate == 1.0
-    click(qtbot, rate.auto)  # back to the ECB rate, which TWD does not have: refused under the field, build kept
+    click(qtbot, rate.auto)  # tick: back to the ECB rate, which TWD does not have: refused under the field, build kept
     assert "no reference rate for TWD" in form.message_for(rate.spin)
     assert window.doc.build.assumptions.fx_rate == 1.0
     assert not rate.auto.isChecked() and rate.spin.value() == 1.0  # what is shown is what the build holds
-    form.currency.setCurrentText("USD")  # prices are in USD: no rate to keep, the row is off
+    pick(qtbot, form.currency, "USD")  # prices are in USD: no rate to keep, the row is off
     assert window.doc.build.assumptions.fx_rate is None and not rate.isEnabled()
 
 
@@ -165,8 +158,8 @@ def test_workload_choice_changes_the_speed_ratio(qtbot, window: MainWindow) -> N
     assert Workload(form.workload.currentData()) is Workload.ALL
     assert form.workload.currentText() == "All models (geometric mean)"
     every = p3_speed(window)
-    form.workload.setCurrentIndex(list(Workload).index(Workload.RESNET50))
+    pick(qtbot, form.workload, data=Workload.RESNET50)
     assert window.doc.build.assumptions.workload is Workload.RESNET50
     assert p3_speed(window) < every  # a 4090 gains less over a V100 on ResNet-50 than on the 7-model mean
-    form.workload.setCurrentIndex(list(Workload).index(Workload.TACOTRON2_DATALOADER_BOUND))
+    pick(qtbot, form.workload, data=Workload.TACOTRON2_DATALOADER_BOUND)
     assert "data-loader bound" in form.workload.currentText()

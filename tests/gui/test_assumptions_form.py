@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import click
+from gui_helpers import click, open_costs, pick, type_into
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox
@@ -22,19 +22,8 @@ def form_window(qtbot, window: MainWindow, examples_dir: Path) -> MainWindow:  #
     """The Costs tab with its Assumptions panel opened by its button, as the user opens it: on this window's width the
     tab folds the panel when first shown (costs/panes.py), and a folded panel's fields take no click."""
     window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
-    qtbot.waitUntil(lambda: window.costs._sized)  # the tab's first layout, which may fold the panel
-    if window.costs.side.isHidden():
-        click(qtbot, window.costs.side.button)
-    assert window.costs.form.isVisible()
+    open_costs(qtbot, window)
     return window
-
-
-def type_into(qtbot, spin: QDoubleSpinBox, text: str) -> None:  # noqa: ANN001
-    spin.setFocus()
-    spin.lineEdit().selectAll()
-    qtbot.keyClicks(spin.lineEdit(), text)
-    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
 
 
 def test_typing_25_hours_is_explained_not_cut_to_2(qtbot, form_window: MainWindow) -> None:  # noqa: ANN001
@@ -77,9 +66,11 @@ def test_a_wrong_value_never_stops_later_edits(qtbot, form_window: MainWindow, t
 
 def test_arrows_stop_at_the_limits(qtbot, form_window: MainWindow) -> None:  # noqa: ANN001
     hours = form_window.costs.form.spins["hours_per_day"]
-    form_window.costs.form.spins["idle_hours_per_day"].setValue(0)
-    hours.setValue(23.5)
-    hours.stepBy(5)
+    type_into(qtbot, form_window.costs.form.spins["idle_hours_per_day"], "0")
+    type_into(qtbot, hours, "23.5")
+    hours.setFocus()
+    for _ in range(5):  # the Up arrow, five steps of 0.5 h from 23.5
+        qtbot.keyClick(hours, Qt.Key.Key_Up)
     assert hours.value() == 24 and form_window.doc.build.assumptions.hours_per_day == 24
     assert form_window.costs.form.messages() == []
 
@@ -124,7 +115,7 @@ def test_wheel_over_an_unfocused_combo_or_spin_does_not_change_it(qtbot, form_wi
 def test_electricity_in_yen_is_taken(qtbot, form_window: MainWindow) -> None:  # noqa: ANN001
     """A kWh costs about 31 JPY: the field's limit is the model's (1e4 per kWh), not the 5 it once stopped at."""
     form = form_window.costs.form
-    form.currency.setCurrentText("JPY")
+    pick(qtbot, form.currency, "JPY")
     power = form.spins["electricity_per_kwh"]
     type_into(qtbot, power, "31")
     assert form_window.doc.build.assumptions.electricity_per_kwh == 31 and power.value() == 31
@@ -149,7 +140,7 @@ def test_the_cost_model_rows_follow_the_same_rules(qtbot, form_window: MainWindo
     type_into(qtbot, form.curve_spins[1], "120")  # retained after 2 years
     assert "Resale kept after 2 y must be at most 100 %" in form.message_for(form.curve_spins[1])
     assert w.doc.build.assumptions.resale_curve is not None and w.doc.build.assumptions.resale_curve[1] <= 1
-    form.job_mode.setCurrentIndex(2)  # a job of days: a later edit applies at once
+    pick(qtbot, form.job_mode, data="job_days")  # a job of days: a later edit applies at once
     type_into(qtbot, form.job_size, "12")
     assert w.doc.build.assumptions.job_days == 12 and form.messages() == []
     type_into(qtbot, form.job_size, "0")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import choose
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
@@ -25,7 +26,7 @@ def test_notes_are_saved_with_the_build_and_undoable(window: MainWindow, qtbot, 
     save(window.doc.build, target)
     assert load(target).notes == "Quote from shop A, valid to Friday"
     assert "Quote from shop A" in target.read_text("utf-8")
-    window.doc.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.notes == before and window.notes.toPlainText() == before
     window.doc.undo_stack.setClean()
     assert window.files.open_path(target, ask=False)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_helpers import choose
+from gui_helpers import choose, click_cell, pick, type_into
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QProgressDialog, QPushButton
 
@@ -53,7 +53,7 @@ def _state() -> Path:
 
 
 def _gpu_row(w: MainWindow) -> int:
-    w.picker.set_kind(Kind.GPU)
+    w.picker.set_kind(Kind.GPU)  # a lookup helper (no qtbot): the kind is set up, not the behaviour under test
     return w.picker.catalog.table(Kind.GPU).ids.index(GPU)
 
 
@@ -165,19 +165,18 @@ def _accept_when_shown(qtbot, fill) -> None:  # noqa: ANN001
 
 def test_correct_a_value_from_the_edit_menu(qtbot, cwindow: MainWindow) -> None:  # noqa: ANN001
     w = cwindow
-    w.picker.set_kind(Kind.GPU)
+    pick(qtbot, w.picker.kind_box, data=Kind.GPU)
     row = w.picker.proxy.mapFromSource(w.picker.model_for(Kind.GPU).index(_gpu_row(w), 0))
-    w.picker.view.setCurrentIndex(row)
+    click_cell(qtbot, w.picker.view, row.row())  # the part under the picker's cursor
     problems: list[str] = []
 
     def fill(d: CorrectDialog) -> None:
-        d.field.setCurrentIndex(d.field.findData("length_mm"))
+        pick(qtbot, d.field, data="length_mm")
         qtbot.keyClicks(d.value, "long")
         qtbot.keyClicks(d.source, "ASUS spec page")
         qtbot.mouseClick(d.buttons.buttons()[0], Qt.MouseButton.LeftButton)  # OK: refused, the dialog stays
         problems.append(d.problem.text())
-        d.value.clear()
-        qtbot.keyClicks(d.value, "304")
+        type_into(qtbot, d.value, "304")  # what was typed selected and typed over
         qtbot.mouseClick(d.buttons.buttons()[0], Qt.MouseButton.LeftButton)  # OK
 
     _accept_when_shown(qtbot, fill)
@@ -190,6 +189,7 @@ def test_correct_a_value_from_the_edit_menu(qtbot, cwindow: MainWindow) -> None:
 
 
 def test_correct_a_value_without_a_part_says_what_to_do(qtbot, cwindow: MainWindow) -> None:  # noqa: ANN001
+    # set-up, not the behaviour under test: no current part (a click cannot take the cursor off the list)
     cwindow.picker.view.setCurrentIndex(cwindow.picker.proxy.index(-1, -1))
     choose(qtbot, cwindow, cwindow.menus.correct)
     assert "Pick a part in the list first" in cwindow.statusBar().currentMessage()

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import show_tab
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
-from rigplan.gui.mainwindow import COSTS_TAB, MainWindow
+from rigplan.gui.mainwindow import MainWindow
 from rigplan.model.build import ChartOffer
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "2x-rtx-4090.rigplan"
@@ -19,7 +20,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "2x-rtx-4090.rigpla
 def _six_offers(window: MainWindow, qtbot) -> None:  # noqa: ANN001
     window.resize(1280, 720)
     window.files.open_path(EXAMPLE, ask=False)
-    window.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     by_type = {o.instance_type: o.id for o in window.costs.offers.offers if o.provider == "lambda" and o.gpu_count == 2}
     chosen = {c.offer for c in window.costs.comparison}
@@ -65,7 +66,7 @@ def test_breakeven_labels_name_the_offer_and_never_overlap_or_clip(window: MainW
 
 def test_breakdown_bars_are_all_named_without_collisions(window: MainWindow, qtbot) -> None:  # noqa: ANN001
     _six_offers(window, qtbot)
-    window.costs.chart_tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.costs.chart_tabs, "Cost breakdown")
     qtbot.wait(100)
     axis = window.costs.chart("breakdown").plot.getAxis("bottom")
     specs = _text_specs(axis)

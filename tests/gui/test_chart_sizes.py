@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from chart_probe import curve_pixels
+from gui_helpers import show_tab
 
 from rigplan.gui.mainwindow import MainWindow
 
@@ -32,7 +33,7 @@ def check(result: dict) -> None:
 def test_every_curve_is_drawn_at(size: tuple[int, int], window: MainWindow, examples_dir: Path, qtbot) -> None:  # noqa: ANN001
     window.resize(*size)
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     # Retried until the chart is laid out (pytest-qt re-raises the last AssertionError if it never is).
     qtbot.waitUntil(lambda: check(curve_pixels(window)))

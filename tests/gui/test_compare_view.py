@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from gui_helpers import click
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
 from rigplan.exports.compare import compare, figure_rows
@@ -254,8 +254,15 @@ def test_the_figures_table_shows_every_row_at_1280x720(qtbot) -> None:  # noqa: 
 
     qtbot.waitUntil(all_rows_shown, timeout=3000)
     assert dlg.view.parts.height() >= 150  # the parts keep room below
-    dlg.view.tables.setSizes([120, sum(dlg.view.tables.sizes()) - 120])
-    dlg.view.tables.splitterMoved.emit(120, 1)  # as a drag of the divider does
+    split = dlg.view.tables
+    handle = split.handle(1)  # the user drags the divider until the first table is 120 px
+    start = handle.rect().center()
+    shift = 120 - split.sizes()[0]
+    end = start + (QPoint(shift, 0) if split.orientation() == Qt.Orientation.Horizontal else QPoint(0, shift))
+    qtbot.mousePress(handle, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(handle, end)
+    qtbot.mouseRelease(handle, Qt.MouseButton.LeftButton, pos=end)
+    assert split.sizes()[0] == 120
     assert dlg.view.add_file(FILES[1])  # a fourth build: the table refits unless the user moved the divider
     qtbot.wait(50)
     assert dlg.view.tables.sizes()[0] == 120

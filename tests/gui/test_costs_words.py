@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import choose, open_costs, pick, show_tab, type_into
+
 from rigplan.files import load
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.rules import check
@@ -12,7 +14,7 @@ from rigplan.rules import check
 
 def _costs(qtbot, w: MainWindow) -> None:  # noqa: ANN001
     w.resize(1280, 720)
-    w.tabs.setCurrentIndex(1)
+    show_tab(qtbot, w.tabs, "Costs")
     w.costs.ensure_charts()
     qtbot.wait(100)
 
@@ -20,19 +22,21 @@ def _costs(qtbot, w: MainWindow) -> None:  # noqa: ANN001
 def test_switching_currency_says_the_electricity_price_changed(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
     _costs(qtbot, window)
-    window.costs.show_assumptions(True)
+    open_costs(qtbot, window)  # the Assumptions panel shown, opened by its button if the tab folded it
     box = window.costs.form.currency
-    box.setFocus()
-    box.setCurrentIndex(box.findText("GBP"))  # what choosing GBP in the list does
+    pick(qtbot, box, "GBP")
     qtbot.waitUntil(lambda: window.doc.build.assumptions.currency == "GBP")
     notice = window.costs.notice
     assert notice.isVisible()
     assert "electricity price follows it, $0.170 \u2192 \u00a30.264 per kWh (Great Britain" in notice.text()
-    window.undo_stack.undo()  # back to USD; a price the user typed is kept and nothing is said about it
-    a = window.doc.build.assumptions.model_copy(update={"electricity_per_kwh": 0.3})
-    window.doc.set_assumptions(a)
-    window.costs._notice("")
-    window.doc.set_assumptions(a.model_copy(update={"currency": "EUR"}))
+    choose(
+        qtbot, window, window.menus.undo
+    )  # Edit > Undo: back to USD; a price the user typed is kept and nothing is said about it
+    type_into(qtbot, window.costs.form.spins["electricity_per_kwh"], "0.3")
+    assert window.doc.build.assumptions.electricity_per_kwh == 0.3
+    window.costs._notice("")  # set-up: the GBP notice cleared, so what follows shows whether EUR says anything
+    pick(qtbot, box, "EUR")
+    assert window.doc.build.assumptions.currency == "EUR"
     assert not window.costs.notice.isVisible()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose
+from gui_helpers import check_cell, choose, click_cell, open_costs, pick, show_tab, sort_by, type_into
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog
 
@@ -24,7 +24,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 def costs_window(window: MainWindow, examples_dir: Path, qtbot) -> MainWindow:  # noqa: ANN001
     window.resize(1280, 720)
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     chart = window.costs.chart("breakeven")
     # Laid out: the plot has the share of the window test_chart_sizes.py asks of it.
@@ -42,14 +42,14 @@ def test_the_chart_takes_most_of_the_window_and_findings_step_aside(costs_window
     assert area + table.width() * table.height() > 0.5 * w.width() * w.height()
     assert chart.height() > w.costs.offers_panel.height()
     assert not w.findings_dock.isVisible()  # the Costs tab has the full height
-    w.tabs.setCurrentIndex(0)
+    show_tab(qtbot, w.tabs, "Parts")
     assert w.findings_dock.isVisible()
     choose(qtbot, w, w.menus.findings)  # View > Findings off
     assert not w.findings_dock.isVisible()
-    w.tabs.setCurrentIndex(1)
-    w.tabs.setCurrentIndex(0)
+    show_tab(qtbot, w.tabs, "Costs")
+    show_tab(qtbot, w.tabs, "Parts")
     assert not w.findings_dock.isVisible()  # the user's choice holds
-    w.tabs.setCurrentIndex(1)
+    show_tab(qtbot, w.tabs, "Costs")
     w.costs.show_assumptions(False)
     assert not w.costs.form.isVisible()
     qtbot.mouseClick(w.costs.side.button, Qt.MouseButton.LeftButton)
@@ -96,16 +96,16 @@ def test_default_comparison_is_the_best_work_per_dollar_per_provider(
     assert any(o.gpu_count == 2 for o in chosen)
 
 
-def test_offers_table_filters_and_sorts(costs_window: MainWindow) -> None:
+def test_offers_table_filters_and_sorts(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
     panel = costs_window.costs.offers_panel
-    panel.provider_box.setCurrentIndex(panel.provider_box.findText("GCP"))
+    pick(qtbot, panel.provider_box, "GCP")
     shown = [panel.proxy.index(r, COL_PROVIDER).data() for r in range(panel.proxy.rowCount())]
     assert shown and set(shown) == {"GCP"}  # the filter applies to charted offers too (issue 40: they stayed on top)
-    panel.view.sortByColumn(COL_OD, Qt.SortOrder.AscendingOrder)
+    sort_by(qtbot, panel.view, COL_OD, Qt.SortOrder.AscendingOrder)
     prices = [panel.proxy.index(r, COL_OD).data(Qt.ItemDataRole.UserRole) for r in range(panel.proxy.rowCount())]
     known = [p for p in prices if p is not None]
     assert known == sorted(known) and prices[: len(known)] == known  # unknown prices last
-    panel.pricing_box.setCurrentIndex(panel.pricing_box.findData(Pricing.SPOT))
+    pick(qtbot, panel.pricing_box, data=Pricing.SPOT)
     offers = panel.model.offers
     for r in range(panel.proxy.rowCount()):
         o = offers[panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()]
@@ -129,7 +129,7 @@ def test_breakeven_labels_do_not_overlap(costs_window: MainWindow) -> None:
 
 def test_readout_on_the_hours_axis_reads_that_hour_and_follows_the_assumptions(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
     v = costs_window.costs
-    v.axis_box.setCurrentIndex(1)  # hours of work
+    pick(qtbot, v.axis_box, "x: hours of work")
     v.hover_at(1000.0)
     r = v.report
     day = 1000.0 / costs_window.doc.build.assumptions.hours_per_day  # 1,000 h at 8 h a day: day 125
@@ -141,10 +141,11 @@ def test_readout_on_the_hours_axis_reads_that_hour_and_follows_the_assumptions(c
     v.hover_at(-50.0)  # left of the origin: month/hour 0, never negative
     assert v.compare.horizontalHeaderItem(3).text() == "At 0 h"
     v.hover_at(1000.0)
-    v.form.spins["electricity_per_kwh"].setValue(0.60)  # the read-out follows at once
+    open_costs(qtbot, costs_window)  # the Assumptions panel opened by its button, to type in
+    type_into(qtbot, v.form.spins["electricity_per_kwh"], "0.6")  # the read-out follows at once
     own = v.report.upfront + v.report.own_slope_per_day * day
     assert v.compare.column_texts(3)[0] == costs_window.money_short(own)
-    v.axis_box.setCurrentIndex(0)
+    pick(qtbot, v.axis_box, "x: calendar months")
     # a real pointer over the plot sets the read-out (the chart's mouse signal is rate-limited)
     be = v.chart("breakeven")
     target = be.widget.getPlotItem().vb.mapViewToScene(QPointF(12.0, 1000.0))
@@ -158,17 +159,16 @@ def test_show_hide_an_offer_and_choose_the_sensitivity_offer(costs_window: MainW
     v = costs_window.costs
     names = v.names()
     assert set(names) <= set(v.curve_data())
-    item = v.compare.item(2, 0)
-    item.setCheckState(Qt.CheckState.Unchecked)
+    check_cell(qtbot, v.compare, 2, 0, False)
     assert names[1] not in v.curve_data() and names[0] in v.curve_data()
     assert not v.chart("breakeven").markers[1][1].isVisible()
-    item.setCheckState(Qt.CheckState.Checked)
+    check_cell(qtbot, v.compare, 2, 0, True)
     assert names[1] in v.curve_data()
-    v.chart_tabs.setCurrentIndex(2)
-    v.sens_box.setCurrentIndex(2)
+    show_tab(qtbot, v.chart_tabs, "Sensitivity")
+    pick(qtbot, v.sens_box, v.sens_box.itemText(2))
     title = v.chart("tornado").widget.getPlotItem().titleLabel.text
     assert names[2] in title
-    v.chart_tabs.setCurrentIndex(1)
+    show_tab(qtbot, v.chart_tabs, "Cost breakdown")
     bottom = v.chart("breakdown").plot.getAxis("bottom")
     assert bottom.height() >= 3 * v.fontMetrics().lineSpacing()  # three-line labels are not clipped (issue 29)
     first = v.chart("breakdown").tick_names[1]
@@ -189,7 +189,7 @@ def test_pricing_change_and_comparison_travel_with_the_file(
             if v.compare.cellWidget(r, 1).findData(Pricing.SPOT) >= 0
         )
         spot = box.findData(Pricing.SPOT)
-    box.setCurrentIndex(spot)
+    pick(qtbot, box, data=Pricing.SPOT)
     assert any(c.pricing is Pricing.SPOT for c in w.doc.build.comparison)
     target = tmp_path / "shared.rigplan.yaml"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
@@ -211,11 +211,23 @@ def test_a_version_1_file_opens_with_the_default_comparison(window: MainWindow) 
     assert window.doc.build.first(Kind.GPU) is not None
 
 
-def test_at_most_eight_offers_on_the_chart(costs_window: MainWindow) -> None:
+def test_at_most_eight_offers_on_the_chart(costs_window: MainWindow, qtbot) -> None:  # noqa: ANN001
     v = costs_window.costs
-    model = v.offers_panel.model
-    for o in model.offers[:8]:
-        model.setData(model.index(model.row_of(o.id), 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    view = v.offers_panel.view
+
+    def first_unticked() -> int:  # charted offers move to the top: look again after each tick
+        model = view.model()
+        states = [model.index(r, 0).data(Qt.ItemDataRole.CheckStateRole) for r in range(model.rowCount())]
+        return next(r for r, state in enumerate(states) if Qt.CheckState(state) == Qt.CheckState.Unchecked)
+
+    for _ in range(8):  # the user ticks offers until eight are charted
+        if len(v.comparison) < 8:
+            check_cell(qtbot, view, first_unticked(), 0, True)
+    assert len(v.comparison) == 8
+    row = first_unticked()
+    click_cell(qtbot, view, row, 0)  # a ninth: refused, its box stays empty
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert Qt.CheckState(view.model().index(row, 0).data(Qt.ItemDataRole.CheckStateRole)) == Qt.CheckState.Unchecked
     assert len(v.comparison) == 8
     assert "at most 8" in v.notice.text() and not v.notice.isHidden()
     _ = QPoint
@@ -274,6 +286,6 @@ def test_the_folded_assumptions_panel_is_remembered(costs_window: MainWindow, ca
     qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
     again.resize(1920, 1080)  # wide enough that the panel would show by default
     again.show()
-    again.tabs.setCurrentIndex(1)
+    show_tab(qtbot, again.tabs, "Costs")
     qtbot.waitUntil(lambda: getattr(again.costs, "_sized", False))
     assert again.costs.side.isHidden()

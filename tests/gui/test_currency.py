@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import pick, show_tab
 from PySide6.QtCore import Qt
 
 from rigplan.costs.fx import load_fx
@@ -21,7 +22,7 @@ def _euros(text: str) -> float:
 
 def test_eur_build_converts_every_amount(window: MainWindow, qtbot) -> None:  # noqa: ANN001
     window.files.open_path(EXAMPLE, ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     axis = window.costs._charts["breakeven"].widget.getAxis("left")
     assert all("$" in t for t in axis.tickStrings([1000.0, 2000.0], 1.0, 1000.0))
@@ -30,7 +31,7 @@ def test_eur_build_converts_every_amount(window: MainWindow, qtbot) -> None:  # 
     # the chart axis: euros straight away (no resize), and its cached picture dropped so it is drawn again
     assert axis.tickStrings([1000.0], 1.0, 1000.0) == ["€1,000"] and axis.picture is None
     # the build table: each price converted, none left in dollars; the total is their sum
-    window.tabs.setCurrentIndex(0)
+    show_tab(qtbot, window.tabs, "Parts")
     cells = [window.build_panel.table.item(r, 3) for r in range(window.build_panel.table.rowCount())]
     texts = [c.text() for c in cells if c is not None and c.text()]
     assert texts and not any("$" in t for t in texts)
@@ -42,7 +43,7 @@ def test_eur_build_converts_every_amount(window: MainWindow, qtbot) -> None:  # 
         total += item.unit_price.amount * per * item.quantity
     assert f"Total: €{total:,.2f}" in window.build_panel.total.text()
     # the picker: a $449.96 CPU reads €402.7x, never "€449.96"
-    window.picker.set_kind(Kind.CPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.CPU)
     model = window.picker.model_for(Kind.CPU)
     row = next(r for r in range(model.rowCount()) if model._values[r][model.price_col] is not None)
     usd = model._values[row][model.price_col]

@@ -8,10 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import pick, show_tab
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QTextDocument
 
-from rigplan.gui.mainwindow import COSTS_TAB, MainWindow
+from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "2x-rtx-4090.rigplan"
@@ -28,7 +29,7 @@ def small(window: MainWindow, qtbot) -> MainWindow:  # noqa: ANN001
 @pytest.mark.parametrize("kind", [Kind.GPU, Kind.CPU, Kind.MOTHERBOARD, Kind.PSU, Kind.CASE, Kind.MEMORY])
 def test_the_price_column_is_in_view(small: MainWindow, kind: Kind, qtbot) -> None:  # noqa: ANN001
     p = small.picker
-    p.set_kind(kind)
+    pick(qtbot, p.kind_box, data=kind)
     qtbot.wait(20)
     header = p.view.horizontalHeader()
     col = p.proxy.sourceModel().price_col if hasattr(p.proxy.sourceModel(), "price_col") else None
@@ -60,7 +61,7 @@ def test_a_long_finding_wraps_instead_of_eliding(small: MainWindow, qtbot) -> No
 
 
 def test_the_offers_table_shows_five_rows(small: MainWindow, qtbot) -> None:  # noqa: ANN001
-    small.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, small.tabs, "Costs")
     small.costs.ensure_charts()
     qtbot.wait(50)
     v = small.costs.offers_panel.view
@@ -70,7 +71,7 @@ def test_the_offers_table_shows_five_rows(small: MainWindow, qtbot) -> None:  # 
 def test_the_summary_of_a_build_without_gpu_fits(small: MainWindow, qtbot) -> None:  # noqa: ANN001
     build = small.doc.build
     small.doc.edit(build.model_copy(update={"items": [i for i in build.items if i.kind is not Kind.GPU]}), "no GPU")
-    small.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, small.tabs, "Costs")
     small.costs.ensure_charts()
     qtbot.wait(50)
     s = small.costs.summary
@@ -84,9 +85,9 @@ def test_the_summary_of_a_build_without_gpu_fits(small: MainWindow, qtbot) -> No
 
 
 def test_the_breakdown_names_every_bar_whole(small: MainWindow, qtbot) -> None:  # noqa: ANN001
-    small.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, small.tabs, "Costs")
     small.costs.ensure_charts()
-    small.costs.chart_tabs.setCurrentIndex(1)
+    show_tab(qtbot, small.costs.chart_tabs, "Cost breakdown")
     qtbot.wait(100)
     axis = small.costs.chart("breakdown").plot.getAxis("bottom")
     ticks = axis._tickLevels[0]  # what the axis draws: (x, text) per bar

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose
+from gui_helpers import choose, click, pick, run_dialog, type_into
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMessageBox
 
 from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import make_plan
@@ -41,7 +41,7 @@ def setup(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN0
     return win, menu, ex, settings, build, chosen
 
 
-def pick(monkeypatch: pytest.MonkeyPatch, path: Path, asked: list[str]) -> None:
+def save_to(monkeypatch: pytest.MonkeyPatch, path: Path, asked: list[str]) -> None:
     def fake(parent, title, start, filt):  # noqa: ANN001, ANN202 - the user types a file name in the dialog
         asked.append(start)
         return str(path), filt
@@ -70,7 +70,7 @@ def test_text_exports_write_the_cli_content_and_remember_the_folder(
         ("a", "b.csv", "c.csv"),
         strict=True,
     ):
-        pick(monkeypatch, out_dir / name, asked)
+        save_to(monkeypatch, out_dir / name, asked)
         choose(qtbot, win, action)
         written = ex.last_written
         assert written.suffix in (".md", ".csv") and written.read_text("utf-8") == expected
@@ -89,26 +89,26 @@ def test_first_export_opens_in_the_builds_folder(qtbot, setup, tmp_path: Path, m
     win, menu, ex, *_ = setup
     ex.source = lambda: TWO_GPU  # the open build's file
     asked: list[str] = []
-    pick(monkeypatch, tmp_path / "x.md", asked)
+    save_to(monkeypatch, tmp_path / "x.md", asked)
     choose(qtbot, win, ex.menu.actions()[0])
     assert Path(asked[0]) == TWO_GPU.parent / "2x RTX 4090 workstation.md"
 
 
 def test_pdf_and_png_through_the_menu(qtbot, setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     win, menu, ex, settings, *_ = setup
-    pick(monkeypatch, tmp_path / "r.pdf", [])
+    save_to(monkeypatch, tmp_path / "r.pdf", [])
     choose(qtbot, win, ex.menu.actions()[3])
     assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
 
-    def accept_options(dlg: ImageOptions) -> int:  # the user sets 800 x 400 at 192 dpi and presses OK
-        dlg.width_box.setValue(800)
-        dlg.height_box.setValue(400)
-        dlg.dpi_box.setValue(192)
-        dlg.chart.setCurrentIndex(1)
-        return QDialog.DialogCode.Accepted
+    def accept_options(dlg: ImageOptions) -> None:  # the user types 800 x 400 at 192 dpi and presses OK
+        type_into(qtbot, dlg.width_box, "800")
+        type_into(qtbot, dlg.height_box, "400")
+        type_into(qtbot, dlg.dpi_box, "192")
+        pick(qtbot, dlg.chart, "Cost at the horizon")
+        click(qtbot, dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok))
 
-    monkeypatch.setattr(ImageOptions, "exec", accept_options)
-    pick(monkeypatch, tmp_path / "chart.png", [])
+    monkeypatch.setattr(ImageOptions, "exec", lambda dlg: run_dialog(qtbot, dlg, accept_options))
+    save_to(monkeypatch, tmp_path / "chart.png", [])
     choose(qtbot, win, ex.menu.actions()[4])
     from PySide6.QtGui import QImage
 
@@ -125,7 +125,7 @@ def test_copy_markdown_and_failed_write(qtbot, setup, tmp_path: Path, monkeypatc
     assert QGuiApplication.clipboard().text() == to_markdown(make_plan(build, chosen))
     messages: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: messages.append(text))
-    pick(monkeypatch, tmp_path / "missing-dir" / "x.md", [])
+    save_to(monkeypatch, tmp_path / "missing-dir" / "x.md", [])
     choose(qtbot, win, ex.menu.actions()[0])
     assert len(messages) == 1 and "Could not export" in messages[0]
     assert ex.last_written is None

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_helpers import choose
+from gui_helpers import choose, pick, show_tab
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog
 
@@ -68,18 +68,18 @@ def test_the_exports_include_the_workload_chosen_in_the_window(
 ) -> None:
     """As `rigplan export --format md`: a workload chosen on the Workload tab is in the Markdown the window exports
     (file and clipboard), sized against the offers on the Costs chart."""
-    from rigplan.gui.mainwindow import COSTS_TAB
     from rigplan.workload.describe import plan_lines
 
     out = tmp_path / "parts.md"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), a[-1]))
     choose(qtbot, window, window.exporter.menu.actions()[0])
     assert "Workload" not in out.read_text("utf-8")  # none chosen yet: no section
-    window.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, window.tabs, "Costs")
     qtbot.waitUntil(lambda: window.costs.workload is not None)
+    show_tab(qtbot, window.costs.chart_tabs, "Workload")  # the panel is on its tab: the user opens it first
     panel = window.costs.workload
-    panel.model_box.setCurrentIndex(panel.model_box.findData("mistral-7b"))
-    panel.task_box.setCurrentIndex(panel.task_box.findData("qlora"))
+    pick(qtbot, panel.model_box, data="mistral-7b")
+    pick(qtbot, panel.task_box, data="qlora")
     assert window.doc.build.workload is not None and window.doc.build.workload.model == "mistral-7b"
     choose(qtbot, window, window.exporter.menu.actions()[0])
     text = out.read_text("utf-8")

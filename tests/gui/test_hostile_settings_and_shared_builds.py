@@ -41,6 +41,7 @@ def test_a_settings_file_with_100000_recent_files_starts_fast_with_a_short_menu(
     """It froze start-up for about 110 s: every entry became a menu item. Now the list is trimmed as it is read."""
     path = tmp_path / "settings.ini"
     writer = QSettings(str(path), QSettings.Format.IniFormat)
+    # a hostile settings file, written by hand: no user can type 100,000 recent files
     writer.setValue("files/recent", [f"/nowhere/build-{i:06d}.rigplan" for i in range(100_000)])
     writer.sync()
     del writer

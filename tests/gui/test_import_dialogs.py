@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose
+from gui_helpers import choose, click, paste_into, pick, run_dialog
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -58,25 +58,24 @@ def test_review_dialog_shows_candidates_and_takes_the_choice(qtbot, catalog: Cat
     assert gpu.itemText(1).startswith("0.95  MSI GeForce RTX 3060 VENTUS 2X 12G OC")
     assert dlg.combos[0].currentData() == "22546c6c-9af1-4646-a9af-0ede3444c6b7"  # the sure CPU is pre-chosen
     assert t.item(7, 4).text() == "Other item: counted in the total, read by no check"  # issue 29: the OS line
-    gpu.setCurrentIndex(2)  # the user picks the second candidate for the GPU
+    pick(qtbot, gpu, gpu.itemText(2))  # the user picks the second candidate for the GPU
     assert dlg.choices()[4] == gpu.itemData(2) and dlg.choices()[2] is None
     qtbot.mouseClick(dlg.best_button, Qt.MouseButton.LeftButton)
     assert dlg.choices()[4] == VENTUS_OC and dlg.choices()[2] is not None
 
 
 def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindow, qtbot, monkeypatch) -> None:
-    def paste(dlg: PasteListDialog) -> int:  # the modal loop replaced by the user's actions on the real dialog
-        dlg.text.setPlainText(BUDGET)
-        qtbot.mouseClick(dlg.buttons.button(dlg.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    def paste(dlg: PasteListDialog) -> None:  # the modal loop replaced by the user's actions on the real dialog
+        paste_into(qtbot, dlg.text, BUDGET)
+        click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Ok))
         qtbot.waitUntil(lambda: dlg.imported is not None)  # matched off the GUI thread (issue 24)
-        return int(dlg.imported is not None)
 
-    def review(dlg: ReviewMatchesDialog) -> int:
-        dlg.combos[4].setCurrentIndex(1)  # confirm the best GPU candidate; the rest stay custom parts
-        return 1
+    def review(dlg: ReviewMatchesDialog) -> None:
+        pick(qtbot, dlg.combos[4], dlg.combos[4].itemText(1))  # confirm the best GPU candidate; the rest stay custom
+        click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Ok))
 
-    monkeypatch.setattr(PasteListDialog, "exec", paste)
-    monkeypatch.setattr(ReviewMatchesDialog, "exec", review)
+    monkeypatch.setattr(PasteListDialog, "exec", lambda dlg: run_dialog(qtbot, dlg, paste))
+    monkeypatch.setattr(ReviewMatchesDialog, "exec", lambda dlg: run_dialog(qtbot, dlg, review))
     file_menu = window.menuBar().actions()[0].menu()
     names = [a.text() for a in window.menus.import_menu.actions() if not a.isSeparator()]
     assert names == ["&PCPartPicker list...", "P&rice file...", "Remove &your prices..."]
@@ -93,11 +92,11 @@ def test_menu_imports_the_list_as_a_new_unsaved_undoable_build(window: MainWindo
     # Issue 29: the Windows line is an Other item in the table, so the build's total is the list's $1,152.89.
     assert "Microsoft Windows 11 Home OEM - DVD 64-bit" in names
     assert "Total: $1,152.89" in window.build_panel.total.text()
-    window.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.items == ()
 
 
-def test_price_file_into_the_build(window: MainWindow, monkeypatch) -> None:
+def test_price_file_into_the_build(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: shown.append(a[2]))
     window.doc.add_part(window.catalog.get(RYZEN_7950X))  # type: ignore[arg-type]
@@ -107,7 +106,7 @@ def test_price_file_into_the_build(window: MainWindow, monkeypatch) -> None:
     item = window.doc.build.items[0]
     assert item.price_override is not None and item.price_override.source == "Micro Center quote"
     assert window.build_panel.table.item(0, 3).text() == "$499.00"
-    window.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.items[0].price_override is None
 
 
@@ -125,7 +124,7 @@ def test_price_file_into_your_catalog_prices(qtbot, tmp_path: Path, monkeypatch)
     assert set(load_user_prices(tmp_path / "data")) >= {RYZEN_7950X}
     price = catalog.get(RYZEN_7950X).price  # type: ignore[union-attr]
     assert price is not None and price.amount == 499.0 and price.source == "your price: Micro Center quote"
-    w.picker.set_kind(Kind.CPU)
+    w.picker.set_kind(Kind.CPU)  # set-up in a window never shown: the model under the kind is what is checked
     model = w.picker.model_for(Kind.CPU)
     row = catalog.table(Kind.CPU).ids.index(RYZEN_7950X)
     tip = model.data(model.index(row, model.price_col), Qt.ItemDataRole.ToolTipRole)

@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from gui_helpers import choose, click
+from gui_helpers import choose, click, pick, type_into
 from PySide6.QtCore import QThread, QTimer, Slot
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -115,7 +115,7 @@ def test_cancel_ends_with_cancelled_whatever_the_work_returns(qtbot) -> None:  #
 
     job = Job(raising, name="check")
     watch(job, label)
-    label.setText("")
+    label.setText("")  # the test's own read-out label cleared between two jobs, not a user's input
     job.start()
     with qtbot.waitSignal(job.cancelled, timeout=10_000):
         job.cancel()
@@ -175,7 +175,7 @@ def suggest_through_the_menu(qtbot, window: MainWindow, setup, press: str = "run
         click(qtbot, dlg.run_button)
         if press == "close":
             seen.append("closed while searching" if dlg.searching() else "was not searching")
-            dlg.reject()
+            click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Close))
 
     QTimer.singleShot(0, drive)
     choose(qtbot, window, window.menus.suggest)  # File > Suggest a build...; returns when the dialog closes
@@ -183,16 +183,16 @@ def suggest_through_the_menu(qtbot, window: MainWindow, setup, press: str = "run
 
 
 def test_no_answer_through_the_menu_leaves_the_window_alive(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    text = suggest_through_the_menu(qtbot, window, lambda d: d.budget.setValue(300))
+    text = suggest_through_the_menu(qtbot, window, lambda d: type_into(qtbot, d.budget, "300"))
     assert text.startswith("No answer:") and "$300" in text
     assert window.isVisible() and window.doc.build.items == ()  # the window lives on, its build untouched
 
 
 def test_a_workload_no_budget_can_fit_is_no_answer_not_a_crash(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     def setup(d: SuggestDialog) -> None:
-        d.budget.setValue(5000)
-        d.fit.model.setCurrentIndex(d.fit.model.findData("llama-3.1-70b"))
-        d.fit.task.setCurrentIndex(d.fit.task.findText("LoRA"))
+        type_into(qtbot, d.budget, "5000")
+        pick(qtbot, d.fit.model, data="llama-3.1-70b")
+        pick(qtbot, d.fit.task, "LoRA")
 
     text = suggest_through_the_menu(qtbot, window, setup)
     assert text.startswith("No answer:")
@@ -200,7 +200,7 @@ def test_a_workload_no_budget_can_fit_is_no_answer_not_a_crash(qtbot, window: Ma
 
 
 def test_closing_while_searching_then_using_the_window(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    text = suggest_through_the_menu(qtbot, window, lambda d: d.budget.setValue(25000), press="close")
+    text = suggest_through_the_menu(qtbot, window, lambda d: type_into(qtbot, d.budget, "25000"), press="close")
     assert text == "closed while searching"
     qtbot.waitUntil(lambda: not jobs.live_jobs(), timeout=60_000)  # the abandoned search ends on its own
     assert window.isVisible() and window.doc.build.items == ()

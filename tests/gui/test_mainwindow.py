@@ -5,7 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose, click_cell, press, type_text
+from gui_helpers import (
+    choose,
+    click,
+    click_cell,
+    edit_cell,
+    open_costs,
+    pick,
+    press,
+    run_dialog,
+    show_tab,
+    tick,
+    type_into,
+    type_text,
+)
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -18,7 +31,7 @@ from rigplan.model import Kind
 
 
 def search_and_add(qtbot, w: MainWindow, kind: Kind, text: str) -> None:  # noqa: ANN001
-    w.picker.set_kind(kind)
+    pick(qtbot, w.picker.kind_box, data=kind)
     type_text(qtbot, w.picker.search, text, enter=True)
     qtbot.waitUntil(lambda: 0 < w.picker.proxy.rowCount() < len(w.catalog.table(kind)))
     click_cell(qtbot, w.picker.view, 0, 0, double=True)  # the first match, double-clicked where it is drawn
@@ -47,7 +60,7 @@ def test_search_a_gpu_and_add_it(qtbot, window: MainWindow) -> None:  # noqa: AN
 
 def test_incompatible_cpu_shows_a_finding(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     search_and_add(qtbot, window, Kind.MOTHERBOARD, "X670E ROG STRIX X670E-A")
-    window.picker.compatible_only.setChecked(False)
+    tick(qtbot, window.picker.compatible_only, False)
     search_and_add(qtbot, window, Kind.CPU, "Ryzen 7 5800X")
     rules = [rule for rule, _ in window.findings.findings_shown()]
     assert "cpu-socket" in rules
@@ -60,16 +73,15 @@ def test_incompatible_cpu_shows_a_finding(qtbot, window: MainWindow) -> None:  #
         for i in range(window.findings.topLevelItemCount())
         if window.findings.topLevelItem(i).text(1) == "cpu-socket"
     )
-    window.picker.set_kind(Kind.GPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.GPU)
     click_cell(qtbot, window.findings, item, 0)
     assert window.picker.kind is Kind.CPU  # the rule's first slot: the CPU, which the user just chose
 
 
 def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     search_and_add(qtbot, window, Kind.MOTHERBOARD, "X670E ROG STRIX X670E-A")
-    window.picker.set_kind(Kind.CPU)
-    window.picker.search.clear()
-    window.picker._apply_text()
+    pick(qtbot, window.picker.kind_box, data=Kind.CPU)
+    type_text(qtbot, window.picker.search, "", enter=True)  # the search emptied, applied by Enter
     on = window.picker.proxy.rowCount()
     qtbot.mouseClick(window.picker.compatible_only, Qt.MouseButton.LeftButton)
     assert not window.picker.compatible_only.isChecked()
@@ -80,13 +92,13 @@ def test_compatible_only_changes_the_row_count(qtbot, window: MainWindow) -> Non
 
 def test_electricity_price_moves_the_curve_and_the_label(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    open_costs(qtbot, window)
     window.costs.ensure_charts()
     before_curve = window.costs.curve_data()["own"][1]
     before_label = window.costs.breakeven_text()
     assert len(window.costs.curve_data()) == 5  # own + the default: one offer per provider (AWS, Azure, GCP, Lambda)
     spin = window.costs.form.spins["electricity_per_kwh"]
-    spin.setValue(0.45)
+    type_into(qtbot, spin, "0.45")
     after_curve = window.costs.curve_data()["own"][1]
     assert window.doc.build.assumptions.electricity_per_kwh == pytest.approx(0.45)
     assert after_curve[-2] > before_curve[-2] and after_curve[0] == before_curve[0]
@@ -157,7 +169,8 @@ def test_settings_persist_recent_and_assumptions(
     qtbot, window: MainWindow, examples_dir: Path, catalog, offers, perf
 ) -> None:  # noqa: ANN001, E501
     window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
-    window.costs.form.spins["hours_per_day"].setValue(10)
+    open_costs(qtbot, window)
+    type_into(qtbot, window.costs.form.spins["hours_per_day"], "10")
     window.doc.undo_stack.setClean()
     window.save_settings()
     again = MainWindow(catalog, offers, perf, window.settings)
@@ -171,7 +184,7 @@ def test_quantity_and_remove_from_the_build_table(qtbot, window: MainWindow, exa
     table = window.build_panel.table
     row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "GPU")
     assert table.item(row, 2).data(Qt.ItemDataRole.EditRole) == 2
-    table.item(row, 2).setData(Qt.ItemDataRole.EditRole, 1)  # what the spin-box editor commits
+    edit_cell(qtbot, table, row, 2, "1")  # typed in the quantity's spin-box editor
     assert window.doc.build.count(Kind.GPU) == 1
     assert window.report.power is not None and window.report.power.gpu_w == 450
     x = table.visualItemRect(table.item(row, 1)).center()
@@ -184,16 +197,15 @@ def test_quantity_and_remove_from_the_build_table(qtbot, window: MainWindow, exa
 def test_custom_part_dialog_adds_a_part(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     from rigplan.gui.parts.custom_part import CustomPartDialog
 
-    def fill_and_accept(dlg: CustomPartDialog) -> int:
-        dlg.kind.setCurrentIndex([k for k in Kind].index(Kind.GPU))
-        qtbot.keyClicks(dlg.name, "Used RTX 3090")
-        dlg.price.setValue(650)
-        dlg.spec_widgets["tdp_w"].setValue(350)
-        dlg.spec_widgets["pin8"].setValue(2)
-        dlg._accept()
-        return 1
+    def fill_and_accept(dlg: CustomPartDialog) -> None:
+        pick(qtbot, dlg.kind, data=Kind.GPU)
+        type_into(qtbot, dlg.name, "Used RTX 3090")
+        type_into(qtbot, dlg.price, "650")
+        type_into(qtbot, dlg.spec_widgets["tdp_w"], "350")
+        type_into(qtbot, dlg.spec_widgets["pin8"], "2")
+        click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Ok))
 
-    monkeypatch.setattr(CustomPartDialog, "exec", fill_and_accept)
+    monkeypatch.setattr(CustomPartDialog, "exec", lambda dlg: run_dialog(qtbot, dlg, fill_and_accept))
     press(qtbot, window, "Ctrl+Shift+N")  # Edit > Add custom part..., by its key
     gpu = window.doc.build.first(Kind.GPU)
     assert gpu is not None and gpu.custom and gpu.name == "Used RTX 3090"
@@ -217,10 +229,10 @@ def test_add_an_offer_to_the_chart(qtbot, window: MainWindow) -> None:  # noqa: 
     """Tick an offer in the offers table with the pricing filter on spot: it is charted at spot, and the build
     (hence the file) holds the comparison."""
     costs = window.costs
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     panel = costs.offers_panel
     before = list(costs.comparison)
-    panel.pricing_box.setCurrentIndex(panel.pricing_box.findText("has spot"))
+    pick(qtbot, panel.pricing_box, "has spot")
     qtbot.keyClicks(panel.words, "p3.8xlarge us-east-1")
     assert panel.proxy.rowCount() >= 1
     row = next(r for r in range(panel.proxy.rowCount()) if "p3.8xlarge" in panel.proxy.index(r, 2).data())

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import show_tab
+
 from rigplan.exports.markdown import to_markdown
 from rigplan.exports.plan import job_lines, make_plan, name_lines
 from rigplan.files import load
@@ -23,7 +25,7 @@ COMPARE = [
 def test_the_costs_tab_names_each_offer_once(window: MainWindow, examples_dir: Path, qtbot) -> None:  # noqa: ANN001
     window.resize(1280, 720)
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     v = window.costs
     v.ensure_charts()
     v.set_build(window.doc.build.model_copy(update={"comparison": tuple(COMPARE)}))
@@ -40,7 +42,7 @@ def test_the_costs_tab_names_each_offer_once(window: MainWindow, examples_dir: P
     assert table == [v._names[c.offer] for c in COMPARE]
     tips = [v.compare.item(r, 0).toolTip().split("\n")[0] for r in range(1, v.compare.rowCount())]
     assert tips == table  # each tooltip opens with the same name, then the instance and its price date
-    v.chart_tabs.setCurrentIndex(1)
+    show_tab(qtbot, v.chart_tabs, "Cost breakdown")
     bars = v.chart("breakdown").tick_names[1:]
     assert bars[0].split("\n") == ["AWS", "2x RTXPRO6000", "spot"]
 
@@ -54,8 +56,10 @@ def test_exports_use_the_same_names(examples_dir: Path) -> None:
     rows = [line.split(" | ") for line in md.splitlines() if line.startswith("| AWS") or line.startswith("| Lambda")]
     assert [r[0].lstrip("| ") for r in rows] == list(names.values())
     assert [r[1] for r in rows][:2] == ["g7e.12xlarge, us-east-1", "g5.xlarge, us-east-1"]
-    if plan.jobs:
-        assert all(line.split(" (")[0] in names.values() for line in job_lines(plan))
+    # A job size gives job lines: each names its offer as the table does (this example has none by itself)
+    jobs = build.model_copy(update={"assumptions": build.assumptions.model_copy(update={"job_hours": 400.0})})
+    lines = job_lines(make_plan(jobs, [(c.offer, c.pricing) for c in COMPARE]))
+    assert [line.split(" (")[0] for line in lines] == list(names.values())
     # One offer at two pricings: the name carries the pricing once, and so do the bars
     twice = make_plan(
         build, [("aws:g5.xlarge:us-east-1", Pricing.SPOT), ("aws:g5.xlarge:us-east-1", Pricing.ON_DEMAND)]

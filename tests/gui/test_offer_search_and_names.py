@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import show_tab
 from PySide6.QtCore import QPoint, Qt
 
 from rigplan.gui.costs.offers_model import COL_CHART, COL_INSTANCE, COL_REGION
@@ -18,7 +19,7 @@ from rigplan.model.workload import Task, WorkloadSpec
 def costs(window: MainWindow, examples_dir: Path, qtbot) -> MainWindow:  # noqa: ANN001
     window.resize(1280, 720)
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     qtbot.wait(100)
     return window
@@ -69,7 +70,7 @@ def test_one_instance_in_two_regions_has_two_names_everywhere(qtbot, costs: Main
     assert sorted(l40s) == ["AWS g6e.xlarge 1x L40S us-east-1", "AWS g6e.xlarge 1x L40S us-west-2"]
     assert len(set(names)) == len(names)
     tabs = costs.costs.chart_tabs
-    tabs.setCurrentIndex([tabs.tabText(i).replace("&", "") for i in range(tabs.count())].index("Workload"))
+    show_tab(qtbot, tabs, "Workload")
     costs.costs.workload.set_spec(WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=1e8))
     qtbot.wait(300)
     model = costs.costs.workload.jobs

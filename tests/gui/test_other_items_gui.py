@@ -4,7 +4,7 @@ typed in the table, removed, each undoable), counted in the total; and the save 
 from __future__ import annotations
 
 import pytest
-from gui_helpers import choose, click
+from gui_helpers import choose, click, edit_cell, pick, show_tab, type_into
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -28,13 +28,10 @@ def _fill(qtbot, **fields: str | int | float) -> list[str]:  # noqa: ANN001
             return
         for name, value in fields.items():
             widget = getattr(dlg, name)
-            if name in ("quantity", "watts"):
-                widget.setValue(value)
-            elif name == "category":
-                widget.setCurrentIndex(widget.findData(value))
+            if name == "category":
+                pick(qtbot, widget, data=value)
             else:
-                widget.clear()
-                qtbot.keyClicks(widget, str(value))
+                type_into(qtbot, widget, str(value))
         click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Ok))
         if dlg.isVisible():  # refused: the dialog stays open with what was typed; the test then cancels
             seen.append(f"still open; name={dlg.name.text()!r} price={dlg.price.text()!r}")
@@ -69,15 +66,15 @@ def test_add_edit_undo_an_other_item(qtbot, window: MainWindow, monkeypatch) -> 
     assert window.isWindowModified()
     # The quantity typed in the table: one more undoable command.
     table, r = window.build_panel.table, window.build_panel.other_row(0)
-    table.item(r, 2).setData(Qt.ItemDataRole.EditRole, 4)
+    edit_cell(qtbot, table, r, 2, "4")
     assert window.doc.build.other[0].quantity == 4
     assert f"Total: {window.money(cpu.price.amount + 4 * 9.99)}" in window.build_panel.total.text()
     # A price typed in the table, and a bad one refused with a message, the old price kept.
-    table.item(r, 3).setText("$12.50")
+    edit_cell(qtbot, table, r, 3, "$12.50")
     assert window.doc.build.other[0].price.amount == 12.5  # type: ignore[union-attr]
     warned: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
-    table.item(r, 3).setText("-5")
+    edit_cell(qtbot, table, r, 3, "-5")
     assert warned and "from 0 to" in warned[0]
     assert window.doc.build.other[0].price.amount == 12.5  # type: ignore[union-attr]
     assert _row(window, 0)[3] == window.money(12.5)
@@ -89,17 +86,17 @@ def test_add_edit_undo_an_other_item(qtbot, window: MainWindow, monkeypatch) -> 
     qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert _row(window, 0) == ["Operating system", "Windows 11 Pro", "4", window.money(199.0)]
     for _ in range(4):  # edit, price, quantity, add
-        window.doc.undo_stack.undo()
+        choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.other == () and not window.isWindowModified()
     assert table.rowCount() == len(window.build_panel._rows)  # the Other row is gone with its item
-    window.doc.undo_stack.redo()
+    choose(qtbot, window, window.menus.redo)  # Edit > Redo
     assert _row(window, 0)[1] == "Arctic P14 case fan"
     # Removing it (select its row, then the Remove button under the table) is undoable too.
     table.scrollToItem(table.item(r, 0))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(r, 0)).center())
     qtbot.mouseClick(window.build_panel.remove, Qt.MouseButton.LeftButton)
     assert window.doc.build.other == ()
-    window.doc.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.other[0].name == "Arctic P14 case fan"
 
 
@@ -167,7 +164,7 @@ def test_keyboard_delete_and_shortcut(qtbot, window: MainWindow) -> None:  # noq
     table.setCurrentCell(window.build_panel.other_row(0), 1)
     qtbot.keyClick(table, Qt.Key.Key_Delete)
     assert window.doc.build.other == ()
-    window.doc.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.other[0].category is OtherCategory.CABLE
 
 
@@ -185,5 +182,5 @@ def test_edit_menu_entry_hint_and_unpriced_wording(qtbot, window: MainWindow) ->
     assert "(1 other item without a price)" in window.build_panel.total.text()
     window.doc.add_part(window.catalog.get(I5_13400F).model_copy(update={"price": None}))
     assert "(1 part and 1 other item without a price)" in window.build_panel.total.text()
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     assert "1 part and 1 other item without a price" in window.costs.summary.text()

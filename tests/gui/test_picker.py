@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import click_cell, pick, sort_by, tick
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QStyle
 
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
@@ -23,7 +24,7 @@ def shown_rows(w: MainWindow) -> list[int]:
 
 
 def test_numeric_filters_like_the_cli_where(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.picker.set_kind(Kind.GPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.GPU)
     type_search(qtbot, window, "vram>=16 length<=330 price<=800")
     cols = window.catalog.table(Kind.GPU).columns
     rows = shown_rows(window)
@@ -34,7 +35,7 @@ def test_numeric_filters_like_the_cli_where(qtbot, window: MainWindow) -> None: 
     cli = window.catalog.search(Kind.GPU, "", ["vram_gb>=16", "length_mm<=330", "price.amount<=800"])
     compatible = {window.catalog.table(Kind.GPU).part(i).id for i in rows}
     assert compatible <= {p.id for p in cli}
-    window.picker.compatible_only.setChecked(False)
+    tick(qtbot, window.picker.compatible_only, False)
     assert {window.catalog.table(Kind.GPU).part(i).id for i in shown_rows(window)} == {p.id for p in cli}
     type_search(qtbot, window, "rtx vram >= 24gb")  # spaces and units are fine
     assert all(cols["vram_gb"][i] >= 24 and "rtx" in cols["name"][i].lower() for i in shown_rows(window))
@@ -44,28 +45,28 @@ def test_numeric_filters_like_the_cli_where(qtbot, window: MainWindow) -> None: 
 
 def test_search_and_sort_are_kept_per_slot(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     p = window.picker
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     type_search(qtbot, window, "4090")
     gpu_rows = shown_rows(window)
-    p.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # VRAM
-    p.set_kind(Kind.CPU)
+    sort_by(qtbot, p.view, 1, Qt.SortOrder.DescendingOrder)  # VRAM
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     assert p.search.text() == "" and p.proxy.rowCount() > 100  # not the GPU search, not an empty list
     type_search(qtbot, window, "ryzen")
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     assert p.search.text() == "4090" and sorted(shown_rows(window)) == sorted(gpu_rows)
     header = p.view.horizontalHeader()
     assert header.sortIndicatorSection() == 1 and header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     assert p.search.text() == "ryzen"
 
 
 def test_parts_that_would_add_an_error_are_marked(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
     window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)  # an AM5 board
     p = window.picker
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     type_search(qtbot, window, "5800X")  # AM4: does not fit
     assert p.proxy.rowCount() == 0
-    p.compatible_only.setChecked(False)
+    tick(qtbot, p.compatible_only, False)
     assert p.proxy.rowCount() > 0
     index = p.proxy.index(0, 0)
     assert not index.data(Qt.ItemDataRole.DecorationRole).isNull()
@@ -78,10 +79,10 @@ def test_parts_that_would_add_an_error_are_marked(qtbot, window: MainWindow, exa
 
 def test_add_button_enter_and_readable_names(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     p = window.picker
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     type_search(qtbot, window, "4090 strix")
     assert not p.add_button.isEnabled()
-    p.view.setCurrentIndex(p.proxy.index(0, 0))
+    click_cell(qtbot, p.view, 0)
     assert p.add_button.isEnabled() and p.add_button.isVisible()
     qtbot.mouseClick(p.add_button, Qt.MouseButton.LeftButton)
     assert window.doc.build.count(Kind.GPU) == 1
@@ -100,7 +101,8 @@ def test_findings_use_standard_icons_not_emoji(qtbot, window: MainWindow, exampl
     items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
     errors = [i for i in items if i.toolTip(0).startswith("Error:")]
     assert errors
+    critical = tree.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical).pixmap(16).toImage()
     for item in errors:
         assert not item.icon(0).isNull()
+        assert item.icon(0).pixmap(16).toImage() == critical  # the style's own error icon
         assert not any(ch in item.text(0) for ch in "⛔⚠ℹ")
-    assert QApplication.style() is not None

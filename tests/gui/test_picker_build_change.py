@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from gui_helpers import pick
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtTest import QSignalSpy
 from PySide6.QtWidgets import QApplication
 
@@ -63,7 +64,7 @@ def shown_rows(w: MainWindow) -> list[int]:
 
 def cpus_with_all_shown(qtbot, w: MainWindow, examples: Path) -> None:  # noqa: ANN001
     w.files.open_path(examples / "budget-1-gpu.rigplan", ask=False)  # an AM5 board: AM4 and Intel CPUs are marked
-    w.picker.set_kind(Kind.CPU)
+    pick(qtbot, w.picker.kind_box, data=Kind.CPU)
     qtbot.mouseClick(w.picker.compatible_only, Qt.MouseButton.LeftButton)  # untick: every CPU, the misfits marked
     assert not w.picker.compatible_only.isChecked()
     settle(qtbot)
@@ -122,14 +123,18 @@ def test_selection_scroll_and_order_are_kept(qtbot, window: MainWindow, examples
     w = window
     w.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     p, view = w.picker, w.picker.view
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     settle(qtbot)
     assert p.compatible_only.isChecked()
     order = shown_rows(w)
     assert set(order) == set(compatible(w.doc.build, Kind.CPU, w.catalog))  # the filter: fitting CPUs only
     bar = view.verticalScrollBar()
     assert bar.maximum() > 0
-    bar.setValue(bar.maximum() // 2)
+    below = bar.rect().bottomLeft() + QPoint(bar.width() // 2, -bar.width() - 4)  # the trough above the down arrow
+    for _ in range(100):  # clicks in the trough page down, as the user scrolls to the middle of the list
+        if bar.value() >= bar.maximum() // 2:
+            break
+        qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=below)
     settle(qtbot)
     row = view.rowAt(view.viewport().height() // 2)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(p.proxy.index(row, 0)).center())
@@ -154,7 +159,7 @@ def test_prices_are_repainted_in_the_new_currency(qtbot, window: MainWindow, exa
     w = window
     w.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     p = w.picker
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     settle(qtbot)
     price = p.proxy.index(0, p.proxy.sourceModel().price_col)
     assert price.data().startswith("$")

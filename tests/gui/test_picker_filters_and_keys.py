@@ -3,6 +3,7 @@ an unknown term; Tab leaves the list and Down in the search box enters it; the d
 
 from __future__ import annotations
 
+from gui_helpers import pick, sort_by, tick
 from PySide6.QtCore import Qt
 
 from rigplan.gui.mainwindow import MainWindow
@@ -27,8 +28,8 @@ def _shown(w: MainWindow, header: str) -> list[object]:
 
 
 def test_filters_take_the_table_headers(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.picker.compatible_only.setChecked(False)
-    window.picker.set_kind(Kind.MOTHERBOARD)
+    tick(qtbot, window.picker.compatible_only, False)
+    pick(qtbot, window.picker.kind_box, data=Kind.MOTHERBOARD)
     everything = window.picker.proxy.rowCount()
     type_search(qtbot, window, "x16>=2")
     x16 = _shown(window, "x16")
@@ -36,19 +37,19 @@ def test_filters_take_the_table_headers(qtbot, window: MainWindow) -> None:  # n
     type_search(qtbot, window, "slots>=4")
     slots = _shown(window, "Slots")
     assert 0 < len(slots) < everything and all(v >= 4 for v in slots)  # the board's memory slots, as shown
-    assert window.picker.empty_hint.text() == "" or "No field" not in window.picker.empty_hint.text()
-    window.picker.set_kind(Kind.MEMORY)
+    assert "No field" not in window.picker.empty_hint.text()
+    pick(qtbot, window.picker.kind_box, data=Kind.MEMORY)
     for text in ("gb>=128", "gb >= 128GB", "GB>=128 gb"):
         type_search(qtbot, window, text)
         gb = _shown(window, "GB")
         assert gb and all(v >= 128 for v in gb), text
-    window.picker.set_kind(Kind.CASE)
+    pick(qtbot, window.picker.kind_box, data=Kind.CASE)
     type_search(qtbot, window, "gpu_max>=400")
     assert all(v >= 400 for v in _shown(window, "GPU max"))
 
 
 def test_an_unknown_term_is_named(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.picker.set_kind(Kind.MOTHERBOARD)
+    pick(qtbot, window.picker.kind_box, data=Kind.MOTHERBOARD)
     type_search(qtbot, window, "x16>=2 pcie5>=1")
     hint = window.picker.empty_hint
     assert hint.isVisible() and "'pcie5'" in hint.text() and "not applied" in hint.text() and "x16" in hint.text()
@@ -57,7 +58,7 @@ def test_an_unknown_term_is_named(qtbot, window: MainWindow) -> None:  # noqa: A
 
 def test_tab_leaves_the_list_and_down_enters_it(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     p = window.picker
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     p.search.setFocus()
     qtbot.waitUntil(p.search.hasFocus)
     qtbot.keyClick(p.search, Qt.Key.Key_Down)
@@ -73,17 +74,17 @@ def test_default_order_and_the_users_choice_kept(qtbot, window: MainWindow) -> N
     from PySide6.QtCore import QSettings
 
     p = window.picker
-    p.compatible_only.setChecked(False)
-    p.set_kind(Kind.CPU)
+    tick(qtbot, p.compatible_only, False)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     model = p.model_for(Kind.CPU)
     first = [p.proxy.index(r, model.price_col).data(Qt.ItemDataRole.UserRole) for r in range(20)]
     assert all(v is not None for v in first) and first == sorted(first)  # priced parts, lowest price first
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     gpu = p.model_for(Kind.GPU)
     col = next(n for n, c in enumerate(gpu.columns) if c[0] == "Speed/$1k")
     top = [p.proxy.index(r, col).data(Qt.ItemDataRole.UserRole) for r in range(10)]
     assert all(v is not None for v in top) and top == sorted(top, reverse=True)  # most speed per money first
-    p.view.sortByColumn(2, Qt.SortOrder.DescendingOrder)  # the user sorts GPUs by VRAM
+    sort_by(qtbot, p.view, 2, Qt.SortOrder.DescendingOrder)  # the user sorts GPUs by VRAM
     window.doc.undo_stack.setClean()
     window.save_settings()
     again = MainWindow(
@@ -93,6 +94,8 @@ def test_default_order_and_the_users_choice_kept(qtbot, window: MainWindow) -> N
         QSettings(window.settings.store.fileName(), QSettings.Format.IniFormat),
     )
     qtbot.addWidget(again, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    again.picker.set_kind(Kind.GPU)
+    again.show()
+    qtbot.waitExposed(again)
+    pick(qtbot, again.picker.kind_box, data=Kind.GPU)
     header = again.picker.view.horizontalHeader()
     assert (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (2, Qt.SortOrder.DescendingOrder)

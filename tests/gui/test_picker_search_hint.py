@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import pick
 from PySide6.QtCore import Qt
 
 from rigplan.gui.mainwindow import MainWindow
@@ -23,7 +24,7 @@ def _ctrl_f_and_type(qtbot, w: MainWindow, text: str) -> None:  # noqa: ANN001
 
 def test_ctrl_f_4090_on_the_cpu_list_says_where_it_matches_and_enter_goes_there(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     p = window.picker
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     _ctrl_f_and_type(qtbot, window, "4090")
     gpus = matches(window.catalog, Kind.GPU, ("4090",))
     assert p.proxy.rowCount() == 0 and gpus > 10
@@ -38,16 +39,16 @@ def test_ctrl_f_4090_on_the_cpu_list_says_where_it_matches_and_enter_goes_there(
 
 def test_switching_kind_keeps_a_search_that_matched_nothing(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     p = window.picker
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     _ctrl_f_and_type(qtbot, window, "4090")
-    p.kind_box.setCurrentIndex(p.kind_box.findData(Kind.GPU))  # the kind chosen in its box
+    pick(qtbot, p.kind_box, data=Kind.GPU)  # the kind chosen in its box
     assert p.search.text() == "4090" and p.proxy.rowCount() > 0
 
 
 def test_words_that_only_match_incompatible_parts_say_so(qtbot, window: MainWindow, examples_dir: Path) -> None:  # noqa: ANN001
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)  # an AM5 build
     p = window.picker
-    p.set_kind(Kind.CPU)
+    pick(qtbot, p.kind_box, data=Kind.CPU)
     _ctrl_f_and_type(qtbot, window, "threadripper")
     assert p.proxy.rowCount() == 0 and p.empty_hint.isVisible()
     assert "CPUs match \u201cthreadripper\u201d but each would add an error to this build" in p.empty_hint.text()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import pick
 from PySide6.QtCore import Qt
 
 from rigplan.files import save
@@ -44,7 +45,7 @@ def test_the_tooltip_lists_only_the_errors_the_filter_counts(qtbot, window: Main
     assert long_gpu.length_mm > 290
 
     picker = window.picker
-    picker.set_kind(Kind.GPU)
+    pick(qtbot, picker.kind_box, data=Kind.GPU)
     picker.search.clear()
     qtbot.keyClicks(picker.search, "6750 xt rog strix")
     qtbot.keyClick(picker.search, Qt.Key.Key_Return)

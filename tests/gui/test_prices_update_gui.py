@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gui_helpers import choose
+from gui_helpers import choose, show_tab
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton
 
@@ -30,7 +30,7 @@ def pwindow(qtbot, catalog, offers, perf, tmp_path: Path, monkeypatch) -> MainWi
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
     w.show()
     qtbot.waitExposed(w)
-    w.tabs.setCurrentIndex(1)
+    show_tab(qtbot, w.tabs, "Costs")
     return w
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import press
+from gui_helpers import choose, press, show_tab
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from rigplan.gui.mainwindow import COSTS_TAB, MainWindow
+from rigplan.gui.mainwindow import MainWindow
 from rigplan.gui.settings import WINDOW_SIZE, Settings
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "2x-rtx-4090.rigplan"
@@ -29,7 +29,7 @@ def _restart(qtbot, window: MainWindow) -> MainWindow:  # noqa: ANN001
 
 
 def test_findings_shown_after_quitting_on_the_costs_tab(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, window.tabs, "Costs")
     assert not window.findings_dock.isVisible() and window.menus.findings.isChecked()
     again = _restart(qtbot, window)
     assert again.tabs.currentIndex() == 0
@@ -37,7 +37,7 @@ def test_findings_shown_after_quitting_on_the_costs_tab(qtbot, window: MainWindo
 
 
 def test_unticked_findings_stay_hidden_after_a_restart(qtbot, window: MainWindow) -> None:  # noqa: ANN001
-    window.menus.findings.setChecked(False)
+    choose(qtbot, window, window.menus.findings)  # View > Findings, ticked: untick it
     assert not window.findings_dock.isVisible()
     again = _restart(qtbot, window)
     assert not again.menus.findings.isChecked() and not again.findings_dock.isVisible()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gui_helpers import click
+from gui_helpers import click, show_tab
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -250,7 +250,7 @@ def test_huge_figures_are_refused_and_the_largest_allowed_keep_the_chart_finite(
     window.files.open_path(examples_dir / "budget-1-gpu.rigplan", ask=False)
     a = window.doc.build.assumptions.model_copy(update={"storage_gb": 1e8, "storage_per_gb_month": 1e4})
     window.doc.set_assumptions(a)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     window.costs.ensure_charts()
     vb = window.costs.chart("breakeven").widget.getPlotItem().vb
 

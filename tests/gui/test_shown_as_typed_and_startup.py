@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from gui_helpers import edit_cell, paste_into, show_tab
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import Qt as QtGuiNs
 from PySide6.QtGui import QTextDocument
@@ -107,7 +108,7 @@ def test_build_panel_tooltips_show_names_and_sources_as_typed(hostile_window: Ma
 
 def test_costs_summary_and_its_tooltip_show_offer_names_as_typed(qtbot, hostile_window: MainWindow) -> None:  # noqa: ANN001
     w = hostile_window
-    w.tabs.setCurrentIndex(1)
+    show_tab(qtbot, w.tabs, "Costs")
     qtbot.waitUntil(lambda: w.costs.report is not None)
     html = w.costs.summary.text()  # rich text, for its layout: every piece of data in it escaped
     assert literal(html, "AWS " + BOLD + IMG + " (on-demand)")  # named by its instance (its GPU is unknown), whole
@@ -166,7 +167,9 @@ def test_a_huge_paste_is_parsed_off_the_gui_thread(qtbot, catalog: Catalog) -> N
     dlg = PasteListDialog(catalog)
     qtbot.addWidget(dlg)
     line = "Video Card: NVIDIA GeForce RTX 4090 24 GB Video Card  ($1,599.99 @ Best Buy)\n"
-    dlg.text.setPlainText((line * (MAX_TEXT // len(line)))[:MAX_TEXT])
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    paste_into(qtbot, dlg.text, (line * (MAX_TEXT // len(line)))[:MAX_TEXT])  # Ctrl+V, as the user pastes a list
     ticks = []
     timer = QTimer()
     timer.timeout.connect(lambda: ticks.append(time.monotonic()))
@@ -312,16 +315,16 @@ def test_quitting_after_cancelling_a_stuck_update_exits_cleanly(tmp_path: Path) 
     assert "quit with the download still waiting: True" in out.stdout
 
 
-def test_a_typed_price_goes_through_the_one_number_parser(window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
+def test_a_typed_price_goes_through_the_one_number_parser(qtbot, window: MainWindow, monkeypatch) -> None:  # noqa: ANN001
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
     window.doc.add_part(window.catalog.get(RTX_4090_FE))
     t = window.build_panel.table
     row = next(r for r in range(t.rowCount()) if t.item(r, 1) and t.item(r, 1).text().startswith("NVIDIA"))
-    t.item(row, 3).setText("1.234,56")  # a decimal comma, as typed in Germany
+    edit_cell(qtbot, t, row, 3, "1.234,56")  # a decimal comma, as typed in Germany
     assert window.doc.build.items[0].price_override.amount == pytest.approx(1234.56)
     for bad in ("1,2,3", "-5", "1e308", "nan"):  # "1,2,3" was stored as 123.00
         t = window.build_panel.table
-        t.item(row, 3).setText(bad)
+        edit_cell(qtbot, t, row, 3, bad)
         assert window.doc.build.items[0].price_override.amount == pytest.approx(1234.56)
     assert len(warnings) == 4

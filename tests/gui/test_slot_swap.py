@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import click_cell
+from gui_helpers import choose, click_cell, pick
 
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Kind
-from rigplan.rules import check
+from rigplan.rules import check, compatible
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def shown_rows(picker) -> set[int]:  # noqa: ANN001
+    proxy = picker.proxy
+    return {proxy.mapToSource(proxy.index(r, 0)).row() for r in range(proxy.rowCount())}
 
 
 def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> None:  # noqa: ANN001
@@ -19,7 +24,7 @@ def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> No
     build = window.doc.build
     gpus = [i for i in build.items if i.part.kind is Kind.GPU]
     assert sum(i.quantity for i in gpus) == 2
-    window.picker.set_kind(Kind.GPU)
+    pick(qtbot, window.picker.kind_box, data=Kind.GPU)
     window.picker.show()
     window.picker.refresh_compatible()
     hint = window.picker.empty_hint
@@ -35,7 +40,7 @@ def test_full_slots_turn_the_filter_into_a_swap(qtbot, window: MainWindow) -> No
     assert any(i.part.id == chosen.id for i in after.items)
     assert "gpu-slots" not in check(after).rules()
     assert window.doc.undo_stack.undoText().startswith("Replace ")
-    window.doc.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build == build
 
 
@@ -57,7 +62,7 @@ def test_a_spare_x16_slot_offers_add_and_replace_explicitly(qtbot, window: MainW
     items = tuple(BuildItem(part=wide) if i.part.kind is Kind.MOTHERBOARD else i for i in build.items)
     window.doc.edit(build.model_copy(update={"items": items}), "wider board")
     p = window.picker
-    p.set_kind(Kind.GPU)
+    pick(qtbot, p.kind_box, data=Kind.GPU)
     p.show()
     p.refresh_compatible()
     texts = [p.target.itemText(n) for n in range(p.target.count())]
@@ -65,8 +70,12 @@ def test_a_spare_x16_slot_offers_add_and_replace_explicitly(qtbot, window: MainW
     assert [t.split(":")[0] for t in texts[1:]] == ["Replace GPU 1", "Replace GPU 2"]
     if p.proxy.rowCount() == 0:  # adding a third card fits nothing: the hint says why and what to do
         assert "Replace" in p.empty_hint.text() and p.empty_hint.isVisible()
-    p.target.setCurrentIndex(1)  # replace GPU 1
+    adding = set(compatible(window.doc.build, Kind.GPU, window.catalog, None))
+    assert shown_rows(p) == adding  # "Add another GPU": the cards a third slot takes
+    pick(qtbot, p.target, texts[1])  # replace GPU 1
     assert p.target.replacing() is not None
+    replacing = set(compatible(window.doc.build, Kind.GPU, window.catalog, p.target.replacing()))
+    assert replacing != adding and shown_rows(p) == replacing  # the list follows the choice
     assert p.proxy.rowCount() > 0
     chosen = window.catalog.table(Kind.GPU).part(p.proxy.mapToSource(p.proxy.index(0, 0)).row())
     click_cell(qtbot, p.view, 0, double=True)

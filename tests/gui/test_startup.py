@@ -80,7 +80,7 @@ def test_gpu_speed_columns_arrive_with_the_speed_table(qtbot, catalog: Catalog, 
     """Built without a speed table (perf=None), the window loads it and the GPU table gains its speed columns."""
     w = MainWindow(catalog, None, None, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
-    w.picker.set_kind(Kind.GPU)
+    w.picker.set_kind(Kind.GPU)  # set-up in a window never shown: the columns under the kind are what is checked
     proxy = w.picker.proxy
 
     def heads() -> list[str]:

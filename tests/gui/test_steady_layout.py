@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import choose
 from PySide6.QtCore import Qt
 
 from rigplan.gui.mainwindow import MainWindow
@@ -67,7 +68,7 @@ def test_remove_button_and_delete_remove_the_selected_line_undoably(
     table.setFocus()
     qtbot.keyClick(table, Qt.Key.Key_Delete)
     assert window.doc.build.first(Kind.PSU) is None
-    window.undo_stack.undo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
     assert window.doc.build.first(Kind.PSU) is not None
 
 

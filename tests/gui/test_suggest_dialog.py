@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gui_helpers import choose
+from gui_helpers import choose, click, pick, run_dialog, tick, type_into, type_text
 from PySide6.QtCore import Qt, QTimer
 
 from rigplan.catalog import Catalog
@@ -13,11 +13,18 @@ from rigplan.rules import check
 
 
 def dialog(qtbot, catalog: Catalog, **values: float) -> SuggestDialog:  # noqa: ANN001
-    """The dialog over the real catalog with its spin boxes set as a user would (budget=..., gpus=..., ...)."""
-    dlg = SuggestDialog(catalog, Assumptions())
-    qtbot.addWidget(dlg)
+    """The dialog over the real catalog, on screen, with its spin boxes typed in as a user would (budget=...,
+    gpus=..., ...)."""
+    dlg = shown(qtbot, SuggestDialog(catalog, Assumptions()))
     for name, value in values.items():
-        getattr(dlg, name).setValue(value)
+        type_into(qtbot, getattr(dlg, name), f"{value:g}")
+    return dlg
+
+
+def shown(qtbot, dlg: SuggestDialog) -> SuggestDialog:  # noqa: ANN001
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
     return dlg
 
 
@@ -59,7 +66,7 @@ def test_four_gpus_are_blower_cards_and_at_most_is_moot(qtbot, catalog: Catalog)
     assert build is not None and build.count(Kind.GPU) == 4
     assert all(open_air(i.part) is False for i in build.items if i.part.kind is Kind.GPU)  # type: ignore[arg-type]
     assert "options of 3+ open-air cards (or of unknown cooling) were left out" in dlg.result_view.toPlainText()
-    dlg.gpus.setValue(0)
+    type_into(qtbot, dlg.gpus, "0")  # any number
     assert dlg.max_gpus.isEnabled()
 
 
@@ -80,7 +87,7 @@ def test_runners_up_and_cancel(qtbot, catalog: Catalog) -> None:
     assert ("Runners-up" in text) == bool(dlg.suggestion.runners_up)
     assert all(r.why in text for r in dlg.suggestion.runners_up)
     # Cancel during a search: the search runs in its thread, the click is delivered at once and stops it.
-    QTimer.singleShot(0, dlg.cancel_button.click)
+    QTimer.singleShot(0, lambda: click(qtbot, dlg.cancel_button))
     ask(qtbot, dlg)
     assert dlg.result_view.toPlainText() == "Search cancelled; nothing changed."
     assert dlg.suggested_build() is None and not dlg.open_button.isEnabled() and dlg.run_button.isEnabled()
@@ -101,19 +108,19 @@ def test_menu_opens_the_suggestion_as_a_new_unsaved_undoable_build(
     w.show()
     qtbot.waitExposed(w)
 
-    def answer(dlg: SuggestDialog) -> int:  # the modal loop replaced by the user's clicks on the real dialog
-        dlg.budget.setValue(3000)
+    def answer(dlg: SuggestDialog) -> None:  # the modal loop replaced by the user's clicks on the real dialog
+        type_into(qtbot, dlg.budget, "3000")
         ask(qtbot, dlg)
-        return int(dlg.open_button.isEnabled())
+        click(qtbot, dlg.open_button)
 
-    monkeypatch.setattr(SuggestDialog, "exec", answer)
+    monkeypatch.setattr(SuggestDialog, "exec", lambda dlg: run_dialog(qtbot, dlg, answer))
     assert "Suggest a build..." in [a.text().replace("&", "") for a in w.menuBar().actions()[0].menu().actions()]
     choose(qtbot, w, w.menus.suggest)  # File > Suggest a build...
     build = w.doc.build
     assert build.count(Kind.GPU) >= 1 and check(build).ok
     assert w.doc.is_modified() and w.doc.path is None
     assert "RTX 5090" in " ".join(w.build_panel.table.item(r, 1).text() for r in range(w.build_panel.table.rowCount()))
-    w.undo_stack.undo()
+    choose(qtbot, w, w.menus.undo)  # Edit > Undo
     assert w.doc.build.items == ()
 
 
@@ -126,13 +133,12 @@ def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
     from rigplan.model.common import Price
 
     offers = load_offers()
-    first = SuggestDialog(catalog, Assumptions(), offers=offers)
-    qtbot.addWidget(first)
+    first = shown(qtbot, SuggestDialog(catalog, Assumptions(), offers=offers))
     assert not first.beat.isEnabled() and not first.mine.isEnabled()  # no own prices in an empty build
-    first.goal.setCurrentIndex(first.goal.findText("The earliest break-even against a cloud offer"))
+    pick(qtbot, first.goal, "The earliest break-even against a cloud offer")
     assert first.beat.isEnabled() and first.beat.currentText().startswith("aws:p3.2xlarge:us-east-1  |  1x V100  |  $")
-    first.budget.setValue(3000)
-    first.max_gpus.setValue(1)
+    type_into(qtbot, first.budget, "3000")
+    type_into(qtbot, first.max_gpus, "1")
     ask(qtbot, first)
     text = first.result_view.toPlainText()
     assert "Breaks even against aws:p3.2xlarge:us-east-1 after" in text, text
@@ -147,12 +153,11 @@ def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
     assert gpu.price is not None
     mine = Price(amount=round(gpu.price.amount / 2, 2), currency="USD", source="my shop")
     current = Build(items=(BuildItem(part=gpu, price_override=mine),))
-    dlg = SuggestDialog(catalog, Assumptions(), offers=offers, own_prices=own_prices_of(current))
-    qtbot.addWidget(dlg)
+    dlg = shown(qtbot, SuggestDialog(catalog, Assumptions(), offers=offers, own_prices=own_prices_of(current)))
     assert dlg.mine.isEnabled() and dlg.mine.isChecked() and "(0 your prices, 1 in this build)" in dlg.mine.text()
-    dlg.goal.setCurrentIndex(dlg.goal.findText("The earliest break-even against a cloud offer"))
-    dlg.budget.setValue(3000)
-    dlg.max_gpus.setValue(1)
+    pick(qtbot, dlg.goal, "The earliest break-even against a cloud offer")
+    type_into(qtbot, dlg.budget, "3000")
+    type_into(qtbot, dlg.max_gpus, "1")
     ask(qtbot, dlg)
     cheaper = dlg.suggested_build()
     assert cheaper is not None
@@ -160,7 +165,7 @@ def test_beat_a_cloud_offer_with_my_own_prices(qtbot, catalog: Catalog) -> None:
     ours = analyse(cheaper, [offers.get("aws:p3.2xlarge:us-east-1")]).offers[0].breakeven_days
     assert ours is not None and ours < day  # half the GPU's price: an earlier break-even
     # An offer name that does not exist: one clear line, nothing to open
-    dlg.beat.setEditText("aws:nothing")
+    type_text(qtbot, dlg.beat.lineEdit(), "aws:nothing")
     ask(qtbot, dlg)
     assert "No answer: no cloud offer called 'aws:nothing'" in dlg.result_view.toPlainText()
     assert not dlg.open_button.isEnabled()
@@ -172,16 +177,15 @@ def test_inputs_are_remembered_and_closing_cancels(qtbot, catalog: Catalog, tmp_
     from rigplan.gui.settings import Settings
 
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    dlg = SuggestDialog(catalog, Assumptions(), settings=settings)
-    qtbot.addWidget(dlg)
-    dlg.budget.setValue(12000)
-    dlg.gpus.setValue(3)
-    dlg.min_cores.setValue(16)
-    dlg.expert.setChecked(False)
-    dlg.missing.setChecked(True)
-    dlg.run()
+    dlg = shown(qtbot, SuggestDialog(catalog, Assumptions(), settings=settings))
+    type_into(qtbot, dlg.budget, "12000")
+    type_into(qtbot, dlg.gpus, "3")
+    type_into(qtbot, dlg.min_cores, "16")
+    tick(qtbot, dlg.expert, False)
+    tick(qtbot, dlg.missing, True)
+    click(qtbot, dlg.run_button)
     assert dlg.searching()
-    dlg.reject()  # closing the dialog cancels the search and waits for its thread
+    click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Close))  # closing cancels and waits for the thread
     assert not dlg.searching() and dlg.suggestion is None
     again = SuggestDialog(catalog, Assumptions(), settings=settings)
     qtbot.addWidget(again)
@@ -196,12 +200,14 @@ def test_offer_list_shows_gpu_count_and_price_and_finds_by_any(qtbot, catalog: C
     labels = [dlg.beat.itemText(i) for i in range(dlg.beat.count())]
     p3 = next(t for t in labels if t.startswith("aws:p3.2xlarge:us-east-1"))
     assert "1x V100" in p3 and "/h" in p3 and "$" in p3
-    dlg.goal.setCurrentIndex(dlg.goal.findText("The earliest break-even against a cloud offer"))
-    dlg.beat.setEditText("aws:p3.2xlarge:us-east-1")  # an id typed alone still names the offer
+    pick(qtbot, dlg.goal, "The earliest break-even against a cloud offer")
+    type_text(qtbot, dlg.beat.lineEdit(), "aws:p3.2xlarge:us-east-1")  # an id typed alone still names the offer
     assert dlg.beat_offer() is not None and dlg.beat_offer().id == "aws:p3.2xlarge:us-east-1"  # type: ignore[union-attr]
     finder = dlg.beat.completer()
-    finder.setCompletionPrefix("A100")  # search by the GPU: contains, not starts-with
-    assert finder.completionCount() > 0
+    type_text(qtbot, dlg.beat.lineEdit(), "A100")  # search by the GPU: contains, not starts-with
+    qtbot.waitUntil(finder.popup().isVisible, timeout=2000)
+    assert finder.completionPrefix() == "A100" and finder.completionCount() > 0
+    assert all("A100" in finder.completionModel().index(r, 0).data() for r in range(finder.completionCount()))
 
 
 def test_must_fit_a_workload_in_the_dialog(qtbot, catalog: Catalog, tmp_path) -> None:  # noqa: ANN001
@@ -214,13 +220,12 @@ def test_must_fit_a_workload_in_the_dialog(qtbot, catalog: Catalog, tmp_path) ->
     from rigplan.workload import build_hardware, estimate
 
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    dlg = SuggestDialog(catalog, Assumptions(), settings=settings)
-    qtbot.addWidget(dlg)
-    dlg.budget.setValue(12000)
-    dlg.max_gpus.setValue(4)
+    dlg = shown(qtbot, SuggestDialog(catalog, Assumptions(), settings=settings))
+    type_into(qtbot, dlg.budget, "12000")
+    type_into(qtbot, dlg.max_gpus, "4")
     assert not dlg.fit.task.isEnabled()  # no workload: its options are off
-    dlg.fit.model.setCurrentIndex(dlg.fit.model.findData("llama-3.1-70b"))
-    dlg.fit.task.setCurrentIndex(dlg.fit.task.findText("QLoRA"))
+    pick(qtbot, dlg.fit.model, data="llama-3.1-70b")
+    pick(qtbot, dlg.fit.task, "QLoRA")
     assert dlg.fit.task.isEnabled()
     ask(qtbot, dlg)
     text = dlg.result_view.toPlainText()
@@ -229,7 +234,7 @@ def test_must_fit_a_workload_in_the_dialog(qtbot, catalog: Catalog, tmp_path) ->
     e = estimate(WorkloadSpec(model="llama-3.1-70b", task="qlora"), build_hardware(build))
     assert e.verdict == "fits", e.summary
     assert f"Workload: Fits Llama 3.1 70B, qlora, sequence 2048, micro-batch 1: {e.memory.total:.1f} GB per GPU" in text
-    dlg.reject()
+    click(qtbot, dlg.buttons.button(dlg.buttons.StandardButton.Close))  # closing keeps the inputs
     again = SuggestDialog(catalog, Assumptions(), settings=settings)
     qtbot.addWidget(again)
     assert again.fit.model.currentData() == "llama-3.1-70b" and again.fit.task.currentText() == "QLoRA"
@@ -237,8 +242,8 @@ def test_must_fit_a_workload_in_the_dialog(qtbot, catalog: Catalog, tmp_path) ->
 
 def test_a_workload_that_cannot_be_sized_is_one_line(qtbot, catalog: Catalog) -> None:
     dlg = dialog(qtbot, catalog, budget=5000)
-    dlg.fit.model.setCurrentIndex(dlg.fit.model.findData("llama-2-7b"))
-    dlg.fit.seq.setValue(100_000)  # Llama 2's context is 4,096 tokens
+    pick(qtbot, dlg.fit.model, data="llama-2-7b")
+    type_into(qtbot, dlg.fit.seq, "100000")  # Llama 2's context is 4,096 tokens
     ask(qtbot, dlg)
     text = dlg.result_view.toPlainText()
     why = "the sequence length 100000 is longer than Llama 2 7B's context of 4096 tokens"

@@ -3,6 +3,8 @@ says the same; both go back to the plain total once every part has a price."""
 
 from __future__ import annotations
 
+from gui_helpers import edit_cell, show_tab
+
 from rigplan.gui.mainwindow import MainWindow
 from rigplan.model import Build, BuildItem
 from rigplan.model.parts import Gpu, Psu
@@ -10,7 +12,7 @@ from rigplan.model.parts import Gpu, Psu
 I5_13400F = "22546c6c-9af1-4646-a9af-0ede3444c6b7"
 
 
-def test_total_says_at_least_with_unpriced_parts(window: MainWindow) -> None:
+def test_total_says_at_least_with_unpriced_parts(qtbot, window: MainWindow) -> None:  # noqa: ANN001
     cpu = window.catalog.get(I5_13400F)
     assert cpu is not None and cpu.price is not None
     unpriced = [Gpu(id=f"custom-{n}", name=f"GPU {n}", custom=True, tdp_w=250) for n in "ab"]
@@ -20,16 +22,13 @@ def test_total_says_at_least_with_unpriced_parts(window: MainWindow) -> None:
     total = window.build_panel.total.text()
     assert f"<b>Total: at least {window.money(cpu.price.amount)}</b>" in total
     assert "(3 parts without a price)" in total
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     assert "at least $" in window.costs.summary.text() and "(3 parts without a price)" in window.costs.summary.text()
-    for n in (1, 2, 3):  # the user types a quote for each
-        window.doc.set_price(n, window.doc.build.items[n].part.price or _price(500.0))
+    show_tab(qtbot, window.tabs, "Parts")
+    table = window.build_panel.table
+    for name in ("GPU a", "GPU b", "PSU"):  # the user types a quote for each in the price column
+        row = next(r for r in range(table.rowCount()) if table.item(r, 1) and table.item(r, 1).text().startswith(name))
+        edit_cell(qtbot, table, row, 3, "500")
     total = window.build_panel.total.text()
     assert "at least" not in total and "without a price" not in total
     assert f"Total: {window.money(cpu.price.amount + 1500.0)}" in total
-
-
-def _price(amount: float):  # noqa: ANN202
-    from rigplan.model import Price
-
-    return Price(amount=amount, currency="USD", source="my quote")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_helpers import show_tab
 from PySide6.QtCore import QPoint
 
 from rigplan.gui.mainwindow import MainWindow
@@ -18,11 +19,11 @@ from rigplan.model.workload import Task, WorkloadSpec
 def test_answers_are_in_view_without_scrolling(qtbot, window: MainWindow, examples_dir: Path, size) -> None:  # noqa: ANN001
     window.resize(*size)
     window.files.open_path(examples_dir / "2x-rtx-4090.rigplan", ask=False)
-    window.tabs.setCurrentIndex(1)
+    show_tab(qtbot, window.tabs, "Costs")
     costs = window.costs
     costs.ensure_charts()
     tabs = costs.chart_tabs
-    tabs.setCurrentIndex([tabs.tabText(i).replace("&", "") for i in range(tabs.count())].index("Workload"))
+    show_tab(qtbot, tabs, "Workload")
     costs.workload.set_spec(WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=2e8))
     qtbot.wait(300)
     page = tabs.currentWidget()

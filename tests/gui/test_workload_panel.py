@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gui_helpers import type_text
+from gui_helpers import choose, pick, show_tab, type_text
 from PySide6.QtCore import Qt
 
 from rigplan.cloud.offers import OfferCatalog
@@ -32,10 +32,6 @@ def panel(qtbot, offers: OfferCatalog) -> WorkloadPanel:  # noqa: ANN001
     return p
 
 
-def _choose(box, data: object) -> None:  # noqa: ANN001
-    box.setCurrentIndex(box.findData(data))
-
-
 def test_the_default_workload_fits_two_4090s_and_fills_the_bar(panel: WorkloadPanel) -> None:
     assert panel.spec() == WorkloadSpec(model="llama-3.1-8b", task=Task.LORA, tokens=1e8)
     assert panel.verdict.text().count("fits: ") == 1 and "2x GeForce RTX 4090" in panel.verdict.text()
@@ -54,22 +50,22 @@ def test_the_default_workload_fits_two_4090s_and_fills_the_bar(panel: WorkloadPa
 
 def test_a_model_too_big_overfills_the_bar_and_names_the_change(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
     with qtbot.waitSignal(panel.workloadChanged) as sig:
-        _choose(panel.task_box, Task.FULL.value)
+        pick(qtbot, panel.task_box, data=Task.FULL.value)
     assert sig.args[0].task is Task.FULL
     assert panel.bar.fill_fraction() > 1.0
     assert "does not fit as set" in panel.verdict.text() and "LoRA instead" in panel.verdict.text()
-    _choose(panel.model_box, "llama-3.1-405b")
+    pick(qtbot, panel.model_box, data="llama-3.1-405b")
     assert "no change of one or two options" in panel.verdict.text()
     assert panel.speed.text() == "Speed: unknown"
 
 
 def test_inference_enables_the_weights_and_reports_decode_and_prefill(panel: WorkloadPanel, qtbot) -> None:  # noqa: ANN001
     assert not panel.weights_box.isEnabled()
-    _choose(panel.model_box, "llama-3.1-70b")
-    _choose(panel.task_box, Task.INFERENCE.value)
+    pick(qtbot, panel.model_box, data="llama-3.1-70b")
+    pick(qtbot, panel.task_box, data=Task.INFERENCE.value)
     assert panel.weights_box.isEnabled() and not panel.ckpt_box.isEnabled()
     with qtbot.waitSignal(panel.workloadChanged) as sig:
-        _choose(panel.weights_box, Weights.INT4.value)
+        pick(qtbot, panel.weights_box, data=Weights.INT4.value)
     assert sig.args[0].weights is Weights.INT4
     assert "fits: " in panel.verdict.text() and "split" in panel.verdict.text()
     assert "tokens/s decode" in panel.speed.text() and "prefill" in panel.speed.text()
@@ -107,23 +103,23 @@ def test_setters_follow_the_window(panel: WorkloadPanel, offers: OfferCatalog, t
 def test_the_workload_tab_of_the_window_saves_its_choice_in_the_build(window, qtbot, tmp_path: Path) -> None:  # noqa: ANN001
     """Beside the break-even chart: the Costs view's Workload tab follows the open build, and a choice there is an
     undoable edit that the saved file keeps."""
-    from rigplan.gui.mainwindow import COSTS_TAB
 
     window.files.open_path(BUILD, ask=False)
-    window.tabs.setCurrentIndex(COSTS_TAB)
+    show_tab(qtbot, window.tabs, "Costs")
     costs = window.costs
     qtbot.waitUntil(lambda: costs.workload is not None)
     tabs = costs.chart_tabs
-    tabs.setCurrentIndex([tabs.tabText(i) for i in range(tabs.count())].index("Workload"))
+    show_tab(qtbot, tabs, "Workload")
     panel = costs.workload
     assert tabs.tabText(tabs.currentIndex()) == "Workload"
     assert "2x GeForce RTX 4090" in panel.verdict.text()  # the window's build, not an empty one
-    _choose(panel.model_box, "qwen2.5-32b")
+    before = window.doc.build.workload
+    pick(qtbot, panel.model_box, data="qwen2.5-32b")
     assert window.doc.build.workload is not None and window.doc.build.workload.model == "qwen2.5-32b"
     assert window.undo_stack.undoText() == "Change the workload"
-    window.undo_stack.undo()
-    assert window.doc.build.workload is None or window.doc.build.workload.model != "qwen2.5-32b"
-    window.undo_stack.redo()
+    choose(qtbot, window, window.menus.undo)  # Edit > Undo
+    assert window.doc.build.workload == before
+    choose(qtbot, window, window.menus.redo)  # Edit > Redo
     target = tmp_path / "with-workload.rigplan"
     assert window.files.write(target, as_new=True)
     assert load(target).workload.model == "qwen2.5-32b"
@@ -141,7 +137,7 @@ def test_a_measured_model_shows_its_measured_speed_and_no_memory_fit(panel: Work
     assert {box.itemData(i) for i in range(header + 1, box.count())} >= {
         "resnet50", "ssd", "bert-base", "bert-large", "gnmt", "tacotron2", "waveglow"}  # fmt: skip
     with qtbot.waitSignal(panel.workloadChanged) as sig:
-        _choose(box, "resnet50")
+        pick(qtbot, box, data="resnet50")
     assert sig.args[0].model == "resnet50"
     assert not panel.task_box.isEnabled() and not panel.seq_spin.isEnabled()
     assert panel.job_label.text() == "Hours on a V100 per job"
@@ -159,6 +155,6 @@ def test_a_measured_model_shows_its_measured_speed_and_no_memory_fit(panel: Work
     assert a100.job is not None and model.index(1, 4).data() == f"${a100.job.cloud_cost:,.2f}"  # "$", "£" (issue 40)
     assert model.index(1, 3).data() == f"{a100.hours:,.2f}"
     # back to a language model: the LLM form and its table return
-    _choose(box, "llama-3.1-8b")
+    pick(qtbot, box, data="llama-3.1-8b")
     assert panel.task_box.isEnabled() and panel.job_label.text() == "Tokens per job"
     assert panel.table.model() is panel.jobs and "fits" in panel.verdict.text() and panel.bar.isVisible()
