@@ -97,7 +97,9 @@ def main() -> int:
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)
         return 1
+    verdicts: list[str] = []
     verdict = "PASS" if wall <= UPDATE_TARGET_S else "FAIL"
+    verdicts.append(verdict)
     print(f"Full update (rigplan catalog update --from FILE --yes, {archive.stat().st_size / 1e6:.1f} MB archive):")
     print(f"  {wall:.1f} s wall, {cpu:.1f} s CPU   target <= {UPDATE_TARGET_S:.0f} s   {verdict}")
 
@@ -108,6 +110,7 @@ def main() -> int:
         assert all(r["which"] == label for r in runs), runs
         start[label] = statistics.median(r["ms"] for r in runs)
     ok = start["updated"] <= start["shipped"] * 1.1 + 5
+    verdicts.append("PASS" if ok else "FAIL")
     print(f"  shipped {start['shipped']:.0f} ms   updated {start['updated']:.0f} ms   {'PASS' if ok else 'FAIL'}")
 
     print("\nCompatible filter on examples/2x-rtx-4090.rigplan (first call / warm, ms), shipped vs updated:")
@@ -120,7 +123,11 @@ def main() -> int:
         worst = max(worst, u[1] - s[1])
         print(f"  {kind:12} {s[0]:7.1f} / {s[1]:5.1f}  {u[0]:7.1f} / {u[1]:5.1f}")
     verdict = "PASS" if worst < 5 else "FAIL"
+    verdicts.append(verdict)
     print(f"  worst warm difference {worst:+.1f} ms (target: none that matters, < 5 ms)   {verdict}")
+    # The verdict of the whole run, last (tests/test_benchmarks_quick.py reads it there): a loaded machine missed
+    # the filter's 5 ms once and the line ended in FAIL, which the test took for a script that no longer runs.
+    print("\nPASS" if all(v == "PASS" for v in verdicts) else "\nOVER TARGET")
     return 0
 
 
