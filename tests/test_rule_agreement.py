@@ -273,6 +273,7 @@ def test_a_closed_gate_means_nothing_written(rule: Rule, catalog: Catalog, varie
 EXAMPLES = ["2x-rtx-4090", "4-gpu-threadripper", "broken/wall-circuit"]
 
 
+@pytest.mark.slow  # a third of the catalog through check(): about 5 s each
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_builds_agree_for_every_part(name: str, catalog: Catalog, examples_dir: Path) -> None:
     """Every part of every kind checked once, against one of the three example builds (`shares`)."""
