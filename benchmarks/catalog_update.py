@@ -46,7 +46,7 @@ from rigplan.rules import compatible
 c = load_catalog()
 build = load(sys.argv[1])
 out = {}
-for kind in Kind:
+for kind in [Kind(k) for k in sys.argv[2:]] or Kind:
     t = time.perf_counter(); compatible(build, kind, c); first = (time.perf_counter() - t) * 1e3
     t = time.perf_counter(); compatible(build, kind, c); warm = (time.perf_counter() - t) * 1e3
     out[kind.value] = [first, warm]
@@ -62,7 +62,7 @@ def run(code: str, env: dict[str, str], *args: str) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--quick", action="store_true", help="one run of each start-up (the test suite's rot check)")
+    ap.add_argument("--quick", action="store_true", help="one run of each start-up, the filter on GPUs (the rot check)")
     a = ap.parse_args()
     if a.quick:
         a.runs = 1
@@ -97,7 +97,9 @@ def main() -> int:
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)
         return 1
-    verdict = "PASS" if wall <= UPDATE_TARGET_S else "OVER TARGET"
+    verdicts: list[str] = []
+    verdict = "PASS" if wall <= UPDATE_TARGET_S else "FAIL"
+    verdicts.append(verdict)
     print(f"Full update (rigplan catalog update --from FILE --yes, {archive.stat().st_size / 1e6:.1f} MB archive):")
     print(f"  {wall:.1f} s wall, {cpu:.1f} s CPU   target <= {UPDATE_TARGET_S:.0f} s   {verdict}")
 
@@ -108,23 +110,26 @@ def main() -> int:
         assert all(r["which"] == label for r in runs), runs
         start[label] = statistics.median(r["ms"] for r in runs)
     ok = start["updated"] <= start["shipped"] * 1.1 + 5
-    print(f"  shipped {start['shipped']:.0f} ms   updated {start['updated']:.0f} ms   {'PASS' if ok else 'OVER'}")
+    verdicts.append("PASS" if ok else "FAIL")
+    print(f"  shipped {start['shipped']:.0f} ms   updated {start['updated']:.0f} ms   {'PASS' if ok else 'FAIL'}")
 
     print("\nCompatible filter on examples/2x-rtx-4090.rigplan (first call / warm, ms), shipped vs updated:")
     build = str(ROOT / "examples" / "2x-rtx-4090.rigplan")
-    res = {label: run(FILTER, env, build) for label, env in (("shipped", env_shipped), ("updated", env_updated))}
+    kinds = ["gpu"] if a.quick else []  # --quick: one kind (each kind's first call costs 0.1-2 s of CPU)
+    envs = (("shipped", env_shipped), ("updated", env_updated))
+    res = {label: run(FILTER, env, build, *kinds) for label, env in envs}
     print(f"  {'kind':12} {'shipped':>16} {'updated':>16}")
     worst = 0.0
     for kind in res["shipped"]:
         s, u = res["shipped"][kind], res["updated"][kind]
         worst = max(worst, u[1] - s[1])
         print(f"  {kind:12} {s[0]:7.1f} / {s[1]:5.1f}  {u[0]:7.1f} / {u[1]:5.1f}")
-    warm_ok = worst < 5
-    warm = "PASS" if warm_ok else "OVER"
-    print(f"  worst warm difference {worst:+.1f} ms (target: none that matters, < 5 ms)   {warm}")
-    # Every figure here is a time: a miss is "OVER TARGET" (a loaded machine says nothing about the code), never a
-    # failure; the last line is the script's one verdict, as in the other benchmarks.
-    print("PASS" if wall <= UPDATE_TARGET_S and ok and warm_ok else "OVER TARGET")
+    verdict = "PASS" if worst < 5 else "FAIL"
+    verdicts.append(verdict)
+    print(f"  worst warm difference {worst:+.1f} ms (target: none that matters, < 5 ms)   {verdict}")
+    # The verdict of the whole run, last (tests/test_benchmarks_quick.py reads it there): a loaded machine missed
+    # the filter's 5 ms once and the line ended in FAIL, which the test took for a script that no longer runs.
+    print("\nPASS" if all(v == "PASS" for v in verdicts) else "\nOVER TARGET")
     return 0
 
 

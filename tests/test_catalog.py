@@ -174,7 +174,7 @@ def test_corrupt_yaml_file_is_skipped_and_the_rest_loads(tmp_path: Path) -> None
 def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     parts = _copy_parts(tmp_path)
     cache = tmp_path / "cache"
-    load_catalog(parts, cache_dir=cache)
+    cache.mkdir()  # a cache file cut short (a crash mid-write), where a first load would have written it
     (cache / COMPILED_NAME).write_bytes(b'{"format": 2, "tables": {"cpu": ')
     cat = load_catalog(parts, cache_dir=cache)
     assert cat.source == "rebuilt"

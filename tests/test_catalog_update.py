@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import tarfile
 import threading
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 import opendb_archive as oa
+from cli_in_process import rigplan_in_process
 from rigplan.catalog import Catalog
 from rigplan.model.parts import Kind
 
@@ -29,9 +29,7 @@ NEW_ID = "f0000000-0000-4000-8000-00000000beef"
 
 
 def rigplan(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, timeout=300, input=stdin
-    )
+    return rigplan_in_process(*args, stdin=stdin)  # the command's answer, not the process (cli_in_process.py)
 
 
 def show(pid: str) -> dict[str, Any]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, cost_build
 from rigplan.costs.fx import load_fx, rate_for
@@ -24,9 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def rigplan(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
-    )
+    return rigplan_in_process(*args, cwd=ROOT)  # the command's answer, not the process (tests/cli_in_process.py)
 
 
 def test_old_file_loads_and_old_defaults_mean_the_new_model(examples_dir: Path) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan.costs.perf import load_perf
 from rigplan.model import Assumptions
 
@@ -34,9 +33,7 @@ def test_the_doc_has_examples() -> None:
 @pytest.mark.parametrize("command, expect", EXAMPLES, ids=[f"example-{i}" for i in range(len(EXAMPLES))])
 def test_worked_example(command: str, expect: str) -> None:
     args = shlex.split(command)[1:]
-    out = subprocess.run(
-        [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
-    )
+    out = rigplan_in_process(*args, cwd=ROOT)  # the command's answer, not the process (tests/cli_in_process.py)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     pairs = re.findall(r"`([\w.]+)` = (\"[^\"]*\"|null|-?[\d.]+)", expect)

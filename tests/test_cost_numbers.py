@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan.costs.fx import electricity_price, rate_on
 from rigplan.costs.perf import key, load_perf, measured_workloads
 from rigplan.model import Assumptions
@@ -21,9 +21,7 @@ QUOTE_2018 = "aws:p2.xlarge:us-east-1@quoted-2018-01-21"  # spot USD 0.38, quote
 
 
 def rigplan(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
-    )
+    return rigplan_in_process(*args, cwd=ROOT)  # the command's answer, not the process (tests/cli_in_process.py)
 
 
 def cost_json(*args: str) -> dict:

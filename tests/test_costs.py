@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_in_process import rigplan_in_process
 from rigplan.cloud.offers import load_offers
 from rigplan.costs.analysis import analyse, cost_build, offer_input, sensitivity
 from rigplan.costs.model import OfferInput, OwnInputs, compute, cost_at
@@ -28,9 +29,7 @@ def one(own: OwnInputs, hourly: float, a: Assumptions, speedup: float = 1.0, pri
 
 
 def rigplan(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
-    )
+    return rigplan_in_process(*args, cwd=ROOT)  # the command's answer, not the process (tests/cli_in_process.py)
 
 
 def test_p2_xlarge_blog_example_by_hand() -> None:
@@ -248,7 +247,8 @@ def test_cost_cli_bad_values_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     `python -m rigplan` calls for a subcommand): 13 interpreter starts fewer, about 8 s of the suite."""
     from rigplan.cli.main import run_cli
 
-    out = rigplan("cost", "--build-cost", "-1", "--instance", "p3.2xlarge")
+    real = [sys.executable, "-m", "rigplan", "cost", "--build-cost", "-1", "--instance", "p3.2xlarge"]
+    out = subprocess.run(real, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
     for args in (
         ("--build-cost", "-1", "--instance", "p3.2xlarge"),

@@ -5,6 +5,7 @@ is exactly what the importers expect, and a file with another SHA-256 is refused
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import http.server
 import io
@@ -56,6 +57,25 @@ def targz(files: dict[str, bytes]) -> bytes:
             info.size = len(data)
             tf.addfile(info, io.BytesIO(data))
     return buf.getvalue()
+
+
+def empty_members_targz(names: list[str]) -> bytes:
+    """targz of empty files, its headers written from one ustar template: tarfile's addfile takes about 60 us a
+    member, 6 s of CPU for the 100,001-member bomb; this takes 0.6 s (tarfile reads it back member for member)."""
+    template = bytearray(tarfile.TarInfo("x").tobuf(format=tarfile.USTAR_FORMAT))
+    template[0:100] = bytes(100)  # the name
+    template[148:156] = b" " * 8  # the checksum, counted as spaces
+    base = sum(template)
+    out = io.BytesIO()
+    for name in names:
+        raw = name.encode()
+        assert len(raw) < 100, name
+        header = bytearray(template)
+        header[0 : len(raw)] = raw
+        header[148:156] = b"%06o\0 " % (base + sum(raw))
+        out.write(header)
+    out.write(bytes(1024))  # the end-of-archive blocks
+    return gzip.compress(out.getvalue(), mtime=0)
 
 
 def wheel(files: dict[str, bytes]) -> bytes:
@@ -312,7 +332,9 @@ def test_a_hostile_server_costs_one_line_and_every_other_source_still_arrives(tm
     elif case == "nested-100000":
         (www / archive_path).write_bytes(deep_archive())
     elif case == "zip-bomb-members":  # 100,001 empty members: refused by count, not read into memory one by one
-        (www / archive_path).write_bytes(targz({f"opendb-{OPENDB}/open-db/CPU/{i}.json": b"" for i in range(100_001)}))
+        (www / archive_path).write_bytes(
+            empty_members_targz([f"opendb-{OPENDB}/open-db/CPU/{i}.json" for i in range(100_001)])
+        )
     HostileHandler.spoil = {"/" + archive_path: case} if case in ("short", "drip", "loop") else {}
     HostileHandler.requests = []
     mirror = tmp_path / "mirror"  # a local copy of one other source: still used

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan.cloud import store
 from rigplan.cloud.cachepath import prices_home
 from rigplan.cloud.offers import load_offers
@@ -36,9 +37,7 @@ def poison(user_dir: Path) -> None:
 
 
 def rigplan(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env
-    )
+    return rigplan_in_process(*args, env=env, cwd=ROOT)  # the command's answer, not the process (cli_in_process.py)
 
 
 def p3_row(markdown: str) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan.catalog import load_catalog
 from rigplan.catalog.overlay import corrections_file, snapshot_line
 from rigplan.model.parts import Kind
@@ -20,7 +20,7 @@ GPU = "08690e09-bcad-4acd-99d9-72f0093db590"  # Asus TUF Gaming OG OC GeForce RT
 
 
 def rigplan(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, timeout=120)
+    return rigplan_in_process(*args)  # the command's answer, not the process (tests/cli_in_process.py)
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from rigplan.rules import workstation as ws
 from rigplan.rules.balance import balance
 from rigplan.rules.context import Ctx, eps_fed, open_air
 from rigplan.rules.findings import Report
+from rigplan.rules.platforms import one_table
 from rigplan.rules.power import is_atx3, psu_units
 from rigplan.rules.power_mask import psu_wattage_errors, wall_circuit_errors
 from rigplan.rules.rule import Power, Rule, count_only, facts
@@ -593,10 +594,11 @@ RULES: tuple[Rule, ...] = (
 
 
 def check(build: Build) -> Report:
-    c = Ctx(build)
-    c.report.power = c.power
-    for rule in RULES:
-        rule.run(c)
-    missing(c)
+    with one_table():  # the platform table read once for the whole check (platforms.py)
+        c = Ctx(build)
+        c.report.power = c.power
+        for rule in RULES:
+            rule.run(c)
+        missing(c)
     c.report.sort()
     return c.report

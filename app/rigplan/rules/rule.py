@@ -6,8 +6,8 @@ of any rule to keep in step; the suggester's strict verdicts (suggest/expert.py)
 `Judge` (docs/architecture.md, "How a rule is added").
 
 A wrong `reads` (a fact the rule uses but does not declare) would make parts that differ in that fact share one
-verdict; tests/test_rule_agreement.py runs check() on every part of every kind against random partial builds and
-catches it.
+verdict; tests/test_rule_agreement.py runs check() on every part of every kind (each against one of several random
+partial builds) and catches it.
 """
 
 from __future__ import annotations
