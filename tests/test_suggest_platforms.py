@@ -154,9 +154,11 @@ def test_a_part_at_a_makers_list_price_is_named(
         }
     ]
     text = suggest_text(capsys, *args)
-    line = next(x for x in text.splitlines() if x.startswith("Prices: "))
+    line = next(x for x in text.splitlines() if x.startswith("List prices: "))
     assert line == (
-        f"Prices: priced at a maker's list price, not a street price: {gpu.name} ($1,999.00, list price: NVIDIA "
+        f"List prices: priced at a maker's list price, not a street price: {gpu.name} ($1,999.00, list price: NVIDIA "
         "store, RTX 5090, 2026-01-30)"
     )
-    assert first["list_priced"] == [] and "Prices: " not in suggest_text(capsys, "--budget", "3000", "--max-gpus", "1")
+    assert first["list_priced"] == [] and "List prices: " not in suggest_text(
+        capsys, "--budget", "3000", "--max-gpus", "1"
+    )

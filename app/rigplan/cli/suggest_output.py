@@ -131,7 +131,7 @@ def print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> Non
     for line in sug.assumed:
         print(f"Taken as given: {line}")
     if sug.list_priced:
-        print(f"Prices: {list_price_line(sug.list_priced)}")
+        print(f"List prices: {list_price_line(sug.list_priced)}")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
         step = alt.found.option if alt else None

@@ -64,7 +64,7 @@ def explanation_html(s: Suggestion) -> str:
         ),
         *([f"<p><b>Spending:</b> {html.escape('; '.join(s.spending))}.</p>"] if s.spending else []),
         *[f"<p><b>Taken as given:</b> {html.escape(line)}.</p>" for line in s.assumed],
-        *([f"<p><b>Prices:</b> {html.escape(list_price_line(s.list_priced))}.</p>"] if s.list_priced else []),
+        *([f"<p><b>List prices:</b> {html.escape(list_price_line(s.list_priced))}.</p>"] if s.list_priced else []),
         f"<p><b>What binds:</b> {html.escape(s.binding)}: {html.escape(s.binding_text)}</p>",
     ]
     for extra, alt in s.next_steps:
