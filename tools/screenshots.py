@@ -353,6 +353,36 @@ def suggest(s: Shot) -> None:
     s.save("suggest-build")
 
 
+@scenario("suggest-older", sizes=TWO)
+def suggest_older(s: Shot) -> None:
+    """Suggest a build, issue 37: $10,000 and 2 GPUs answered on a current platform, the answer's end in view: the
+    older platform named beside it with its differences, and the list prices said where a part has one."""
+    from PySide6.QtGui import QColor, QPainter, QPixmap, QTextCursor
+
+    from rigplan.gui.suggest.suggest_dialog import SuggestDialog
+
+    s.open()
+    dlg = SuggestDialog(s.w.catalog, s.w.doc.build.assumptions, s.w)
+    dlg.show()
+    dlg.budget.setValue(10000)
+    dlg.gpus.setValue(2)
+    dlg.run()
+    while dlg.searching():  # the search runs in its worker thread; the answer comes back as a signal
+        pump(s.app, seconds=0.2)
+    pump(s.app, turns=20)
+    dlg.result_view.moveCursor(QTextCursor.MoveOperation.End)  # the end of the answer: runners-up, older platform
+    pump(s.app, turns=20)
+    shot = QPixmap(s.w.size())
+    shot.fill(QColor("black"))
+    painter = QPainter(shot)  # composed from the two windows' renderings (no compositor under Xvfb)
+    painter.drawPixmap(s.w.geometry().topLeft(), s.w.grab())
+    painter.drawPixmap(dlg.geometry().topLeft(), dlg.grab())
+    painter.end()
+    shot.save(str(s.out / s.name("suggest-older")))
+    print("wrote", s.out / s.name("suggest-older"))
+    dlg.close()
+
+
 @scenario("workload")
 def workload(s: Shot) -> None:
     """The Workload tab beside the break-even chart: Llama 3.1 8B LoRA, 70B full (no fit), ResNet-50 measured."""

@@ -129,7 +129,13 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
     table = s.cands.sub.table(kind)
     # The candidates the rules' vectorised filter and the strict verdicts accept beside the rest of the build: the
     # tries go to parts that can pass (a PSU swap in a Mini-ITX case tried 40 ATX units first).
-    others = [BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here]
+    # A CPU swap may change the cooler too (the board, so the socket, stays; a cooler rated for the old CPU may not
+    # carry the new one, and cooler-capacity's strict warning would hide every hotter CPU): the CPUs are judged
+    # beside the rest without it, and the cooler is kept, dropped for the boxed one, or chosen again.
+    loose = kind is Kind.CPU
+    others = [
+        BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here and not (loose and isinstance(p, Cooler))
+    ]
     base = Build(items=(BuildItem(part=found.option.part, quantity=found.option.count), *others), assumptions=s.a)
     ok = compatible_mask(base, kind, s.cands.sub)
     if s.strict.active:
@@ -145,12 +151,21 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
         if total > cap + 1e-9:
             return None
         trial = [*parts[:here], (part, usd), *parts[here + 1 :]]
-        cpu = _cpu(trial)
-        if isinstance(part, Cpu) and not part.includes_cooler and not any(isinstance(p, Cooler) for p, _ in trial):
-            # A CPU without a boxed cooler needs one: the cheapest of the first few that passes, else the whole
-            # build is searched again.
-            return _with_cooler(s, found, trial, cap, need)
-        if not all(need.with_cpu(cpu, p) for p, _ in trial):
+        if isinstance(part, Cpu):
+            old = next(((p, u) for p, u in trial if isinstance(p, Cooler)), None)
+            bare: list[tuple[Part, float]] = [(p, u) for p, u in trial if not isinstance(p, Cooler)]
+            if old is None or not need.with_cpu(part, old[0]):
+                tried += 1
+                if part.includes_cooler:
+                    trial, total = bare, total - (old[1] if old else 0.0)  # the boxed cooler will do
+                else:  # a CPU without a boxed cooler needs one: the cheapest of the first few that passes
+                    got = _with_cooler(s, found, bare, cap, need)
+                    if got is not None:
+                        return got
+                    if tried > SWAP_TRIES:
+                        return None
+                    continue
+        if not all(need.with_cpu(_cpu(trial), p) for p, _ in trial):
             continue
         tried += 1
         if tried > SWAP_TRIES:
@@ -162,19 +177,40 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
 
 
 def _with_cooler(s: Search, found: Found, parts: list[tuple[Part, float]], cap: float, need: Minimums) -> Found | None:
+    """The parts with the cheapest cooler that passes beside them (the rules' vectorised filter and the strict
+    verdicts first, then the cooler minimums; SWAP_TRIES builds judged at most), or None."""
     table = s.cands.sub.table(Kind.COOLER)
     cpu = _cpu(parts)
     base = sum(p for _, p in parts) + found.option.cost_usd
-    for usd, row in s.cands.lists[Kind.COOLER][:SWAP_TRIES]:
+    around = Build(
+        items=(BuildItem(part=found.option.part, quantity=found.option.count), *(BuildItem(part=p) for p, _ in parts)),
+        assumptions=s.a,
+    )
+    ok = compatible_mask(around, Kind.COOLER, s.cands.sub)
+    if s.strict.active:
+        ok = s.strict.mask(around, table, Kind.COOLER in SINGLE, ok)
+    tried = 0
+    for usd, row in s.cands.lists[Kind.COOLER]:
         if base + usd > cap + 1e-9:
             return None
         cooler = table.part(row)
-        if not need.with_cpu(cpu, cooler):
+        if not ok[row] or not need.with_cpu(cpu, cooler):
             continue
+        tried += 1
+        if tried > SWAP_TRIES:
+            return None
         cand = Found(found.option, (*parts, (cooler, usd)), base + usd, own=found.own)
         if s.accepts(cand):
             return cand
     return None
+
+
+def _meets(found: Found, need: Minimums) -> bool:
+    """The build meets these minimums as it is: each part's size and its pairing with the CPU (the rest of what the
+    minimums ask, fit and power, does not change when only the minimums do)."""
+    parts = [p for p, _ in found.parts]
+    cpu = _cpu(list(found.parts))
+    return all(need.part_ok(p) and need.with_cpu(cpu, p) for p in parts) and need.part_ok(found.option.part)
 
 
 def _cpu(parts: list[tuple[Part, float]]) -> Cpu | None:
@@ -190,6 +226,9 @@ def _step(
         out.steps.append(Step(what, True, 0.0))
         return need
     o = out.found.option
+    if _meets(out.found, trial):  # the build has it already (a boxed cooler the rating step accepts, a kit)
+        out.steps.append(Step(what, True, 0.0))
+        return trial
     got = _swap(s, out.found, trial, cap, kind) or s.complete(o, cap, need=trial)
     if got is not None:
         out.steps.append(Step(what, True, got.total_usd - out.found.total_usd))
