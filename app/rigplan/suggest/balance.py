@@ -123,6 +123,8 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
     searches the whole build again, e.g. when more RAM needs another board)."""
     parts = list(found.parts)
     here = next((i for i, (p, _) in enumerate(parts) if p.kind is kind), None)
+    if here is None and kind is Kind.COOLER:  # the boxed cooler does not do: a cooler beside the rest
+        return _with_cooler(s, found, parts, cap, need)
     if here is None:
         return None
     price = parts[here][1]
@@ -141,6 +143,7 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
     if s.strict.active:
         ok = s.strict.mask(base, table, kind in SINGLE, ok)
     tried = 0
+    repower = [REPOWER_TRIES if kind is Kind.CPU else 0]
     for usd, row in s.cands.lists[kind]:
         if not ok[row]:
             continue
@@ -156,10 +159,10 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
             bare: list[tuple[Part, float]] = [(p, u) for p, u in trial if not isinstance(p, Cooler)]
             if old is None or not need.with_cpu(part, old[0]):
                 tried += 1
-                if part.includes_cooler:
+                if need.boxed_ok(part):
                     trial, total = bare, total - (old[1] if old else 0.0)  # the boxed cooler will do
                 else:  # a CPU without a boxed cooler needs one: the cheapest of the first few that passes
-                    got = _with_cooler(s, found, bare, cap, need)
+                    got = _with_cooler(s, found, bare, cap, need, repower)
                     if got is not None:
                         return got
                     if tried > SWAP_TRIES:
@@ -170,13 +173,34 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
         tried += 1
         if tried > SWAP_TRIES:
             return None
-        cand = Found(found.option, tuple(trial), total, own=found.own)
-        if s.accepts(cand):
-            return cand
+        got = _accept(s, Found(found.option, tuple(trial), total, own=found.own), need, cap, repower)
+        if got is not None:
+            return got
     return None
 
 
-def _with_cooler(s: Search, found: Found, parts: list[tuple[Part, float]], cap: float, need: Minimums) -> Found | None:
+REPOWER_TRIES = 3  # CPU candidates whose build is tried again with the PSU re-chosen (a hotter CPU needs more)
+
+
+def _accept(s: Search, cand: Found, need: Minimums, cap: float, repower: list[int]) -> Found | None:
+    """cand when the search would take it; else, while `repower` has tries left, cand with its PSU swapped for the
+    cheapest that passes beside it (a 16-core CPU's 219 W can put the build over its PSU's recommended size)."""
+    if s.accepts(cand):
+        return cand
+    if repower and repower[0] > 0:
+        repower[0] -= 1
+        return _swap(s, cand, need, cap, Kind.PSU)
+    return None
+
+
+def _with_cooler(
+    s: Search,
+    found: Found,
+    parts: list[tuple[Part, float]],
+    cap: float,
+    need: Minimums,
+    repower: list[int] | None = None,
+) -> Found | None:
     """The parts with the cheapest cooler that passes beside them (the rules' vectorised filter and the strict
     verdicts first, then the cooler minimums; SWAP_TRIES builds judged at most), or None."""
     table = s.cands.sub.table(Kind.COOLER)
@@ -199,9 +223,11 @@ def _with_cooler(s: Search, found: Found, parts: list[tuple[Part, float]], cap: 
         tried += 1
         if tried > SWAP_TRIES:
             return None
-        cand = Found(found.option, (*parts, (cooler, usd)), base + usd, own=found.own)
-        if s.accepts(cand):
-            return cand
+        got = _accept(
+            s, Found(found.option, (*parts, (cooler, usd)), base + usd, own=found.own), need, cap, repower or []
+        )
+        if got is not None:
+            return got
     return None
 
 
@@ -210,6 +236,8 @@ def _meets(found: Found, need: Minimums) -> bool:
     minimums ask, fit and power, does not change when only the minimums do)."""
     parts = [p for p, _ in found.parts]
     cpu = _cpu(list(found.parts))
+    if cpu is not None and not any(isinstance(p, Cooler) for p in parts) and not need.boxed_ok(cpu):
+        return False  # the boxed cooler does not carry it (expert.BOXED_W)
     return all(need.part_ok(p) and need.with_cpu(cpu, p) for p in parts) and need.part_ok(found.option.part)
 
 
