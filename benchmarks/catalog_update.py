@@ -97,7 +97,7 @@ def main() -> int:
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)
         return 1
-    verdict = "PASS" if wall <= UPDATE_TARGET_S else "FAIL"
+    verdict = "PASS" if wall <= UPDATE_TARGET_S else "OVER TARGET"
     print(f"Full update (rigplan catalog update --from FILE --yes, {archive.stat().st_size / 1e6:.1f} MB archive):")
     print(f"  {wall:.1f} s wall, {cpu:.1f} s CPU   target <= {UPDATE_TARGET_S:.0f} s   {verdict}")
 
@@ -108,7 +108,7 @@ def main() -> int:
         assert all(r["which"] == label for r in runs), runs
         start[label] = statistics.median(r["ms"] for r in runs)
     ok = start["updated"] <= start["shipped"] * 1.1 + 5
-    print(f"  shipped {start['shipped']:.0f} ms   updated {start['updated']:.0f} ms   {'PASS' if ok else 'FAIL'}")
+    print(f"  shipped {start['shipped']:.0f} ms   updated {start['updated']:.0f} ms   {'PASS' if ok else 'OVER'}")
 
     print("\nCompatible filter on examples/2x-rtx-4090.rigplan (first call / warm, ms), shipped vs updated:")
     build = str(ROOT / "examples" / "2x-rtx-4090.rigplan")
@@ -119,8 +119,12 @@ def main() -> int:
         s, u = res["shipped"][kind], res["updated"][kind]
         worst = max(worst, u[1] - s[1])
         print(f"  {kind:12} {s[0]:7.1f} / {s[1]:5.1f}  {u[0]:7.1f} / {u[1]:5.1f}")
-    verdict = "PASS" if worst < 5 else "FAIL"
-    print(f"  worst warm difference {worst:+.1f} ms (target: none that matters, < 5 ms)   {verdict}")
+    warm_ok = worst < 5
+    warm = "PASS" if warm_ok else "OVER"
+    print(f"  worst warm difference {worst:+.1f} ms (target: none that matters, < 5 ms)   {warm}")
+    # Every figure here is a time: a miss is "OVER TARGET" (a loaded machine says nothing about the code), never a
+    # failure; the last line is the script's one verdict, as in the other benchmarks.
+    print("PASS" if wall <= UPDATE_TARGET_S and ok and warm_ok else "OVER TARGET")
     return 0
 
 

@@ -62,7 +62,7 @@ def main() -> int:
         text = out.stdout + out.stderr
         check(
             out.returncode == 0
-            and "RIGPLAN READY parts=26117 build=2x RTX 4090 workstation" in out.stdout
+            and "RIGPLAN READY parts=26118 build=2x RTX 4090 workstation" in out.stdout
             and not any(b in text for b in BAD),
             "GUI opens the build offscreen and prints the ready line",
             text,

@@ -19,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_catalog_holds_every_opendb_part(catalog: Catalog) -> None:
     counts = catalog.counts()
     # BuildCores OpenDB @136a77a: 26,088 records in 8 categories, all imported; besides them the hand-written
-    # workstation/server supplement (parts/workstation.yaml, issue 36): 21 CPUs and 8 boards, ids "ws-...",
+    # workstation/server supplement (parts/workstation.yaml, issue 36): 21 CPUs, 8 boards and the RTX PRO 6000
+    # Blackwell Max-Q (issue 37), ids "ws-...",
     # none of them a part OpenDB already has (test_supplement_repeats_no_opendb_part).
     supplement = collections.Counter(p.kind for k in Kind for p in catalog.of_kind(k) if p.id.startswith("ws-"))
-    assert supplement == {Kind.CPU: 21, Kind.MOTHERBOARD: 8}
+    assert supplement == {Kind.CPU: 21, Kind.MOTHERBOARD: 8, Kind.GPU: 1}
     assert {k: n - supplement[k] for k, n in counts.items()} == {
         Kind.CPU: 789,
         Kind.COOLER: 2398,
@@ -33,7 +34,7 @@ def test_catalog_holds_every_opendb_part(catalog: Catalog) -> None:
         Kind.PSU: 3295,
         Kind.CASE: 3749,
     }
-    assert len(catalog) == 26088 + 29
+    assert len(catalog) == 26088 + 30
     assert catalog.problems == []
 
 

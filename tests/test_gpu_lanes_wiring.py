@@ -117,3 +117,28 @@ def test_one_lane_figure_and_wording_whatever_the_gpu_count() -> None:
         said += [f.message for f in check(build.model_copy(update={"items": items})).findings if f.rule == "gpu-lanes"]
     assert len(said) == 3
     assert all("the CPU's 56 graphics lanes (of its 64)" in m for m in said), said
+
+
+def _with_cpu(build: Build, name: str) -> Build:
+    cpu = next(p for p in load_catalog().of_kind(Kind.CPU) if p.name == name)
+    items = tuple(i for i in build.items if i.part.kind is not Kind.CPU) + (BuildItem(part=cpu),)
+    return build.model_copy(update={"items": items})
+
+
+def _lanes_message(build: Build) -> tuple[str, str]:
+    (hit,) = [(f.severity.name.lower(), f.message) for f in check(build).findings if f.rule == "gpu-lanes"]
+    return hit
+
+
+def test_a_ryzen_8000_phoenix_cpu_gives_its_graphics_slots_x8_not_x16() -> None:
+    """AMD's Ryzen 8000G / 8000F 'Phoenix' CPUs have 20 PCIe 4.0 lanes, 16 usable, and run the graphics slot at x8
+    ('Phoenix 2', the 8500G / 8300G: 14 lanes, 10 usable, x4): AMD's figures and Gigabyte's B650E AORUS ELITE X AX
+    ICE specification as Hardwareluxx and TweakTown reported them (2024-01). Two GPUs on the example's x8/x8 X670E
+    board get x8 each from a Ryzen 9 7950X but only x4 each from a Ryzen 7 8700F, and x2 from a Ryzen 5 8500G."""
+    build = load(EXAMPLES / "2x-rtx-4090.rigplan")
+    level, msg = _lanes_message(_with_cpu(build, "AMD Ryzen 9 7950X"))
+    assert level == "note" and "x8/x8" in msg and "16 graphics lanes (of its 24)" in msg
+    level, msg = _lanes_message(_with_cpu(build, "AMD Ryzen 7 8700F"))
+    assert level == "warning" and "8 graphics lanes (of its 16)" in msg and "x4/x4" in msg, msg
+    level, msg = _lanes_message(_with_cpu(build, "AMD Ryzen 5 8500G"))
+    assert level == "warning" and "4 graphics lanes (of its 10)" in msg and "x2/x2" in msg, msg

@@ -31,7 +31,7 @@ from rigplan.suggest.expert import strict_for
 
 X570S_MASTER = "6e48b59f"
 Z890_MASTER = "8bbc22eb"
-TAICHI_LITE = "1cfc8570"  # ASRock X870E Taichi Lite: x8/x8, no recorded layout
+UNRECORDED = "559dd16f"  # ASUS ProArt X870E-CREATOR WIFI: x8/x8, no recorded layout
 WINDFORCE_5090 = "33cf6bcd"
 RTX_4090_FE = "7b22a20f"
 A5000 = "35e4d252"
@@ -65,7 +65,7 @@ def test_the_catalogs_figures(catalog: Catalog) -> None:
     widths = [part(catalog, g).slot_width for g in (WINDFORCE_5090, RTX_4090_FE, A5000)]  # type: ignore[union-attr]
     assert widths == [4, 3, 2]
     assert part(catalog, NORTH).expansion_slots == 7  # type: ignore[union-attr]
-    assert part(catalog, TAICHI_LITE).pcie_slots[0].positions is None  # type: ignore[union-attr]
+    assert part(catalog, UNRECORDED).pcie_slots[0].positions is None  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -132,8 +132,8 @@ def test_seven_adjacent_slots_take_two_slot_cards_one_apart(catalog: Catalog) ->
 
 
 def test_an_unrecorded_layout_is_not_checked_and_strict_only_for_thick_cards(catalog: Catalog) -> None:
-    taichi = part(catalog, TAICHI_LITE)
-    thick, thin = build((part(catalog, WINDFORCE_5090), 2), (taichi, 1)), build((part(catalog, A5000), 2), (taichi, 1))
+    board = part(catalog, UNRECORDED)
+    thick, thin = build((part(catalog, WINDFORCE_5090), 2), (board, 1)), build((part(catalog, A5000), 2), (board, 1))
     for b in (thick, thin):
         errors, unknown = spacing(b)
         assert errors == [] and len(unknown) == 1 and "no recorded layout" in unknown[0]
@@ -155,14 +155,15 @@ def test_the_rules_policy_is_the_thickness_predicate() -> None:
 
 def test_the_suggester_puts_thick_cards_only_on_fitting_recorded_layouts(catalog: Catalog) -> None:
     """Two GPUs for $10,000: before issue 37's slot geometry, two 4-slot RTX 5090s on the Taichi Lite, whose layout
-    is not recorded. Now the answer's cards are thinner than 2.5 slots, or its board's layout is recorded and fits."""
+    was not recorded then. Now the answer's cards are thinner than 2.5 slots, or its board's layout is recorded and
+    fits."""
     sug = suggest(catalog, Assumptions(), Question(budget=10000, gpus=2))
     b = sug.build
     errors, unknown = spacing(b)
     assert errors == []
     if thick_cards(b):
         assert unknown == [], unknown
-    board = b.first(part(catalog, TAICHI_LITE).kind)
+    board = b.first(part(catalog, UNRECORDED).kind)
     gpus = [i.part for i in b.items if i.part.kind.value == "gpu"]
     assert all((g.slot_width or 9) < 2.5 for g in gpus) or all(s.positions for s in board.pcie_slots or ())  # type: ignore[union-attr]
 

@@ -180,7 +180,7 @@ if [ -n "$X11" ]; then
   # The real X11 platform plugin: proves the .deb's Depends cover libxcb and friends.
   out=$(gui_once "$X11" rigplan) || true
   case "$out" in
-    *"RIGPLAN READY parts=26117 build=2x RTX 4090 workstation curves="*) echo "ok   GUI on X11 (xcb, Xvfb): $out" ;;
+    *"RIGPLAN READY parts=26118 build=2x RTX 4090 workstation curves="*) echo "ok   GUI on X11 (xcb, Xvfb): $out" ;;
     *) echo "FAIL GUI on X11 (xcb, Xvfb): $out" >&2; exit 1 ;;
   esac
   # A double-click in a file manager: GIO picks the app by MIME type and runs its Exec line with the file.

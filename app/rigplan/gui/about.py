@@ -30,6 +30,9 @@ report).</li>
 <li>Slot positions of some boards: Hardwareluxx board reviews' slot tables; cooler ratings: makers' figures as
 compiled by the r/htpc wiki, and compspec.one's measurements; workstation and server boards and CPUs: their makers'
 specifications (each entry in parts/ names its source).</li>
+<li>List prices of some workstation parts that PCPartPicker does not price: makers' launch prices as pcpartdb.com,
+technical.city and NewGearHub state them (parts/list-prices.yaml, each with its URL and date); shown as "list price",
+not a street price.</li>
 </ul>
 <p>Code: MIT licence.</p>"""
 

@@ -68,6 +68,9 @@ class Cpu(PartBase):
     pcie_lanes_source: str | None = None
     # PCIe generation of the CPU's lanes (a Ryzen 5 5500 runs a PCIe 4.0 slot at 3.0), from the same family table.
     pcie_gen: str | None = None
+    # Lanes the CPU gives the graphics slots when its family gives them fewer than the platform's x16 (Ryzen 8000G
+    # "Phoenix": x8, "Phoenix 2": x4), from the same family table; None: the platform's usual split (rules/gpu.py).
+    graphics_lanes: PosInt | None = None
     # Registered DIMM support of the CPU's memory controller (Xeon E5: yes; Core i7 on X99: no); None: unknown.
     rdimm_support: bool | None = None
     # Most CPUs of this model one board may carry (1: single-socket only, Xeon E5-1600/E3/W, EPYC "P"; 2: Xeon

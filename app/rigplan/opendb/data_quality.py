@@ -153,6 +153,8 @@ def check_cpu(r: Recorder, t: Tables) -> None:
             r.set(field, fam[key], f"family {src}: {key} {'yes' if fam[key] else 'no'}")
     if fam.get("pcie_gen"):  # not in the source data: the family's (tools/cpu_families.yaml names its source)
         d["pcie_gen"] = fam["pcie_gen"]
+    if fam.get("graphics_lanes"):  # fewer than the platform's x16 for the graphics slots (Ryzen 8000G)
+        d["graphics_lanes"] = fam["graphics_lanes"]
     if fam.get("pcie_lanes") and d.get("pcie_lanes") != fam["pcie_lanes"]:
         r.set("pcie_lanes", fam["pcie_lanes"], f"family {src}: {fam['pcie_lanes']} usable lanes")
         d["pcie_lanes_source"] = fam["source"].split(":")[0]

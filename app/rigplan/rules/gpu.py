@@ -113,10 +113,10 @@ def board_slots(board: Any) -> Hashable:
     return (repr(board.pcie_slots), board.form_factor)
 
 
-def lane_split(cpu_lanes: int, n: int) -> int:
-    """Lanes per GPU: the CPU lanes left for graphics (16 on desktop platforms, all but 8 on HEDT), split evenly,
-    rounded down to a PCIe link width and capped at x16."""
-    budget = graphics_lanes(cpu_lanes)
+def lane_split(cpu: Any, n: int) -> int:
+    """Lanes per GPU: the CPU lanes left for graphics (16 on desktop platforms, all but 8 on HEDT, fewer where the
+    CPU's family says so), split evenly, rounded down to a PCIe link width and capped at x16."""
+    budget = graphics_lanes(cpu)
     per = budget // n
     for width in (16, 8, 4, 2, 1):
         if per >= width:
@@ -124,8 +124,15 @@ def lane_split(cpu_lanes: int, n: int) -> int:
     return 0
 
 
-def graphics_lanes(cpu_lanes: int) -> int:
-    return 16 if cpu_lanes <= 28 else cpu_lanes - 8
+def graphics_lanes(cpu: Any) -> int:
+    """The CPU's lanes for the graphics slots: its family's stated figure where one is recorded (Ryzen 8000G
+    "Phoenix" x8, "Phoenix 2" x4: AMD's 20/16 and 14/10 total/usable lanes, and Gigabyte's B650E AORUS ELITE X AX ICE
+    specification, as Hardwareluxx and TweakTown reported in 2024-01), else 16 on a desktop platform (28 lanes or
+    fewer) and all but 8 on HEDT and workstation CPUs."""
+    if cpu.graphics_lanes is not None:
+        return int(cpu.graphics_lanes)
+    lanes = int(cpu.pcie_lanes)
+    return 16 if lanes <= 28 else lanes - 8
 
 
 def _widths(per_slot: list[int]) -> str:
@@ -145,7 +152,7 @@ def _wired(cpu: Any, used: list[Any], every_slot: Sequence[Any], budget: int, po
         if cpu16 and any(s.wired_to is None and s.lanes == 8 and s.physical == 16 for s in used):
             how += " (an x8 slot of unstated wiring: x8 if the board splits the CPU's x16, else x4 from the chipset)"
         return listed, how
-    per = lane_split(cpu.pcie_lanes, len(cpuish))
+    per = lane_split(cpu, len(cpuish))
     per_slot = [s.lanes if s.wired_to == "chipset" else min(s.lanes, per) for s in used]
     if all(s.wired_to == "cpu" for s in cpuish):
         how = (
@@ -168,7 +175,7 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
     if not cpu or cpu.pcie_lanes is None:
         c.unchecked("gpu-lanes", "the CPU's PCIe lane count is not known", (K.GPU, K.CPU))
         return
-    budget = graphics_lanes(cpu.pcie_lanes)
+    budget = graphics_lanes(cpu)
     # One figure and one wording whatever the branch (issue 40: "56 graphics lanes" with 4 GPUs, "64 lanes" with 2)
     pool = f"the CPU's {budget} graphics lanes (of its {cpu.pcie_lanes})"
     board_slots = (c.board.pcie_slots if c.board else None) or ()
@@ -177,7 +184,7 @@ def gpu_lanes(c: Ctx, n: int, parts: Sequence[object]) -> None:
     if used:
         per_slot, how = _wired(cpu, used, board_slots, budget, pool)
     else:
-        per_slot = [lane_split(cpu.pcie_lanes, n)] * n
+        per_slot = [lane_split(cpu, n)] * n
         how = f"split evenly, {pool} give about {_widths(per_slot)}"
     # "3.0" < "4.0": the catalog's generations compare as strings
     gen = cpu.pcie_gen
