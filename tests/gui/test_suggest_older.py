@@ -24,8 +24,9 @@ def test_the_older_platform_is_named_beside_a_current_answer(qtbot, catalog: Cat
     dlg = SuggestDialog(catalog, Assumptions())
     qtbot.addWidget(dlg)
     dlg.show()
-    type_text(qtbot, dlg.budget, "10000")
+    type_text(qtbot, dlg.budget, "5000")
     type_text(qtbot, dlg.gpus, "2")
+    type_text(qtbot, dlg.min_vram, "24")
     with qtbot.waitSignal(dlg.answered, timeout=120_000):
         click(qtbot, dlg.run_button)
     text = dlg.result_view.toPlainText()
