@@ -168,3 +168,28 @@ def test_a_part_at_a_makers_list_price_is_named(
     assert first["list_priced"] == [] and "List prices: " not in suggest_text(
         capsys, "--budget", "3000", "--max-gpus", "1"
     )
+
+
+def test_the_catalogs_list_prices_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """On the real catalog: $25,000 at 240 V / 30 A buys RTX PRO 6000 cards, priced at NVIDIA's list price
+    (parts/list-prices.yaml); every part of the build whose price is a list price is named, each with its source."""
+    args = ("--budget", "25000", "--max-gpus", "2", "--wall-voltage", "240", "--wall-amps", "30")
+    data = suggest_json(capsys, *args)
+    listed = [
+        i["part"]
+        for i in data["build"]["items"]
+        if (i["part"].get("price") or {}).get("source", "").startswith("list price: ")
+    ]
+    assert listed, "the answer holds no list-priced part"
+    assert data["list_priced"] == [
+        {
+            "part": p["name"],
+            "amount": p["price"]["amount"],
+            "currency": p["price"]["currency"],
+            "source": p["price"]["source"],
+            "date": p["price"]["date"],
+        }
+        for p in listed
+    ]
+    text = suggest_text(capsys, *args)
+    assert "List prices: priced at a maker's list price, not a street price: " + listed[0]["name"] in text
