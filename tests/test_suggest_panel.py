@@ -189,17 +189,19 @@ def judge_issue_37(sug, spec: dict[str, object], n: int, gpu: Gpu, cpu: Cpu) -> 
     ):
         bad.append(f"{n} PCIe 4.0 cards on a PCIe {cpu.pcie_gen} CPU, the loss not said")
     usd = float(spec.get("budget") or 0) / (sug.total / sug.found.total_usd if sug.found.total_usd else 1)
-    older = any("older platform" in note for note in sug.notes)
+    older = any("no build on a current platform" in note for note in sug.notes)
     if usd >= 5000 and (board.socket or "") not in CURRENT and not older:
-        bad.append(f"an older platform ({board.socket}) at ${usd:,.0f} without saying so")
-    if sug.question.goal in (Goal.THROUGHPUT, Goal.VRAM):
-        if not (sug.spending and sug.spending[0].startswith("GPUs ") and sug.spending[-1].startswith("left unspent")):
-            bad.append(f"no split or remainder said: {sug.spending}")
-        mem = b.first(Kind.MEMORY)
-        if (getattr(mem, "capacity_gb", 0) or 0) < 2 * sug.found.option.vram_gb and not any(
-            line.startswith("not bought: system RAM") for line in sug.spending
-        ):
-            bad.append("RAM below twice the GPU memory, and the answer does not say it was not bought")
+        bad.append(f"an older platform ({board.socket}) at ${usd:,.0f} without saying no current one passes")
+    if sug.older is not None and (board.socket or "") not in CURRENT:
+        bad.append("an older platform named as the alternative to an answer on an older platform")
+    # The split and the essentials for every goal (Puget: RAM twice the GPU memory), the break-even too.
+    if not (sug.spending and sug.spending[0].startswith("GPUs ") and sug.spending[-1].startswith("left unspent")):
+        bad.append(f"no split or remainder said: {sug.spending}")
+    mem = b.first(Kind.MEMORY)
+    if (getattr(mem, "capacity_gb", 0) or 0) < 2 * sug.found.option.vram_gb and not any(
+        line.startswith("not bought: system RAM") for line in sug.spending
+    ):
+        bad.append("RAM below twice the GPU memory, and the answer does not say it was not bought")
     for f in check(b).findings:
         if f.severity == "note" and f.message not in sug.check_text:
             bad.append(f"note not stated: {f.rule}")

@@ -353,6 +353,47 @@ def suggest(s: Shot) -> None:
     s.save("suggest-build")
 
 
+@scenario("suggest-older", sizes=TWO)
+def suggest_older(s: Shot) -> None:
+    """Suggest a build, issue 37: $5,000, 2 GPUs of 24 GB, answered on a current platform (AM5), the answer's end in
+    view: the older platform (AM4) named beside it with its differences; then $25,000 on a 240 V / 30 A circuit, whose
+    RTX PRO 6000 cards are priced at NVIDIA's list price, said in the answer."""
+    from PySide6.QtGui import QColor, QPainter, QPixmap, QTextCursor
+
+    from rigplan.gui.suggest.suggest_dialog import SuggestDialog
+
+    s.open()
+    base = s.w.doc.build.assumptions
+    for stem, a, values in (
+        ("suggest-older", base, {"budget": 5000, "gpus": 2, "min_vram": 24}),
+        ("suggest-list-price", base.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0}), {"budget": 25000}),
+    ):
+        dlg = SuggestDialog(s.w.catalog, a, s.w)
+        dlg.show()
+        for name, value in values.items():
+            getattr(dlg, name).setValue(value)
+        dlg.run()
+        while dlg.searching():  # the search runs in its worker thread; the answer comes back as a signal
+            pump(s.app, seconds=0.2)
+        pump(s.app, turns=20)
+        if stem == "suggest-older":  # the end of the answer: runners-up, the older platform
+            dlg.result_view.moveCursor(QTextCursor.MoveOperation.End)
+        else:  # the list prices' line, below the parts, in the middle of the view
+            dlg.result_view.find("List prices:")
+            bar = dlg.result_view.verticalScrollBar()
+            bar.setValue(bar.value() + dlg.result_view.viewport().height() // 2)
+        pump(s.app, turns=20)
+        shot = QPixmap(s.w.size())
+        shot.fill(QColor("black"))
+        painter = QPainter(shot)  # composed from the two windows' renderings (no compositor under Xvfb)
+        painter.drawPixmap(s.w.geometry().topLeft(), s.w.grab())
+        painter.drawPixmap(dlg.geometry().topLeft(), dlg.grab())
+        painter.end()
+        shot.save(str(s.out / s.name(stem)))
+        print("wrote", s.out / s.name(stem))
+        dlg.close()
+
+
 @scenario("workload")
 def workload(s: Shot) -> None:
     """The Workload tab beside the break-even chart: Llama 3.1 8B LoRA, 70B full (no fit), ResNet-50 measured."""

@@ -52,6 +52,12 @@ def answer(args: list[str]) -> str:
         each = money(price.get("currency", "USD"), price.get("amount"))
         rows.append(f"| {i['quantity']} | {KINDS.get(p['kind'], p['kind'])} | {p['name']} | {each} |")
     tail = f"Checks: {d['check']}. Held to: {'; '.join(d['minimums'])}."
+    if d.get("spending"):
+        tail += f" Spending: {'; '.join(d['spending'])}."
+    if d.get("list_priced"):
+        tail += " List prices: " + "; ".join(f"{x['part']} ({x['source']})" for x in d["list_priced"]) + "."
+    if d.get("older_platform"):
+        tail += f" Older platform: {d['older_platform']['text']}."
     if d.get("fits_workload"):
         fw = d["fits_workload"]
         tail += f" Workload: {fw if isinstance(fw, str) else fw.get('text', json.dumps(fw))}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from rigplan.suggest import Alternative
+from rigplan.suggest.said import list_price_line
 from rigplan.wording import BreakEven, money
 
 
@@ -28,6 +30,20 @@ def _alt(alt: Any, s_currency: str, rate: float) -> dict[str, Any]:
     if f.score is not None:
         out["breakeven_days"] = _days(f)
     return out
+
+
+def _older_json(sug: Any, rate: float) -> dict[str, Any] | None:
+    """From $5,000: the older platform's best build named beside the answer (rigplan.suggest.older)."""
+    old = sug.older
+    if old is None:
+        return None
+    return {
+        **_alt(Alternative(f"older platform ({old.socket})", old.found), sug.currency, rate),
+        "socket": old.socket,
+        "difference": round(old.difference_usd, 2),
+        "throughput_difference": round(old.throughput_difference, 4),
+        "text": old.text,
+    }
 
 
 def _fit_json(sug: Any) -> dict[str, Any] | None:
@@ -77,6 +93,11 @@ def json_out(sug: Any, q: Any, a: Any, rate: float) -> dict[str, Any]:
             {"extra": extra, "buys": _alt(alt, sug.currency, rate) if alt else None} for extra, alt in sug.next_steps
         ],
         "runners_up": [_alt(r, sug.currency, rate) for r in sug.runners_up],
+        "older_platform": _older_json(sug, rate),
+        "list_priced": [
+            {"part": p.part, "amount": p.amount, "currency": p.currency, "source": p.source, "date": p.date}
+            for p in sug.list_priced
+        ],
         "check": sug.check_text,
         "warnings": [f.to_json() for f in report.findings if f.severity == "warning"] if report else [],
         "not_checked": [n.to_json() for n in report.not_checked] if report else [],
@@ -109,6 +130,8 @@ def print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> Non
         print(f"Spending: {'; '.join(sug.spending)}")
     for line in sug.assumed:
         print(f"Taken as given: {line}")
+    if sug.list_priced:
+        print(f"List prices: {list_price_line(sug.list_priced)}")
     print(f"Binding: {sug.binding}: {sug.binding_text}")
     for extra, alt in sug.next_steps:
         step = alt.found.option if alt else None
@@ -121,6 +144,8 @@ def print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> Non
             f"Runner-up ({r.why}): {money(cur, f.total_usd * rate, 0)}, "
             f"{f.option.count}x {f.option.part.name}, {f.option.throughput:.2f}{days}"
         )
+    if sug.older is not None:
+        print(f"Older platform: {sug.older.text}")
     for note in sug.notes:
         print(f"  note: {note}")
     if output:

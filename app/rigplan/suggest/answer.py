@@ -29,8 +29,9 @@ from rigplan.suggest.explain import (
     breakeven_text,
     platform_note,
 )
+from rigplan.suggest.older import OlderAlternative, older_alternative
 from rigplan.suggest.question import Goal, Question, SuggestError
-from rigplan.suggest.said import older_fallback, older_socket, said
+from rigplan.suggest.said import ListPrice, list_prices, older_fallback, said
 from rigplan.suggest.search import Found, Search
 from rigplan.wording import money, plural
 
@@ -57,6 +58,8 @@ class Suggestion:
     spending: list[str] = field(default_factory=list)  # the split and the balance stage's steps (suggest.balance)
     assumed: list[str] = field(default_factory=list)  # what the answer takes as given: PSU figure, tax, inferred data
     unchecked_extra: list[str] = field(default_factory=list)  # what no rule checks but an expert would (cooler)
+    older: OlderAlternative | None = None  # from $5,000: the older platform's best build, named beside the answer
+    list_priced: list[ListPrice] = field(default_factory=list)  # parts priced at a maker's list price (said)
 
     @property
     def check_text(self) -> str:
@@ -132,20 +135,27 @@ def suggest(
     if found.score is not None and math.isinf(found.score.days):
         raise SuggestError(_never(s, found))
     least = found
-    spent = balance(s, found) if _balances(s) else None
+    essentials = _essentials_only(s)
+    spent = balance(s, found, essentials_only=essentials) if s.q.expert else None
     if spent is not None:
         found = spent.found
+        if s.objective is not None:  # the break-even day of the build answered, essentials included
+            found = replace(found, score=s.objective.score(found.build(s.a), found.total_usd))
     sug = _answer(s, found)
     sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
     if s is older:
         sug.notes.insert(0, older_fallback(found))
     if explain:
-        _explain(sug, s, found)
+        # What binds, the next steps and the runners-up compare searched builds with searched builds: for the goals
+        # that buy only the essentials, the answer as searched, so their few dollars never make a rival look better.
+        _explain(sug, s, least if essentials else found)
+        if essentials and spent is not None and spent.found is not least and s.objective is not None:
+            sug.notes.append(
+                "the break-even days of what binds and of the runners-up are of their builds before the essentials "
+                "(RAM, cooler); the answer's own day includes them"
+            )
         if older is not None and s is not older:
-            alt = older.complete(least.option, least.total_usd - 0.01)
-            if alt is not None:
-                saving = money(question.currency, s.from_usd(least.total_usd - alt.total_usd), 0)
-                sug.runners_up.append(Alternative(f"older platform ({older_socket(alt)}), {saving} less", alt))
+            sug.older = older_alternative(s, older, least, found, essentials)
     sug.seconds = time.perf_counter() - started
     return sug
 
@@ -157,18 +167,14 @@ def _platform(
     cancelled: Callable[[], bool] | None,
 ) -> tuple[Search, Search | None, Found | None]:
     """(the search the answer comes from, the older-platform search or None, the answer). At $5,000 and more an
-    older platform is only the cheaper alternative, unless no current one carries the question at all or an older
-    one carries a better GPU set (3-4 GPUs: no current workstation board is priced); then it is the answer, said."""
+    older platform is only the named alternative (suggest.older), unless no current one carries the question at all:
+    then it is the answer, said."""
     q = s.q
     if s.older_platforms or q.older_platforms is not None:
         return s, None, found
     older = Search(s.catalog, s.a, replace(q, older_platforms=True), s.perf, progress, cancelled)
     if found is None:
         return older, older, older.best()
-    if q.goal in (Goal.THROUGHPUT, Goal.VRAM):
-        better = older.best(options=[o for o in older.options if older.value(o) > s.value(found.option)])
-        if better is not None:
-            return older, older, better
     return s, older, found
 
 
@@ -187,6 +193,7 @@ def _answer(s: Search, found: Found) -> Suggestion:
     sug.beat_text = breakeven_text(found, s)
     sug.fit_text = fit_text(q, found)
     sug.assumed = said(s, found, build)
+    sug.list_priced = list_prices(build)
     if q.own_prices:
         used = sum(1 for i in sug.build.items if i.price_override)
         sug.notes.append(f"your own prices replace the catalog's for {used} of the build's parts")
@@ -206,7 +213,8 @@ def _explain(sug: Suggestion, s: Search, found: Found) -> None:
     sug.runners_up = _runners_up(s, found)
 
 
-def _balances(s: Search) -> bool:
-    """The budget is spent on balance for the goals that rank GPUs (not the cheapest-... or break-even goals, where
-    every dollar more is a worse answer), with a budget and the expert's minimums on."""
-    return s.q.expert and s.q.budget is not None and s.q.goal in (Goal.THROUGHPUT, Goal.VRAM)
+def _essentials_only(s: Search) -> bool:
+    """The balance stage buys the essentials alone (suggest.balance) for the goals that do not rank GPUs (break-even,
+    cheapest-...: every dollar more is a worse answer there) and for a throughput or GPU-memory question without
+    a budget; the whole order only for those with one."""
+    return s.q.budget is None or s.q.goal not in (Goal.THROUGHPUT, Goal.VRAM)

@@ -6,14 +6,18 @@ minimums one at a time, in the order an expert spends, keeping each step the bud
 exact cheapest completion of the same GPUs under the raised minimums (Search.complete), so a step never breaks a
 check, and the GPUs (what the goal ranks) never change.
 
-The order and its figures (docs/suggest.md cites them):
+The order and its figures (docs/suggest.md cites them). The first three are the essentials, bought for every goal
+(the break-even and cheapest goals too, whose figures are then recomputed for the build answered); the rest only
+spends what the budget leaves, for the goals that rank GPUs (throughput, GPU memory):
 1. a board that wires every GPU at x8 or better: already a minimum for 2+ GPUs (gpu-lanes' warning fails a build);
-2. system RAM toward twice the GPUs' total memory (Puget Systems: "at least double the total VRAM");
-3. CPU cores: 4 per GPU, then 16 at least (Puget Systems: "a minimum of 4 cores per GPU accelerator ... 16 cores
-   is considered minimal for this type of workstation"), as two steps: the first holds where the second does not fit;
-4. storage: 2 TB NVMe for one GPU, 4 TB from two (Lambda's and Bizon's 2-4 GPU workstations ship 2-4 TB NVMe);
-5. a cooler whose rating covers the CPU's sustained boost power (only where the catalog rates coolers);
-6. PSU headroom: 10 % over the larger of the GPU maker's figure and RigPlan's recommended size.
+2. essential: system RAM toward twice the GPUs' total memory (Puget Systems: "at least double the total VRAM");
+3. essential: CPU cores, 4 per GPU (Puget Systems: "a minimum of 4 cores per GPU accelerator"; the expert's minimum
+   already asks it, so this step is bought as soon as a --min-cores below it is not asked);
+4. essential: a cooler whose rating covers the CPU's sustained boost power (only where the catalog rates coolers: a
+   cooler that cannot carry the CPU's heat throttles it; the boxed cooler the CPU's maker sizes for it counts);
+5. CPU cores: 16 at least (Puget Systems: "16 cores is considered minimal for this type of workstation");
+6. storage: 2 TB NVMe for one GPU, 4 TB from two (Lambda's and Bizon's 2-4 GPU workstations ship 2-4 TB NVMe);
+7. PSU headroom: 10 % over the larger of the GPU maker's figure and RigPlan's recommended size.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ class Balance:
     steps: list[Step] = field(default_factory=list)
     split_usd: tuple[float, float, float] = (0.0, 0.0, 0.0)  # GPUs, platform (board, CPU, RAM), rest
     remainder_usd: float = 0.0
+    essentials_only: bool = False  # the goal spends on the essentials only (break-even, cheapest-...)
 
 
 def split(found: Found) -> tuple[float, float, float]:
@@ -61,8 +66,8 @@ def split(found: Found) -> tuple[float, float, float]:
 Target = Callable[[Minimums], tuple[str, Minimums, Kind]]
 
 
-def _targets(s: Search, found: Found) -> list[Target]:
-    """Each step of the order as a change to the minimums reached so far."""
+def _targets(s: Search, found: Found, essentials_only: bool) -> list[Target]:
+    """Each step of the order as a change to the minimums reached so far (essentials_only: the essentials alone)."""
     o = found.option
     n = o.count
 
@@ -72,7 +77,8 @@ def _targets(s: Search, found: Found) -> list[Target]:
 
     def per_gpu(need: Minimums) -> tuple[str, Minimums, Kind]:
         want = max(need.cores, 4 * n)
-        return f"CPU cores >= {want} (4 per GPU)", replace(need, cores=want), Kind.CPU
+        why = "4 per GPU" if want == 4 * n else f"4 per GPU: {4 * n}; the minimum asked: {want}"
+        return f"CPU cores >= {want} ({why})", replace(need, cores=want), Kind.CPU
 
     def cores(need: Minimums) -> tuple[str, Minimums, Kind]:
         want = max(need.cores, 4 * n, 16)
@@ -85,15 +91,16 @@ def _targets(s: Search, found: Found) -> list[Target]:
     def cooler(need: Minimums) -> tuple[str, Minimums, Kind]:
         return "a cooler rated for the CPU's sustained boost power", replace(need, cooler_known=True), Kind.COOLER
 
-    # Cores in two steps: 4 per GPU first (Puget's floor), then 16, so a circuit or budget that rules out a 16-core
-    # part (two RTX 5090 beside a 230 W Ryzen 9 exceed a 120 V / 15 A circuit) still gets 4 cores per GPU.
-    out: list[Target] = [ram, per_gpu, cores, storage]
+    # Cores in two steps: 4 per GPU first (Puget's floor, an essential), then 16, so a circuit or budget that rules
+    # out a 16-core part (two RTX 5090 beside a 230 W Ryzen 9 exceed a 120 V / 15 A circuit) still gets 4 per GPU.
+    out: list[Target] = [ram, per_gpu]
     if any(isinstance(p, Cooler) and p.rated_tdp_w for p in s.cands.sub.table(Kind.COOLER).parts()):
         out.append(cooler)  # only where the catalog rates coolers: else no cooler could meet it
-    return out
+    return out if essentials_only else [*out, cores, storage]
 
 
 def _psu_target(s: Search, found: Found, need: Minimums) -> tuple[str, Minimums] | None:
+    """The PSU headroom step's minimums (None: the build's power is not known)."""
     est = estimate_power(found.build(s.a))
     if est.unknown:
         return None
@@ -116,18 +123,27 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
     searches the whole build again, e.g. when more RAM needs another board)."""
     parts = list(found.parts)
     here = next((i for i, (p, _) in enumerate(parts) if p.kind is kind), None)
+    if here is None and kind is Kind.COOLER:  # the boxed cooler does not do: a cooler beside the rest
+        return _with_cooler(s, found, parts, cap, need)
     if here is None:
         return None
     price = parts[here][1]
     table = s.cands.sub.table(kind)
     # The candidates the rules' vectorised filter and the strict verdicts accept beside the rest of the build: the
     # tries go to parts that can pass (a PSU swap in a Mini-ITX case tried 40 ATX units first).
-    others = [BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here]
+    # A CPU swap may change the cooler too (the board, so the socket, stays; a cooler rated for the old CPU may not
+    # carry the new one, and cooler-capacity's strict warning would hide every hotter CPU): the CPUs are judged
+    # beside the rest without it, and the cooler is kept, dropped for the boxed one, or chosen again.
+    loose = kind is Kind.CPU
+    others = [
+        BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here and not (loose and isinstance(p, Cooler))
+    ]
     base = Build(items=(BuildItem(part=found.option.part, quantity=found.option.count), *others), assumptions=s.a)
     ok = compatible_mask(base, kind, s.cands.sub)
     if s.strict.active:
         ok = s.strict.mask(base, table, kind in SINGLE, ok)
     tried = 0
+    repower = [REPOWER_TRIES if kind is Kind.CPU else 0]
     for usd, row in s.cands.lists[kind]:
         if not ok[row]:
             continue
@@ -138,73 +154,138 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
         if total > cap + 1e-9:
             return None
         trial = [*parts[:here], (part, usd), *parts[here + 1 :]]
-        cpu = _cpu(trial)
-        if isinstance(part, Cpu) and not part.includes_cooler and not any(isinstance(p, Cooler) for p, _ in trial):
-            # A CPU without a boxed cooler needs one: the cheapest of the first few that passes, else the whole
-            # build is searched again.
-            return _with_cooler(s, found, trial, cap, need)
-        if not all(need.with_cpu(cpu, p) for p, _ in trial):
+        if isinstance(part, Cpu):
+            old = next(((p, u) for p, u in trial if isinstance(p, Cooler)), None)
+            bare: list[tuple[Part, float]] = [(p, u) for p, u in trial if not isinstance(p, Cooler)]
+            if old is None or not need.with_cpu(part, old[0]):
+                tried += 1
+                if need.boxed_ok(part):
+                    trial, total = bare, total - (old[1] if old else 0.0)  # the boxed cooler will do
+                else:  # a CPU without a boxed cooler needs one: the cheapest of the first few that passes
+                    got = _with_cooler(s, found, bare, cap, need, repower)
+                    if got is not None:
+                        return got
+                    if tried > SWAP_TRIES:
+                        return None
+                    continue
+        if not all(need.with_cpu(_cpu(trial), p) for p, _ in trial):
             continue
         tried += 1
         if tried > SWAP_TRIES:
             return None
-        cand = Found(found.option, tuple(trial), total, own=found.own)
-        if s.accepts(cand):
-            return cand
+        got = _accept(s, Found(found.option, tuple(trial), total, own=found.own), need, cap, repower)
+        if got is not None:
+            return got
     return None
 
 
-def _with_cooler(s: Search, found: Found, parts: list[tuple[Part, float]], cap: float, need: Minimums) -> Found | None:
+REPOWER_TRIES = 3  # CPU candidates whose build is tried again with the PSU re-chosen (a hotter CPU needs more)
+
+
+def _accept(s: Search, cand: Found, need: Minimums, cap: float, repower: list[int]) -> Found | None:
+    """cand when the search would take it; else, while `repower` has tries left, cand with its PSU swapped for the
+    cheapest that passes beside it (a 16-core CPU's 219 W can put the build over its PSU's recommended size)."""
+    if s.accepts(cand):
+        return cand
+    if repower and repower[0] > 0:
+        repower[0] -= 1
+        return _swap(s, cand, need, cap, Kind.PSU)
+    return None
+
+
+def _with_cooler(
+    s: Search,
+    found: Found,
+    parts: list[tuple[Part, float]],
+    cap: float,
+    need: Minimums,
+    repower: list[int] | None = None,
+) -> Found | None:
+    """The parts with the cheapest cooler that passes beside them (the rules' vectorised filter and the strict
+    verdicts first, then the cooler minimums; SWAP_TRIES builds judged at most), or None."""
     table = s.cands.sub.table(Kind.COOLER)
     cpu = _cpu(parts)
     base = sum(p for _, p in parts) + found.option.cost_usd
-    for usd, row in s.cands.lists[Kind.COOLER][:SWAP_TRIES]:
+    around = Build(
+        items=(BuildItem(part=found.option.part, quantity=found.option.count), *(BuildItem(part=p) for p, _ in parts)),
+        assumptions=s.a,
+    )
+    ok = compatible_mask(around, Kind.COOLER, s.cands.sub)
+    if s.strict.active:
+        ok = s.strict.mask(around, table, Kind.COOLER in SINGLE, ok)
+    tried = 0
+    for usd, row in s.cands.lists[Kind.COOLER]:
         if base + usd > cap + 1e-9:
             return None
         cooler = table.part(row)
-        if not need.with_cpu(cpu, cooler):
+        if not ok[row] or not need.with_cpu(cpu, cooler):
             continue
-        cand = Found(found.option, (*parts, (cooler, usd)), base + usd, own=found.own)
-        if s.accepts(cand):
-            return cand
+        tried += 1
+        if tried > SWAP_TRIES:
+            return None
+        got = _accept(
+            s, Found(found.option, (*parts, (cooler, usd)), base + usd, own=found.own), need, cap, repower or []
+        )
+        if got is not None:
+            return got
     return None
+
+
+def _meets(found: Found, need: Minimums) -> bool:
+    """The build meets these minimums as it is: each part's size and its pairing with the CPU (the rest of what the
+    minimums ask, fit and power, does not change when only the minimums do)."""
+    parts = [p for p, _ in found.parts]
+    cpu = _cpu(list(found.parts))
+    if cpu is not None and not any(isinstance(p, Cooler) for p in parts) and not need.boxed_ok(cpu):
+        return False  # the boxed cooler does not carry it (expert.BOXED_W)
+    return all(need.part_ok(p) and need.with_cpu(cpu, p) for p in parts) and need.part_ok(found.option.part)
 
 
 def _cpu(parts: list[tuple[Part, float]]) -> Cpu | None:
     return next((p for p, _ in parts if isinstance(p, Cpu)), None)
 
 
-def balance(s: Search, found: Found) -> Balance:
-    """The build around found's GPUs with the budget spent in the expert's order (module docstring)."""
-    out = Balance(found)
+def _step(
+    s: Search, out: Balance, need: Minimums, what: str, trial: Minimums, kind: Kind, cap: float, short: list[Step]
+) -> Minimums:
+    """One step of the order on out.found: bought (out.found changes) or not (said, with its price the first time);
+    returns the minimums reached."""
+    if trial == need:
+        out.steps.append(Step(what, True, 0.0))
+        return need
+    o = out.found.option
+    if _meets(out.found, trial):  # the build has it already (a boxed cooler the rating step accepts, a kit)
+        out.steps.append(Step(what, True, 0.0))
+        return trial
+    got = _swap(s, out.found, trial, cap, kind) or s.complete(o, cap, need=trial)
+    if got is not None:
+        out.steps.append(Step(what, True, got.total_usd - out.found.total_usd))
+        out.found = got
+        return trial
+    step = Step(what, False, None)
+    if not short:  # what the remainder falls short of: searched once, within a quarter over the budget
+        dear = s.complete(o, cap * 1.25, need=trial)
+        step = Step(what, False, None if dear is None else dear.total_usd - out.found.total_usd)
+        short.append(step)
+    out.steps.append(step)
+    return need
+
+
+def balance(s: Search, found: Found, essentials_only: bool = False) -> Balance:
+    """The build around found's GPUs with the budget spent in the expert's order (module docstring); essentials_only:
+    the essentials alone (the goals that do not rank GPUs: every dollar more is a worse answer there)."""
+    out = Balance(found, essentials_only=essentials_only)
     cap = s.budget_usd()
     o = found.option
     need = Minimums.for_option(s.q, o.count, o.vram_gb, o.part)
     if o.count >= 2:
         out.steps.append(Step("a board that wires every GPU at x8 or better", True, 0.0))
-    short: Step | None = None
-    for target in [*_targets(s, found), None]:
-        if target is None:  # the PSU last: its size depends on the parts bought before it
-            psu = _psu_target(s, out.found, need)
-            if psu is None:
-                break
-            what, trial = psu
-            kind = Kind.PSU
-        else:
-            what, trial, kind = target(need)
-        if trial == need:
-            out.steps.append(Step(what, True, 0.0))
-            continue
-        got = _swap(s, out.found, trial, cap, kind) or s.complete(o, cap, need=trial)
-        if got is not None:
-            out.steps.append(Step(what, True, got.total_usd - out.found.total_usd))
-            out.found, need = got, trial
-            continue
-        step = Step(what, False, None)
-        if short is None:  # what the remainder falls short of: searched once, within a quarter over the budget
-            dear = s.complete(o, cap * 1.25, need=trial)
-            step = short = Step(what, False, None if dear is None else dear.total_usd - out.found.total_usd)
-        out.steps.append(step)
+    short: list[Step] = []  # the first step not bought, with what it would have cost (searched once)
+    for target in _targets(s, found, essentials_only):
+        need = _step(s, out, need, *target(need), cap, short)
+    psu = None if essentials_only else _psu_target(s, out.found, need)  # the PSU last: it depends on the rest
+    if psu is not None:
+        _step(s, out, need, *psu, Kind.PSU, cap, short)
     out.split_usd = split(out.found)
     out.remainder_usd = max(0.0, cap - out.found.total_usd)
     return out
@@ -228,6 +309,11 @@ def text(b: Balance, money: object) -> list[str]:
     left = f"left unspent: {fmt(b.remainder_usd)}"
     if missed is not None and missed.extra_usd is not None:
         left += f", short of {missed.what} by {fmt(missed.extra_usd - b.remainder_usd)}"
+    elif missed is None and b.essentials_only:
+        left += (
+            ": the essentials are bought; this goal spends nothing more (more money would only delay the break-even"
+            " or raise the price)"
+        )
     elif missed is None:
         left += ": every step of the order is bought; more money goes to faster GPUs (see what binds)"
     else:

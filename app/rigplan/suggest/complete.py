@@ -79,10 +79,28 @@ class Context:
     own: dict[str, Price]
     recommend: bool  # RigPlan's recommended PSU size is the limit (psu-wattage's warning fails a build)
     cancelled: Callable[[], bool] | None = None
-    # Whether a CPU (its row, and the cooler minimums asked) has a cooler it may take: cooler-capacity's strict
-    # "not checked" leaves a 280 W Threadripper without one where no cooler for its socket is rated, and the CPU
-    # list is cut to those that have one before any board is tried (else every board and PSU is scanned in vain).
-    cooled: dict[tuple[int, bool, bool], bool] = field(default_factory=dict)
+    # Whether a CPU (the facts the cooler rules read of it, and the cooler minimums asked) has a cooler it may take:
+    # cooler-capacity's strict warning leaves a 280 W Threadripper without one where no cooler for its socket is
+    # rated high enough, and the CPU list is cut to those that have one before any board is tried (else every board
+    # and PSU is scanned in vain).
+    cooled: dict[tuple[object, bool, bool], bool] = field(default_factory=dict)
+
+
+# The rules that judge a cooler beside a CPU (their errors, warnings and "not checked"), from their declared reads.
+_CPU_COOLER = [
+    facts
+    for r in RULES
+    for reads in (r.reads, r.strict_facts)
+    if Kind.CPU in reads and Kind.COOLER in reads
+    for facts in (reads[Kind.CPU],)
+]
+
+
+def _cooler_facts(cpu: Cpu) -> tuple[object, ...]:
+    """What decides which coolers pass beside a CPU: the facts of it those rules read, and what the boxed cooler's
+    test reads (Minimums.boxed_ok). CPUs alike in these share one verdict (1,200 CPUs, a few dozen verdicts)."""
+    own = (cpu.socket, cpu.tdp_w, cpu.boost_power_w, cpu.includes_cooler)
+    return (own, *(facts(cpu) for facts in _CPU_COOLER))
 
 
 @dataclass(frozen=True)
@@ -156,9 +174,9 @@ class Completion:
         cooler and a CPU, strict verdicts included, and the expert's cooler minimums); remembered per question."""
         ctx, sub = self.ctx, self.ctx.cands.sub
         cpu = sub.table(Kind.CPU).part(row)
-        if not isinstance(cpu, Cpu) or cpu.includes_cooler:
+        if not isinstance(cpu, Cpu) or self.need.boxed_ok(cpu):
             return True
-        key = (row, self.need.cooler_known, self.need.cooler_rated)
+        key = (_cooler_facts(cpu), self.need.cooler_known, self.need.cooler_rated)
         hit = ctx.cooled.get(key)
         if hit is None:
             base = Build(items=(BuildItem(part=cpu),), assumptions=ctx.a)
@@ -265,7 +283,7 @@ class Completion:
         powered = room is not None and room.ok
         cpu = build.first(Kind.CPU)
         # A cooler costs nothing until the CPU is chosen, and nothing when the CPU comes with one.
-        boxed = cpu is None or (isinstance(cpu, Cpu) and bool(cpu.includes_cooler))
+        boxed = cpu is None or (isinstance(cpu, Cpu) and self.need.boxed_ok(cpu))
         mins = [
             (0.0 if boxed else (lst[0][0] if lst else INF)) if ORDER[d] is Kind.COOLER else lst[0][0]
             for d, lst in enumerate(ahead)

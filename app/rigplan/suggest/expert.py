@@ -59,6 +59,12 @@ STACK_RULES = ", ".join(i for r in GPU_ONLY if r.strict_warn for i in r.ids)
 # Case classes with room and airflow for a stack of 3+ GPUs: full-size ATX towers and open test benches.
 ROOMY_CASE = re.compile(r"^(E-?ATX|ATX|XL-ATX|SSI)\b.*\b(Mid Tower|Full Tower|Super Tower|Test Bench)$", re.I)
 DEFAULT_CHANNELS = 2  # a CPU of unknown channel count: every desktop platform in the catalog has at least two
+# What a CPU's boxed cooler carries, by socket, where a source says: Intel's Laminar coolers (RS1, RM1, RH1), boxed
+# with the LGA 1700 parts, are designed for 65 W processors (Intel's slide, as gamepressure.com reported it on
+# 2021-09-13), and digitec.ch measured an i7-12700 at its 180 W maximum turbo power reach the 100 °C limit and throttle
+# with both the RM1 and the RH1 ("How good are Intel's new stock coolers?"). Other boxed coolers (AMD's Wraith line)
+# have no sourced capacity here: they stand as the CPU maker's own sizing.
+BOXED_W = {"LGA1700": 65.0}
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,17 @@ class Minimums:
         if isinstance(part, Case) and self.roomy_case:
             return ROOMY_CASE.match(part.form_factor or "") is not None
         return True
+
+    def boxed_ok(self, cpu: Cpu) -> bool:
+        """The CPU's boxed cooler may stand as its cooler: it comes with one, and under the balance stage's rated-cooler
+        essential (cooler_known) its capacity, where a source gives it (BOXED_W), covers the CPU's sustained power."""
+        if not cpu.includes_cooler:
+            return False
+        rated = BOXED_W.get((cpu.socket or "").replace(" ", "").upper())
+        if not self.cooler_known or rated is None:
+            return True
+        boost = cpu_boost_w(cpu)
+        return boost is None or rated >= boost[0]
 
     def with_cpu(self, cpu: Cpu | None, part: Part) -> bool:
         """The minimums that pair a part with the chosen CPU: the kit's modules fill its channels; the cooler's

@@ -23,8 +23,24 @@ ORDER = (Kind.MOTHERBOARD, Kind.PSU, Kind.CPU, Kind.MEMORY, Kind.CASE, Kind.STOR
 # Ultra 200S, 2024-10), LGA 4677 (Xeon W-2400/3400 on W790, 2023-02). Every other socket of the catalog (AM4, sTRX4 /
 # TRX40, LGA 2011-3 / X99, LGA 2066 / X299 and older) is an older platform: at a budget of CURRENT_FROM_USD or more
 # it is only named as the cheaper alternative, with its saving (docs/suggest.md).
-CURRENT_SOCKETS = frozenset({"AM5", "STR5", "SWRX8", "SP5", "LGA1700", "LGA1851", "LGA4677"})
+# The one definition: socket (as platforms() names it, spaces and dashes dropped, upper case) -> how an answer names
+# the platform.
+CURRENT_PLATFORMS = {
+    "AM5": "AM5",
+    "LGA1700": "LGA 1700",
+    "LGA1851": "LGA 1851",
+    "STR5": "Threadripper 7000 / 9000 (sTR5)",
+    "SWRX8": "Threadripper PRO 5000WX (sWRX8)",
+    "LGA4677": "Xeon W-2400/3400 (LGA 4677)",
+    "SP5": "EPYC 9004 (SP5)",
+}
+CURRENT_SOCKETS = frozenset(CURRENT_PLATFORMS)
 CURRENT_FROM_USD = 5000.0
+
+
+def current_names() -> str:
+    """The current platforms as an answer lists them ("AM5, LGA 1700, ...")."""
+    return ", ".join(CURRENT_PLATFORMS.values())
 
 
 def is_current(socket: str | None) -> bool:

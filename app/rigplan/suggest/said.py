@@ -4,13 +4,16 @@ rule's, rules/cooling.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rigplan.model.build import Build
 from rigplan.model.parts import Gpu, Kind, Psu
 from rigplan.rules.platforms import platforms
 from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
+from rigplan.suggest.found import current_names
 from rigplan.suggest.gpu_facts import psu_floor_w, required_system_w
+from rigplan.wording import money
 
 if TYPE_CHECKING:
     from rigplan.suggest.found import Found
@@ -76,6 +79,39 @@ def older_socket(found: Found) -> str:
 
 def older_fallback(found: Found) -> str:
     return (
-        f"no current platform (AM5, LGA 1700/1851, Threadripper 7000 or PRO, Xeon W-2400/3400) in the priced "
-        f"catalog carries a build this good: it is on an older platform ({older_socket(found)}), the only one that does"
+        f"no build on a current platform ({current_names()}) in the priced catalog passes the checks and the "
+        f"expert's minimums for this question: it is on an older platform ({older_socket(found)})"
     )
+
+
+LIST_PRICE = "list price: "  # how a maker's list price's source begins (the workstation price file, docs/data.md)
+
+
+@dataclass(frozen=True)
+class ListPrice:
+    part: str
+    amount: float
+    currency: str
+    source: str
+    date: str | None
+
+    def text(self) -> str:
+        return f"{self.part} ({money(self.currency, self.amount)}, {self.source}, {self.date or 'date unknown'})"
+
+
+def list_prices(build: Build) -> list[ListPrice]:
+    """The build's parts priced at a maker's list price, not a street price: the answer names each (issue 37)."""
+    out = []
+    for item in build.items:
+        p = item.unit_price
+        if p is not None and (p.source or "").startswith(LIST_PRICE):
+            date = p.date.isoformat() if p.date else None
+            out.append(ListPrice(item.part.name, p.amount, p.currency, p.source or "", date))
+    return out
+
+
+def list_price_line(prices: list[ListPrice]) -> str:
+    """'priced at a maker's list price, not a street price: ...' ("" when no part is)."""
+    if not prices:
+        return ""
+    return "priced at a maker's list price, not a street price: " + "; ".join(p.text() for p in prices)

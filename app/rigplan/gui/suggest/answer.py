@@ -11,6 +11,7 @@ from rigplan.costs.fx import Rate, convert
 from rigplan.model import Price
 from rigplan.model.offers import Offer
 from rigplan.suggest import Suggestion
+from rigplan.suggest.said import list_price_line
 from rigplan.wording import money, symbol
 
 
@@ -63,6 +64,7 @@ def explanation_html(s: Suggestion) -> str:
         ),
         *([f"<p><b>Spending:</b> {html.escape('; '.join(s.spending))}.</p>"] if s.spending else []),
         *[f"<p><b>Taken as given:</b> {html.escape(line)}.</p>" for line in s.assumed],
+        *([f"<p><b>List prices:</b> {html.escape(list_price_line(s.list_priced))}.</p>"] if s.list_priced else []),
         f"<p><b>What binds:</b> {html.escape(s.binding)}: {html.escape(s.binding_text)}</p>",
     ]
     for extra, alt in s.next_steps:
@@ -81,6 +83,8 @@ def explanation_html(s: Suggestion) -> str:
             for r in s.runners_up
         )
         out.append(f"<p><b>Runners-up</b></p><ul>{items}</ul>")
+    if s.older is not None:
+        out.append(f"<p><b>Older platform:</b> {html.escape(s.older.text)}.</p>")
     out.append("<p><small>" + "; ".join(html.escape(n) for n in s.notes) + f"; {s.seconds:.2f} s</small></p>")
     return "".join(out)
 

@@ -1,0 +1,65 @@
+"""Issue 37 in the "Suggest a build" dialog: from $5,000 the answer is on a current platform and the older one is
+named beside it ("Older platform: On AM4 ..."); a part priced at its maker's list price is named ("List prices:");
+typed and clicked as a user does, on the real catalog."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from gui_helpers import click, type_text
+
+from rigplan.catalog import Catalog
+from rigplan.gui.suggest.suggest_dialog import SuggestDialog
+from rigplan.model import Price
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.parts import Gpu, Kind, Motherboard
+
+pytestmark = pytest.mark.slow  # the explained search twice (current and older platforms) on the full catalog
+
+CURRENT = {"AM5", "LGA 1700", "LGA1700", "LGA 1851", "LGA1851", "sTR5", "sWRX8", "LGA 4677", "SP5"}
+
+
+def test_the_older_platform_is_named_beside_a_current_answer(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
+    dlg = SuggestDialog(catalog, Assumptions())
+    qtbot.addWidget(dlg)
+    dlg.show()
+    type_text(qtbot, dlg.budget, "5000")
+    type_text(qtbot, dlg.gpus, "2")
+    type_text(qtbot, dlg.min_vram, "24")
+    with qtbot.waitSignal(dlg.answered, timeout=120_000):
+        click(qtbot, dlg.run_button)
+    text = dlg.result_view.toPlainText()
+    build = dlg.suggested_build()
+    assert build is not None and build.count(Kind.GPU) == 2
+    board = build.first(Kind.MOTHERBOARD)
+    assert isinstance(board, Motherboard) and board.socket in CURRENT
+    line = next(x for x in text.splitlines() if x.startswith("Older platform: "))
+    assert line.startswith("Older platform: On ") and "(older platform): 2x " in line
+    assert "V100-equivalents" in line and "than this answer" in line
+    assert board.name not in line  # the alternative is another build, not this one
+
+
+def test_a_part_at_its_makers_list_price_is_named_in_the_answer(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
+    """The cheapest priced RTX 5090, given (as this build's own price) a price whose source is a maker's list price:
+    the $3,000 answer carries it, and the dialog says it is priced at a list price, not a street price."""
+    gpu = min(
+        (p for p in catalog.of_kind(Kind.GPU) if isinstance(p, Gpu) and p.chipset == "GeForce RTX 5090" and p.price),
+        key=lambda p: p.price.amount,  # type: ignore[union-attr]
+    )
+    listed = Price(amount=1999.0, currency="USD", source="list price: NVIDIA, RTX 5090 MSRP", date=date(2025, 1, 30))
+    dlg = SuggestDialog(catalog, Assumptions(), own_prices=((gpu.id, listed),))
+    qtbot.addWidget(dlg)
+    dlg.show()
+    assert dlg.mine.isChecked()
+    type_text(qtbot, dlg.budget, "3000")
+    type_text(qtbot, dlg.gpus, "1")
+    with qtbot.waitSignal(dlg.answered, timeout=120_000):
+        click(qtbot, dlg.run_button)
+    build = dlg.suggested_build()
+    assert build is not None and build.first(Kind.GPU) == gpu
+    line = next(x for x in dlg.result_view.toPlainText().splitlines() if x.startswith("List prices: "))
+    assert line == (
+        f"List prices: priced at a maker's list price, not a street price: {gpu.name} ($1,999.00, list price: "
+        "NVIDIA, RTX 5090 MSRP, 2025-01-30)."
+    )
