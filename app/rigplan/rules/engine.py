@@ -419,6 +419,19 @@ RULES: tuple[Rule, ...] = (
         gpu_only=False,
         loosest_card=False,
     ),
+    # A warning: open-air cards with no empty slot between them on a recorded layout (rules/spacing.py)
+    Rule(
+        ("gpu-intake-gap",),
+        spacing.gpu_intake_gap,
+        needs=both(K.GPU, K.MOTHERBOARD),
+        passes=False,
+        strict_unknown=False,
+        strict_warn=True,
+        strict_reads={K.GPU: facts("slot_width", "cooling"), K.MOTHERBOARD: facts("pcie_slots")},
+        power=NONE,
+        gpu_only=False,
+        loosest_card=False,
+    ),
     # a note, or a warning below x8
     Rule(
         ("gpu-lanes",),

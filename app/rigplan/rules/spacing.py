@@ -21,6 +21,7 @@ from rigplan.rules.context import Ctx, gpu_slots, slot_size
 
 K = Kind
 RULE = "gpu-slot-spacing"
+GAP_RULE = "gpu-intake-gap"
 # Cards of this thickness or more need the slot positions known before the suggester accepts them (issue 37): a
 # 2.5-slot card takes three positions, more than the two a dual-slot card takes, which is what a board's second x16
 # slot is at least spaced for on every layout recorded (docs/checks.md, "gpu-slot-spacing").
@@ -142,3 +143,58 @@ def _first_clash(used: list[Place], ws: list[int], gpus: Sequence[Any]) -> tuple
 
 def _short(g: Any) -> str:
     return str(g.chipset or g.name)
+
+
+def open_air(gpu: Any) -> bool | None:
+    """A card whose fans draw air in through the face that looks at the next slot (axial "1/2/3 Fans" coolers);
+    False for blowers, water and hybrid cards (a blower takes its air at the card's end and is built to stack);
+    None when the cooler type is unknown."""
+    cooling = (gpu.cooling or "").lower()
+    if not cooling:
+        return None
+    return "fan" in cooling and "blower" not in cooling
+
+
+def gpu_intake_gap(c: Ctx) -> None:
+    """gpu-intake-gap (issue 37): on a board whose slot positions are recorded, an open-air card needs at least one
+    empty expansion-slot position between its cooler and the card below it. Tom's Hardware ("Airflow: ventilate
+    graphics cards well", the cooling guide, page 11): buy a board "with at least one expansion space between
+    installed dual-slot cards", since a card whose fans face the next card "can't draw in enough air" and overheats.
+    A warning (strict for the suggester): where no placement of the cards on slots wired alike leaves that gap."""
+    n = len(c.gpus)
+    if n < 2 or not c.board:
+        return
+    kinds = (K.GPU, K.MOTHERBOARD)
+    places = x16_places(c.board.pcie_slots or ())
+    widths = [gpu_slots(g) for g in c.gpus]
+    airy = [open_air(g) for g in c.gpus]
+    if len(places) < n or any(p.position is None for p in places) or None in widths:
+        return  # gpu-slot-spacing says what is not known
+    if None in airy:
+        c.unchecked(GAP_RULE, "a GPU's cooler type is unknown: whether its fans face the next card", kinds)
+        return
+    ws = [w or 0 for w in widths]
+    if not any(airy):
+        return
+    used = places[:n]
+    same = sorted(p.wiring for p in used)
+    choices = [list(s) for s in combinations(places, n) if sorted(p.wiring for p in s) == same]
+    if not any(fits(s, ws) for s in choices):
+        return  # the cards do not fit at all: gpu-slot-spacing's error says so
+    # An open-air card needs one position more than its thickness above the next card (the lowest card faces the
+    # case floor, which no rule here knows); `fits` puts the widest (here: the one needing most) lowest.
+    need = [w + (1 if a else 0) for w, a in zip(ws, airy, strict=True)]
+    if any(fits(s, need) for s in choices):
+        return
+    pos = sorted(p.position or 0 for p in used)
+    c.warn(
+        GAP_RULE,
+        f"The open-air GPUs sit with no empty slot between them: the board's x16 slots are at positions "
+        f"{', '.join(str(x) for x in pos)} and the cards are {', '.join(str(w) for w in sorted(ws))} slots thick, so "
+        "the upper card's fans draw from the back of the card below and it throttles (Tom's Hardware: leave at "
+        "least one expansion space between cards).",
+        "Choose thinner cards, blower or water-cooled cards, or a board whose x16 slots are one position further "
+        "apart.",
+        [i.part for i in c.gpu_items] + [c.board],
+        kinds,
+    )
