@@ -33,7 +33,7 @@ ALWAYS_UNKNOWN = {"gpu-radiator"}  # the data gives no radiator sizes or mounts
 # one, and fails when it is none beside a board with known CPU power sockets).
 UNKNOWN_ONLY: set[str] = set()
 # Rules that only ever note or warn.
-NO_ERROR = {"gpu-lanes", "gpu-spacing"}
+NO_ERROR = {"gpu-lanes", "gpu-spacing", "gpu-intake-gap"}
 
 
 def _part(catalog: Catalog, kind: str, prefix: str) -> Any:

@@ -48,16 +48,19 @@ def part_of(data: dict, kind: str) -> dict:  # type: ignore[type-arg]
 def test_from_5000_the_answer_is_on_a_current_platform_and_the_older_one_is_named(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """$5,000 with 2 GPUs of 24 GB: the answer's board is of a current platform (it was an AM4 B550 board, and
-    "$10,000, 2 GPUs" 2x RTX 4090 FE on it with a $49 case); the AM4 build is the named alternative, its
-    differences the two builds' own."""
-    args = ("--budget", "5000", "--gpus", "2", "--min-vram", "24")
+    """$5,000 for the most throughput: the answer's board is of a current platform (AM4 answered such questions
+    before, and "$10,000, 2 GPUs" 2x RTX 4090 FE on a B550 board with a $49 case); the AM4 build, $38 cheaper for the
+    same card, is the named alternative, its differences the two builds' own. (The question was "$5,000, 2 GPUs of
+    24 GB" until gpu-intake-gap: its AM4 pair of 3-slot open-air cards on the ProArt B550-CREATOR's slots 2 and 5 now warns, so no older build
+    passes there.)"""
+    args = ("--budget", "5000")
     data = suggest_json(capsys, *args)
     assert part_of(data, "motherboard")["socket"] in CURRENT
     assert not any("older platform" in n for n in data["notes"])
     old = data["older_platform"]
     assert old is not None and old["socket"] not in CURRENT
-    assert old["text"].startswith(f"On {old['socket']} (older platform): 2x {old['gpu']}")
+    gpus = next(i["quantity"] for i in data["build"]["items"] if i["part"]["kind"] == "gpu")
+    assert old["text"].startswith(f"On {old['socket']} (older platform): {gpus}x {old['gpu']}")
     assert abs(old["difference"] - (old["total"] - data["total"])) < 0.02
     assert abs(old["throughput_difference"] - (old["throughput"] - data["throughput"])) < 1e-3
     # The older build buys better GPUs or the same for less: it is named because it is better or cheaper.

@@ -17,7 +17,7 @@ from typing import Any
 
 from rigplan.model.build import Build
 from rigplan.model.parts import Gpu, Kind, PcieSlot
-from rigplan.rules.context import Ctx, gpu_slots, slot_size
+from rigplan.rules.context import Ctx, gpu_slots, open_air, slot_size
 
 K = Kind
 RULE = "gpu-slot-spacing"
@@ -143,16 +143,6 @@ def _first_clash(used: list[Place], ws: list[int], gpus: Sequence[Any]) -> tuple
 
 def _short(g: Any) -> str:
     return str(g.chipset or g.name)
-
-
-def open_air(gpu: Any) -> bool | None:
-    """A card whose fans draw air in through the face that looks at the next slot (axial "1/2/3 Fans" coolers);
-    False for blowers, water and hybrid cards (a blower takes its air at the card's end and is built to stack);
-    None when the cooler type is unknown."""
-    cooling = (gpu.cooling or "").lower()
-    if not cooling:
-        return None
-    return "fan" in cooling and "blower" not in cooling
 
 
 def gpu_intake_gap(c: Ctx) -> None:
