@@ -355,8 +355,9 @@ def suggest(s: Shot) -> None:
 
 @scenario("suggest-older", sizes=TWO)
 def suggest_older(s: Shot) -> None:
-    """Suggest a build, issue 37: $5,000, 2 GPUs of 24 GB, answered on a current platform (AM5), the answer's end in
-    view: the older platform (AM4) named beside it with its differences; then $25,000 on a 240 V / 30 A circuit, whose
+    """Suggest a build, issue 37: $5,000, one GPU, answered on a current platform (LGA 1700), the answer's end in
+    view: the older platform (AM4) named beside it with its differences (two 24 GB cards had an AM4 alternative until
+    gpu-intake-gap ruled out its pair of touching open-air cards); then $25,000 on a 240 V / 30 A circuit, whose
     RTX PRO 6000 cards are priced at NVIDIA's list price, said in the answer."""
     from PySide6.QtGui import QColor, QPainter, QPixmap, QTextCursor
 
@@ -365,7 +366,7 @@ def suggest_older(s: Shot) -> None:
     s.open()
     base = s.w.doc.build.assumptions
     for stem, a, values in (
-        ("suggest-older", base, {"budget": 5000, "gpus": 2, "min_vram": 24}),
+        ("suggest-older", base, {"budget": 5000, "gpus": 1}),
         ("suggest-list-price", base.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0}), {"budget": 25000}),
     ):
         dlg = SuggestDialog(s.w.catalog, a, s.w)
