@@ -204,11 +204,14 @@ def findings(s: Shot) -> None:
         ("tr2950x-on-x399", "findings-threadripper-tr4"),
         ("rtx-4090-on-three-8-pin", "findings-4090-adapter"),
         ("ws-psu-atx3-prime-tx1600-2022", "findings-tx1600-not-atx3"),
+        ("two-4-slot-5090s-touching-on-the-x870e-taichi-lite", "findings-intake-gap"),
     ):
         items = []
-        for kind, prefix in cases[case_id]["parts"].items():
+        for kind, spec in cases[case_id]["parts"].items():
             t = s.w.catalog.table(Kind(kind))
-            items.append(BuildItem(part=t.part(next(i for i, p in enumerate(t.ids) if p.startswith(prefix)))))
+            for prefix, qty in spec if isinstance(spec, list) else [(spec, 1)]:
+                row = next(i for i, p in enumerate(t.ids) if p.startswith(prefix))
+                items.append(BuildItem(part=t.part(row), quantity=qty))
         path = s.tmp / f"{case_id}.rigplan"
         save(Build(name=case_id, items=tuple(items)), path)
         s.w.files.open_path(path, ask=False)
