@@ -51,8 +51,8 @@ def test_from_5000_the_answer_is_on_a_current_platform_and_the_older_one_is_name
     """$5,000 for the most throughput: the answer's board is of a current platform (AM4 answered such questions
     before, and "$10,000, 2 GPUs" 2x RTX 4090 FE on a B550 board with a $49 case); the AM4 build, $38 cheaper for the
     same card, is the named alternative, its differences the two builds' own. (The question was "$5,000, 2 GPUs of
-    24 GB" until gpu-intake-gap: its AM4 pair of 3-slot open-air cards on the ProArt B550-CREATOR's slots 2 and 5 now warns, so no older build
-    passes there.)"""
+    24 GB" until gpu-intake-gap: its AM4 pair of 3-slot open-air cards on the ProArt B550-CREATOR's slots 2 and 5
+    now warns, so no older build passes there.)"""
     args = ("--budget", "5000")
     data = suggest_json(capsys, *args)
     assert part_of(data, "motherboard")["socket"] in CURRENT

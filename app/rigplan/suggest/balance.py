@@ -35,6 +35,8 @@ from rigplan.suggest.expert import Minimums
 from rigplan.suggest.found import Found
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from rigplan.suggest.search import Search
 
 PLATFORM = (Kind.MOTHERBOARD, Kind.CPU, Kind.MEMORY)  # the split's "platform"; PSU, case, drive, cooler: "rest"
@@ -129,19 +131,7 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
         return None
     price = parts[here][1]
     table = s.cands.sub.table(kind)
-    # The candidates the rules' vectorised filter and the strict verdicts accept beside the rest of the build: the
-    # tries go to parts that can pass (a PSU swap in a Mini-ITX case tried 40 ATX units first).
-    # A CPU swap may change the cooler too (the board, so the socket, stays; a cooler rated for the old CPU may not
-    # carry the new one, and cooler-capacity's strict warning would hide every hotter CPU): the CPUs are judged
-    # beside the rest without it, and the cooler is kept, dropped for the boxed one, or chosen again.
-    loose = kind is Kind.CPU
-    others = [
-        BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here and not (loose and isinstance(p, Cooler))
-    ]
-    base = Build(items=(BuildItem(part=found.option.part, quantity=found.option.count), *others), assumptions=s.a)
-    ok = compatible_mask(base, kind, s.cands.sub)
-    if s.strict.active:
-        ok = s.strict.mask(base, table, kind in SINGLE, ok)
+    ok = _swap_mask(s, found, parts, here, kind)
     tried = 0
     repower = [REPOWER_TRIES if kind is Kind.CPU else 0]
     for usd, row in s.cands.lists[kind]:
@@ -177,6 +167,23 @@ def _swap(s: Search, found: Found, need: Minimums, cap: float, kind: Kind) -> Fo
         if got is not None:
             return got
     return None
+
+
+def _swap_mask(s: Search, found: Found, parts: list[tuple[Part, float]], here: int, kind: Kind) -> np.ndarray:
+    """The candidates of `kind` the rules' vectorised filter and the strict verdicts accept beside the rest of the
+    build (the part at `here` left out): the tries go to parts that can pass (a PSU swap in a Mini-ITX case tried 40
+    ATX units first). A CPU swap may change the cooler too (the board, so the socket, stays; a cooler rated for the
+    old CPU may not carry the new one, and cooler-capacity's strict warning would hide every hotter CPU): the CPUs
+    are judged beside the rest without it, and the cooler is kept, dropped for the boxed one, or chosen again."""
+    loose = kind is Kind.CPU
+    others = [
+        BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here and not (loose and isinstance(p, Cooler))
+    ]
+    base = Build(items=(BuildItem(part=found.option.part, quantity=found.option.count), *others), assumptions=s.a)
+    ok = compatible_mask(base, kind, s.cands.sub)
+    if s.strict.active:
+        ok = s.strict.mask(base, s.cands.sub.table(kind), kind in SINGLE, ok)
+    return ok
 
 
 REPOWER_TRIES = 3  # CPU candidates whose build is tried again with the PSU re-chosen (a hotter CPU needs more)
