@@ -15,11 +15,9 @@ The figures checked against the catalog first:
 
 from __future__ import annotations
 
-from catalog_parts import build, part
+from catalog_parts import build, part, spacing
 from rigplan.catalog import Catalog
-from rigplan.model import Build
 from rigplan.model.parts import Motherboard
-from rigplan.rules import Severity, check
 
 TRX40_XTREME = "a45fa945"
 TAICHI_LITE = "1cfc8570"
@@ -30,13 +28,6 @@ WINDFORCE_5090 = "33cf6bcd"
 NORTH = "73ae628d"
 NV7 = "08b3837e"
 RULE = "gpu-slot-spacing"
-
-
-def spacing(b: Build) -> tuple[list[str], list[str]]:
-    r = check(b)
-    return [f.message for f in r.findings if f.rule == RULE and f.severity is Severity.ERROR], [
-        n.reason for n in r.not_checked if n.rule == RULE
-    ]
 
 
 def test_the_catalogs_figures(catalog: Catalog) -> None:

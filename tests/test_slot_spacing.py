@@ -17,13 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from catalog_parts import build, part
+from catalog_parts import build, part, spacing
 from rigplan.catalog import Catalog
-from rigplan.model import Build
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Motherboard, PcieSlot
 from rigplan.opendb import board_layouts as bl
-from rigplan.rules import Severity, check
+from rigplan.rules import check
 from rigplan.rules.engine import RULES
 from rigplan.rules.spacing import thick_cards
 from rigplan.suggest import Question, suggest
@@ -37,14 +36,6 @@ RTX_4090_FE = "7b22a20f"
 A5000 = "35e4d252"
 NORTH = "73ae628d"
 RULE = "gpu-slot-spacing"
-
-
-def spacing(b: Build) -> tuple[list[str], list[str]]:
-    """The rule's errors and its "not checked" reasons in check()'s report."""
-    r = check(b)
-    return [f.message for f in r.findings if f.rule == RULE and f.severity is Severity.ERROR], [
-        n.reason for n in r.not_checked if n.rule == RULE
-    ]
 
 
 def two_slot_board(catalog: Catalog, first: int, second: int) -> Motherboard:

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from shots import EX, ROOT, SCENARIOS, SIZES, Shot, pump, run_here, run_sizes, scenario  # noqa: E402
@@ -324,10 +325,24 @@ def prices(s: Shot) -> None:
         s.save("prices-updated")
 
 
+def save_over(s: Shot, dlg: Any, stem: str) -> None:
+    """The main window with the dialog over it, composed from the two windows' renderings (no compositor under
+    Xvfb), saved as `stem`."""
+    from PySide6.QtGui import QColor, QPainter, QPixmap
+
+    shot = QPixmap(s.w.size())
+    shot.fill(QColor("black"))
+    painter = QPainter(shot)
+    painter.drawPixmap(s.w.geometry().topLeft(), s.w.grab())
+    painter.drawPixmap(dlg.geometry().topLeft(), dlg.grab())
+    painter.end()
+    shot.save(str(s.out / s.name(stem)))
+    print("wrote", s.out / s.name(stem))
+
+
 @scenario("suggest", sizes=TWO)
 def suggest(s: Shot) -> None:
     """Suggest a build: the dialog after a $4,000 break-even question over the window, then the answer opened."""
-    from PySide6.QtGui import QColor, QPainter, QPixmap
 
     from rigplan.gui.suggest.suggest_dialog import SuggestDialog
 
@@ -340,14 +355,7 @@ def suggest(s: Shot) -> None:
         while dlg.searching():  # the search runs in its worker thread; the answer comes back as a signal
             pump(s.app, seconds=0.2)
         pump(s.app, turns=20)
-        shot = QPixmap(s.w.size())
-        shot.fill(QColor("black"))
-        painter = QPainter(shot)  # composed from the two windows' renderings (no compositor under Xvfb)
-        painter.drawPixmap(s.w.geometry().topLeft(), s.w.grab())
-        painter.drawPixmap(dlg.geometry().topLeft(), dlg.grab())
-        painter.end()
-        shot.save(str(s.out / s.name("suggest-dialog")))
-        print("wrote", s.out / s.name("suggest-dialog"))
+        save_over(s, dlg, "suggest-dialog")
         return int(dlg.open_button.isEnabled())
 
     SuggestDialog.exec = answer  # type: ignore[method-assign]
@@ -362,7 +370,7 @@ def suggest_older(s: Shot) -> None:
     view: the older platform (AM4) named beside it with its differences (two 24 GB cards had an AM4 alternative until
     gpu-intake-gap ruled out its pair of touching open-air cards); then $25,000 on a 240 V / 30 A circuit, whose
     RTX PRO 6000 cards are priced at NVIDIA's list price, said in the answer."""
-    from PySide6.QtGui import QColor, QPainter, QPixmap, QTextCursor
+    from PySide6.QtGui import QTextCursor
 
     from rigplan.gui.suggest.suggest_dialog import SuggestDialog
 
@@ -387,14 +395,7 @@ def suggest_older(s: Shot) -> None:
             bar = dlg.result_view.verticalScrollBar()
             bar.setValue(bar.value() + dlg.result_view.viewport().height() // 2)
         pump(s.app, turns=20)
-        shot = QPixmap(s.w.size())
-        shot.fill(QColor("black"))
-        painter = QPainter(shot)  # composed from the two windows' renderings (no compositor under Xvfb)
-        painter.drawPixmap(s.w.geometry().topLeft(), s.w.grab())
-        painter.drawPixmap(dlg.geometry().topLeft(), dlg.grab())
-        painter.end()
-        shot.save(str(s.out / s.name(stem)))
-        print("wrote", s.out / s.name(stem))
+        save_over(s, dlg, stem)
         dlg.close()
 
 
