@@ -49,6 +49,11 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# How the source of a maker's list price begins (parts/list-prices.yaml, rigplan.opendb.list_prices): not a street
+# price, and every answer that uses one says so (rigplan.suggest.said).
+LIST_PRICE = "list price: "
+
+
 class Price(Frozen):
     """An amount of money with where and when it was seen."""
 
@@ -56,6 +61,11 @@ class Price(Frozen):
     currency: CurrencyCode = "USD"
     date: dt.date | None = None
     source: str = ""
+
+    @property
+    def is_list_price(self) -> bool:
+        """A maker's list price (LIST_PRICE), not a price seen at a retailer."""
+        return self.source.startswith(LIST_PRICE)
 
     def describe(self) -> str:
         when = self.date.isoformat() if self.date else "date unknown"

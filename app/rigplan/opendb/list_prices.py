@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from rigplan.model.common import LIST_PRICE
+
 from .corrections import entries
 from .data_quality import Change
 
-PREFIX = "list price: "  # every list price's Price.source starts with it (the suggester tells the user so)
 _KINDS = ("gpu", "cpu", "motherboard", "cooler")
 _BASES = {"launch": "maker's launch list price", "retail": "dated retail listing quoted by the press"}
 
@@ -43,7 +44,7 @@ class ListPrice:
     says: str
 
     def source(self) -> str:
-        return f"{PREFIX}{self.what}, {self.date_stated}, {self.publisher}: {self.url}"
+        return f"{LIST_PRICE}{self.what}, {self.date_stated}, {self.publisher}: {self.url}"
 
     def price(self) -> dict[str, Any]:
         return {"amount": self.amount, "currency": self.currency, "date": self.date, "source": self.source()}
@@ -126,4 +127,4 @@ def apply(prices: list[ListPrice], kind: str, records: list[dict[str, Any]]) -> 
 
 
 def is_list_price(price: dict[str, Any] | None) -> bool:
-    return bool(price) and str((price or {}).get("source", "")).startswith(PREFIX)
+    return bool(price) and str((price or {}).get("source", "")).startswith(LIST_PRICE)

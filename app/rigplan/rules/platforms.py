@@ -218,8 +218,9 @@ def platforms() -> Platforms:
 @contextmanager
 def one_table() -> Iterator[Platforms]:
     """platforms() answers the same table, without reading the environment, until the block ends."""
-    token = _PINNED.set(platforms())
+    table = platforms()
+    token = _PINNED.set(table)
     try:
-        yield _PINNED.get() or platforms()
+        yield table
     finally:
         _PINNED.reset(token)

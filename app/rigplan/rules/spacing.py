@@ -70,6 +70,13 @@ def fits(places: Sequence[Place], widths: Sequence[int]) -> bool:
     return all(w <= g for w, g in zip(sorted(widths)[:-1], gaps, strict=True))
 
 
+def alike(places: Sequence[Place], n: int) -> list[list[Place]]:
+    """The choices of n slots wired like the n best-wired ones, where gpu-lanes puts the cards: any such choice (the
+    same lanes from the same side) gives the cards the same links."""
+    same = sorted(p.wiring for p in places[:n])
+    return [list(s) for s in combinations(places, n) if sorted(p.wiring for p in s) == same]
+
+
 def _bottom(places: Sequence[Place], widths: Sequence[int]) -> tuple[Place, int]:
     """The lowest slot used and the position its card reaches (the widest card goes lowest)."""
     low = max(places, key=lambda p: p.position or 0)
@@ -99,9 +106,7 @@ def gpu_slot_spacing(c: Ctx) -> None:
         return
     ws = [w for w in widths if w]
     used = places[:n]  # where gpu-lanes puts the cards
-    # Any other choice of slots wired alike (the same lanes from the same side) gives the cards the same links
-    same = sorted(p.wiring for p in used)
-    choices = [list(s) for s in combinations(places, n) if sorted(p.wiring for p in s) == same]
+    choices = alike(places, n)
     spaced = [s for s in choices if fits(s, ws)]
     room = c.case.expansion_slots if c.case else None
     in_case = [s for s in spaced if room is None or _bottom(s, ws)[1] <= room]
@@ -167,8 +172,7 @@ def gpu_intake_gap(c: Ctx) -> None:
     if not any(airy):
         return
     used = places[:n]
-    same = sorted(p.wiring for p in used)
-    choices = [list(s) for s in combinations(places, n) if sorted(p.wiring for p in s) == same]
+    choices = alike(places, n)
     if not any(fits(s, ws) for s in choices):
         return  # the cards do not fit at all: gpu-slot-spacing's error says so
     # An open-air card needs one position more than its thickness above the next card (the lowest card faces the

@@ -84,9 +84,6 @@ def older_fallback(found: Found) -> str:
     )
 
 
-LIST_PRICE = "list price: "  # how a maker's list price's source begins (the workstation price file, docs/data.md)
-
-
 @dataclass(frozen=True)
 class ListPrice:
     part: str
@@ -104,7 +101,7 @@ def list_prices(build: Build) -> list[ListPrice]:
     out = []
     for item in build.items:
         p = item.unit_price
-        if p is not None and (p.source or "").startswith(LIST_PRICE):
+        if p is not None and p.is_list_price:
             date = p.date.isoformat() if p.date else None
             out.append(ListPrice(item.part.name, p.amount, p.currency, p.source or "", date))
     return out
