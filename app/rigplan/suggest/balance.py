@@ -176,10 +176,17 @@ def _swap_mask(s: Search, found: Found, parts: list[tuple[Part, float]], here: i
     old CPU may not carry the new one, and cooler-capacity's strict warning would hide every hotter CPU): the CPUs
     are judged beside the rest without it, and the cooler is kept, dropped for the boxed one, or chosen again."""
     loose = kind is Kind.CPU
-    others = [
-        BuildItem(part=p) for i, (p, _) in enumerate(parts) if i != here and not (loose and isinstance(p, Cooler))
-    ]
-    base = Build(items=(BuildItem(part=found.option.part, quantity=found.option.count), *others), assumptions=s.a)
+    others = [p for i, (p, _) in enumerate(parts) if i != here and not (loose and isinstance(p, Cooler))]
+    return _mask(s, found, others, kind)
+
+
+def _mask(s: Search, found: Found, around: list[Part], kind: Kind) -> np.ndarray:
+    """The rows of `kind` the rules' vectorised filter and (when on) the strict verdicts accept beside found's GPUs
+    and the parts `around`."""
+    base = Build(
+        items=(BuildItem(part=found.option.part, quantity=found.option.count), *(BuildItem(part=p) for p in around)),
+        assumptions=s.a,
+    )
     ok = compatible_mask(base, kind, s.cands.sub)
     if s.strict.active:
         ok = s.strict.mask(base, s.cands.sub.table(kind), kind in SINGLE, ok)
@@ -213,13 +220,7 @@ def _with_cooler(
     table = s.cands.sub.table(Kind.COOLER)
     cpu = _cpu(parts)
     base = sum(p for _, p in parts) + found.option.cost_usd
-    around = Build(
-        items=(BuildItem(part=found.option.part, quantity=found.option.count), *(BuildItem(part=p) for p, _ in parts)),
-        assumptions=s.a,
-    )
-    ok = compatible_mask(around, Kind.COOLER, s.cands.sub)
-    if s.strict.active:
-        ok = s.strict.mask(around, table, Kind.COOLER in SINGLE, ok)
+    ok = _mask(s, found, [p for p, _ in parts], Kind.COOLER)
     tried = 0
     for usd, row in s.cands.lists[Kind.COOLER]:
         if base + usd > cap + 1e-9:
