@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
+from catalog_parts import build, part
 from rigplan.catalog import Catalog
 from rigplan.model.parts import Kind
 from rigplan.opendb import platform_report as pr
+from rigplan.rules import check
+from rigplan.rules.findings import Severity
 
 ROOT = Path(__file__).resolve().parents[1]
 TR_7960X = "6cac8d9c-"  # AMD Ryzen Threadripper 7960X (sTR5, no price in the 2025-07-23 snapshot)
@@ -92,3 +95,30 @@ def test_docs_data_md_carries_the_section_the_catalog_gives(records: dict[Kind, 
     lines = pr.section(records)
     start = text.index(lines[0])
     assert text[start:].splitlines()[: len(lines)] == lines
+
+
+def test_four_blower_gpus_on_the_trx50_sage_are_checked_slot_by_slot_and_pass_at_240_v(catalog: Catalog) -> None:
+    """The board's PCIe 5.0 x8 slot is x16-size (linuxhw/DMI, parts/corrections.yaml): with four x16-size slots the
+    gpu-slots rule checks four cards instead of leaving them 'not checked', and a Threadripper 7970X build with a
+    registered DDR5 kit and a TR4-SP3 cooler passes every rule on a 240 V / 30 A circuit."""
+    sage = part(catalog, "7dd5b755")
+    assert [(s.gen, s.lanes, s.count, s.physical) for s in sage.pcie_slots][:2] == [
+        ("5.0", 16, 2, 16),
+        ("5.0", 8, 1, 16),
+    ]
+    b = build(
+        (part(catalog, "d5ff7ec3"), 1),  # AMD Ryzen Threadripper 7970X
+        (sage, 1),
+        (part(catalog, "5fa38eee"), 1),  # G.Skill Zeta R5 Neo Registered DDR5-6000 128GB (4x32GB)
+        (part(catalog, "1dc41387"), 1),  # Noctua NH-U12S TR4-SP3 (lists sTR4, sTRX4: the TR4 / SP3 family mount)
+        (part(catalog, "060a50e7"), 1),  # Samsung 990 Pro 2TB
+        (part(catalog, "35e4d252"), 4),  # PNY RTX A5000 (2-slot blower)
+        (part(catalog, "0cc671f4"), 1),  # MSI MEG Ai-T 1600W
+        (part(catalog, "6364fa3c"), 1),  # Fractal Design Define 7 XL (SSI CEB / EEB)
+        wall_voltage=240,
+        wall_amps=30,
+    )
+    r = check(b)
+    assert not [f for f in r.findings if f.severity is Severity.ERROR]
+    assert "gpu-slots" not in {n.rule for n in r.not_checked}
+    assert any(f.rule == "cooler-socket" and "TR4 / SP3" in f.message for f in r.findings)
