@@ -48,6 +48,18 @@ def test_every_str5_cpu_and_board_is_counted_under_its_product_line(records: dic
     )
 
 
+def test_the_wrx80_platform_counts_ddr4_rdimm_kits_and_the_others_ddr5(
+    records: dict[Kind, list[dict[str, Any]]],
+) -> None:
+    def registered(ddr: str) -> int:
+        return sum(1 for d in records[Kind.MEMORY] if d.get("ram_type") == ddr and d.get("registered") is True)
+
+    by_socket = {c.platform.socket: c for c in pr.coverage(records)}
+    assert by_socket["sWRX8"].total[Kind.MEMORY] == registered("DDR4") > 0
+    assert by_socket["SP5"].total[Kind.MEMORY] == by_socket["LGA 4677"].total[Kind.MEMORY] == registered("DDR5")
+    assert by_socket["sWRX8"].total[Kind.CPU] == 2  # Threadripper PRO 5975WX and 5995WX (parts/workstation.yaml)
+
+
 def test_a_tr4_sp3_cooler_counts_for_str5_by_its_mount_and_an_am5_cooler_does_not(
     records: dict[Kind, list[dict[str, Any]]],
 ) -> None:

@@ -11,11 +11,14 @@ What a part must be to count (each from a maker's statement already in RigPlan's
   * CPU: the platform's socket and product line (the CPU-name patterns of parts/platforms.yaml's chipset table and
     opendb/cpu_families.yaml: AMD sTR5 product pages, Intel ARK for Xeon W-2400/3400, AMD EPYC 9004/9005 pages).
   * board: the socket and, where the platform is a chipset, that chipset (AMD: TRX50 takes Threadripper 7000/9000
-    and the PRO WX parts, WRX90 the PRO WX parts only; Intel: W790 for Xeon W-2400/3400). SP5 boards have no
-    chipset: every SP5 board counts.
+    and the PRO WX parts, WRX90 the PRO WX parts only, WRX80 the PRO 5000 WX; Intel: W790 for Xeon W-2400/3400).
+    SP5 boards have no chipset: every SP5 board counts.
+The platforms are the workstation ones of the suggester's current platforms (suggest/found.py: sTR5, sWRX8, LGA 4677,
+SP5); the desktop ones (AM5, LGA 1700, LGA 1851) give 16 to 20 graphics lanes, too few for three GPUs at x8.
   * cooler: one that lists a socket with the platform socket's cooler mount (parts/platforms.yaml `mounts`: sTR5 keeps
     the TR4 / SP3 family mount, so a TR4-SP3 cooler counts for sTR5, as the cooler-socket rule accepts it).
-  * memory: DDR5 kits flagged registered (every platform here takes ECC RDIMMs only: parts/platforms.yaml `memory`).
+  * memory: kits of the platform's DDR generation flagged registered (every platform here takes ECC RDIMMs only:
+    parts/platforms.yaml `memory`; DDR4 on sWRX8, DDR5 on the others).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class Platform:
     cpu: re.Pattern[str]  # the product line's CPU names
     chipsets: frozenset[str]  # board chipsets (canonical, e.g. "TRX50"); empty: any board on the socket
     source: str
+    ram: str = "DDR5"  # the registered memory the platform takes
 
 
 PLATFORMS = (
@@ -54,6 +58,14 @@ PLATFORMS = (
         "AMD sTR5 platform page (parts/platforms.yaml: PRO WX parts on WRX90, or on TRX50 with 4 channels)",
     ),
     Platform(
+        "Ryzen Threadripper PRO 5000 WX on WRX80",
+        "sWRX8",
+        re.compile(r"Threadripper\s+(PRO\s+)?59\d\dWX\b", re.I),
+        frozenset({"WRX80"}),
+        "AMD Ryzen Threadripper PRO 5000 WX-Series pages (socket sWRX8, AMD WRX80 chipset, DDR4 RDIMM)",
+        "DDR4",
+    ),
+    Platform(
         "Xeon W-2400 / W-3400 on W790",
         "LGA 4677",
         re.compile(r"Xeon\s+w[3579]-[23]4\d\d", re.I),
@@ -70,7 +82,7 @@ PLATFORMS = (
 )
 
 NEEDED = (Kind.CPU, Kind.MOTHERBOARD, Kind.COOLER, Kind.MEMORY)
-_LABEL = {Kind.CPU: "CPU", Kind.MOTHERBOARD: "board", Kind.COOLER: "cooler", Kind.MEMORY: "registered DDR5 kit"}
+_LABEL = {Kind.CPU: "CPU", Kind.MOTHERBOARD: "board", Kind.COOLER: "cooler", Kind.MEMORY: "registered memory kit"}
 
 
 @dataclass(frozen=True)
@@ -106,7 +118,7 @@ def _members(platform: Platform, kind: Kind, records: Iterable[dict[str, Any]]) 
     if kind is Kind.COOLER:
         mount = table.mount(platform.socket)
         return [d for d in records if mount and any(table.mount(s) == mount for s in d.get("sockets") or ())]
-    return [d for d in records if d.get("ram_type") == "DDR5" and d.get("registered") is True]
+    return [d for d in records if d.get("ram_type") == platform.ram and d.get("registered") is True]
 
 
 def coverage(records: dict[Kind, list[dict[str, Any]]]) -> list[Coverage]:
@@ -137,13 +149,14 @@ def section(records: dict[Kind, list[dict[str, Any]]]) -> list[str]:
         "missing (`app/rigplan/opendb/platform_report.py` says what counts; docs/data-sources.md where prices were",
         "looked for and not found).",
         "",
-        "| Platform | CPUs | Boards | Coolers (mount) | Registered DDR5 kits | Missing for a priced build |",
+        "| Platform | CPUs | Boards | Coolers (mount) | Registered memory kits | Missing for a priced build |",
         "|---|---|---|---|---|---|",
     ]
     for c in cov:
         cells = [f"{c.priced[k]:,} / {c.total[k]:,}" for k in NEEDED]
         gap = ", ".join(f"a priced {_LABEL[k]}" for k in c.missing()) or "nothing (a build can be priced)"
-        lines.append(f"| {c.platform.name} ({c.platform.socket}) | " + " | ".join(cells) + f" | {gap} |")
+        name = f"{c.platform.name} ({c.platform.socket}, {c.platform.ram} RDIMM)"
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {gap} |")
     lines += ["", "Cheapest priced part of each kind (the price's source as the catalog gives it):", ""]
     for c in cov:
         for k in NEEDED:
