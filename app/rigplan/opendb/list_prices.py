@@ -2,10 +2,11 @@
 
 The only street prices are docyx/pc-part-dataset's (PCPartPicker, 2025-07-23), and it lists none of the parts an
 expert sells at $10,000-$30,000 (workstation GPUs, Threadripper 7000/9000 and PRO CPUs, TRX50/WRX90 boards). This
-hand-written file gives such parts a price with its source: either the maker's launch list price (AMD's SEP,
-NVIDIA's MSRP at announcement, as the press reported it) or a dated retail listing a review quotes. Each entry names
-the part (by id; a supplement part also by its exact name), the amount, the currency, the date the price was stated,
-what the figure is, and the source (publisher, URL and what it says).
+hand-written file gives such parts a price with its source: the maker's launch list price (AMD's SEP, NVIDIA's MSRP
+at announcement, as the press reported it), a list price the maker publishes (AMD's 1kU price for EPYC), or a dated
+retail listing a review quotes. Each entry names the part (by id; a supplement part also by its exact name), the
+amount, the currency, the date the price was stated, what the figure is, and the source (publisher, URL and what it
+says).
 
 The resulting price's source begins with "list price: " so that every reader (the suggester's answer, the parts
 list, the exports) can tell a list price from a street price. A list price only fills a part that has none: a part
@@ -25,7 +26,11 @@ from .corrections import entries
 from .data_quality import Change
 
 _KINDS = ("gpu", "cpu", "motherboard", "cooler")
-_BASES = {"launch": "maker's launch list price", "retail": "dated retail listing quoted by the press"}
+_BASES = {
+    "launch": "maker's launch list price",
+    "list": "maker's published list price (e.g. AMD's 1kU tray price in its processor specifications)",
+    "retail": "dated retail listing quoted by the press",
+}
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,7 @@ class ListPrice:
     currency: str
     date: str
     date_stated: str  # the date as the source gives it (a month, a quarter) when it gives no day; else `date`
-    basis: Literal["launch", "retail"]
+    basis: Literal["launch", "list", "retail"]
     what: str  # e.g. "AMD launch SEP"
     publisher: str
     url: str
