@@ -35,10 +35,11 @@ def priced(catalog: Catalog, kind: Kind) -> list[Part]:
     return [p for p in catalog.of_kind(kind) if p.price is not None and p.price.currency == "USD"]
 
 
-def reduced(seed: int) -> list[Part]:
+def reduced(seed: int, full: Catalog | None = None) -> list[Part]:
     """A small catalog that still has real conflicts: boards of two sockets and two memory types, CPUs of both
-    sockets and one of another, GPUs of several lengths and powers, weak and strong PSUs, small and large cases."""
-    full = load_catalog()
+    sockets and one of another, GPUs of several lengths and powers, weak and strong PSUs, small and large cases.
+    Drawn from `full` (default: the catalog in use, loaded for the purpose)."""
+    full = load_catalog() if full is None else full
     rng = random.Random(seed)
     boards = rng.sample([b for b in priced(full, Kind.MOTHERBOARD) if b.socket and b.ram_type], 3)
     sockets = {b.socket for b in boards}

@@ -43,6 +43,18 @@ def own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     return home
 
 
+@pytest.fixture(scope="module")
+def module_home(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - a generator fixture
+    """own_home for a module-scoped fixture (one answer shared by the module's tests), which is set up before any
+    function-scoped fixture: the same fresh, empty home until the module's last test ends."""
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as mp:
+        for var, sub in HOME_VARS.items():
+            mp.setenv(var, str(home / sub))
+        mp.delenv("RIGPLAN_PARTS_DIR", raising=False)
+        yield home
+
+
 @pytest.fixture(scope="session")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     cat = load_catalog(ROOT / "parts", cache_dir=tmp_path_factory.mktemp("cache"))

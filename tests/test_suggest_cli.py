@@ -1,7 +1,14 @@
-"""`rigplan suggest` as a user runs it: the JSON keys, the build file it writes, and exit 2 with one line."""
+"""`rigplan suggest` as a user runs it: the JSON keys, the build file it writes, and exit 2 with one line.
+
+The commands run in this process through the CLI's own entry point (rigplan.cli.main.run_cli: the same parsing,
+output and exit codes as `python -m rigplan`), each loading the catalog in use as the program does; a new process
+per command cost ~1 s of start-up each for nothing these tests look at. test_the_program_itself_answers_and_fails
+starts the real program, so `python -m rigplan suggest` itself stays covered."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import subprocess
@@ -11,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rigplan.cli.main import run_cli
 from rigplan.costs.analysis import desktop_throughput
 from rigplan.costs.perf import load_perf
 from rigplan.files import load
@@ -20,9 +28,28 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """`rigplan ARGS` through the CLI's entry point, in this process: its exit code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run_cli(list(args))
+    return subprocess.CompletedProcess(["rigplan", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_program(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m rigplan ARGS` as a user starts it."""
     return subprocess.run(
         [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=900
     )
+
+
+def test_the_program_itself_answers_and_fails() -> None:
+    """The real program: an answer on stdout as JSON with exit 0; a bad value, one line on stderr with exit 2."""
+    ok = run_program("suggest", "--budget", "1200", "--max-gpus", "1", "--json")
+    assert ok.returncode == 0, ok.stderr
+    data = json.loads(ok.stdout)
+    assert 0 < data["total"] <= 1200 and data["build"]["items"][1]["quantity"] == 1
+    bad = run_program("suggest", "--budget", "-5")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "budget must be positive" in bad.stderr
 
 
 def test_flags_of_the_minimums() -> None:
@@ -182,22 +209,16 @@ def test_prices_from_a_build_file_are_used(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_my_prices_from_the_user_price_layer(tmp_path: Path) -> None:
+def test_my_prices_from_the_user_price_layer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--my-prices: the prices imported with `rigplan import prices --catalog` join the search; without the flag
     (and in a catalog where the GUI applied them) the search keeps the catalog's own prices."""
-    import os
-
     from rigplan.catalog import load_catalog
     from rigplan.imports.user_prices import apply_to_catalog, load_user_prices
     from rigplan.model.assumptions import Assumptions
     from rigplan.suggest import Question, suggest
 
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-
-    def rig(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "rigplan", *args], capture_output=True, text=True, cwd=ROOT, timeout=900, env=env
-        )
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # where `import prices --catalog` keeps the user's prices
+    rig = run
 
     plain = json.loads(rig("suggest", "--budget", "3000", "--max-gpus", "1", "--json").stdout)
     gpu_id = plain["build"]["items"][1]["part"]["id"]

@@ -5,6 +5,8 @@ maker's list price named. Run through the real CLI (`rigplan suggest --json`, it
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from datetime import date
 from pathlib import Path
@@ -39,6 +41,18 @@ def suggest_text(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     out = capsys.readouterr()
     assert code == 0, out.err
     return out.out
+
+
+@pytest.fixture(scope="module")
+def beat_5000(module_home: Path) -> tuple[dict, Path]:  # type: ignore[type-arg]
+    """`rigplan suggest --budget 5000 --beat aws:p3.2xlarge --json -o FILE`, asked once: its JSON and the build file
+    it wrote, for the two tests that read the same answer."""
+    out = module_home / "beat.rigplan.yaml"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = run_cli(["suggest", "--budget", "5000", "--beat", "aws:p3.2xlarge", "--json", "-o", str(out)])
+    assert code == 0, stderr.getvalue()
+    return json.loads(stdout.getvalue()), out
 
 
 def part_of(data: dict, kind: str) -> dict:  # type: ignore[type-arg]
@@ -77,11 +91,11 @@ def test_from_5000_the_answer_is_on_a_current_platform_and_the_older_one_is_name
 
 
 def test_the_older_platform_named_as_the_cheaper_alternative_for_the_same_gpus(
-    capsys: pytest.CaptureFixture[str],
+    beat_5000: tuple[dict, Path],  # type: ignore[type-arg]
 ) -> None:
     """$5,000 against a p3.2xlarge: one RTX 5090 on LGA 1700; the same card on AM4 is named with its saving and the
     same throughput."""
-    data = suggest_json(capsys, "--budget", "5000", "--beat", "aws:p3.2xlarge")
+    data = beat_5000[0]
     assert part_of(data, "motherboard")["socket"] in CURRENT
     old = data["older_platform"]
     assert old["socket"] == "AM4" and old["gpu"] == part_of(data, "gpu")["name"]
@@ -110,12 +124,12 @@ def test_with_no_current_platform_possible_the_answer_is_on_the_older_one_and_sa
 
 
 def test_the_break_even_answer_has_the_essentials_and_breaks_even_as_stated(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    beat_5000: tuple[dict, Path],  # type: ignore[type-arg]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The beat-the-cloud answer used to carry 32 GB beside a 32 GB RTX 5090 (Puget: twice the GPU memory); now it
     has the essentials, and its break-even day is the cost model's for the build it writes."""
-    out = tmp_path / "beat.rigplan.yaml"
-    data = suggest_json(capsys, "--budget", "5000", "--beat", "aws:p3.2xlarge", "-o", str(out))
+    data, out = beat_5000
     mem, gpu = part_of(data, "memory"), part_of(data, "gpu")
     assert mem["capacity_gb"] >= 2 * data["vram_gb"] == 2 * gpu["vram_gb"]
     assert any(s.startswith("bought: system RAM >= 64 GB") for s in data["spending"])

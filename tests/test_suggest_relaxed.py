@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from rigplan.catalog.loader import load_catalog
 from rigplan.cloud.offers import load_offers
 from rigplan.model.offers import Offer
 from rigplan.model.parts import Kind, Part
@@ -28,7 +27,7 @@ from rigplan.suggest.search import Search
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from _suggest_reference import A, Row, brute_force, reduced  # noqa: E402
-from test_suggest_bruteforce import expected, random_question  # noqa: E402
+from test_suggest_bruteforce import expected, full, random_question  # noqa: E402
 
 pytestmark = pytest.mark.slow  # brute force over reduced catalogs, and uncapped completions on the full one
 
@@ -47,14 +46,14 @@ STRICT_SEEDS = [10, 12]
 
 
 def strict_ok(rows: list[Row]) -> list[Row]:
-    judge = Search(load_catalog(), A, strict_question(Question(budget=1000))).strict
+    judge = Search(full(), A, strict_question(Question(budget=1000))).strict
     return [r for r in rows if not judge.failures(check(r.build), r.build)]
 
 
 @cache
 def strict_rows(seed: int) -> tuple[list[Part], list[Row]]:
     """The reduced catalog's builds that pass check() and leave no strict rule unchecked."""
-    parts = reduced(seed)
+    parts = reduced(seed, full())
     return parts, strict_ok(brute_force(parts))
 
 
@@ -62,7 +61,7 @@ def strict_rows(seed: int) -> tuple[list[Part], list[Row]]:
 def pool() -> tuple[list[Part], list[Row]]:
     """A reduced catalog of the parts of three real two-GPU builds of the full catalog (cheap, middling and dear
     GPUs, each with its own cheapest completion), so that the builds mixing them leave nothing unchecked."""
-    s = Search(load_catalog(), A, strict_question(Question(budget=None, goal=Goal.CHEAPEST_VRAM, target=1, max_gpus=2)))
+    s = Search(full(), A, strict_question(Question(budget=None, goal=Goal.CHEAPEST_VRAM, target=1, max_gpus=2)))
     twos = sorted((o for o in s.options if o.count == 2), key=lambda o: o.cost_usd)
     builds: list[Found] = []
     for o in twos[:: max(1, len(twos) // 5)]:
@@ -98,7 +97,7 @@ def eager(s: Search) -> Search:
 def test_loosest_card_bounds_every_option_on_reduced_catalogs(seed: int) -> None:
     parts, rows = catalog_of(seed)
     only = frozenset(p.id for p in parts)
-    s = eager(Search(load_catalog(), A, strict_question(Question(budget=None, goal=Goal.CHEAPEST_VRAM, target=1)),
+    s = eager(Search(full(), A, strict_question(Question(budget=None, goal=Goal.CHEAPEST_VRAM, target=1)),
                      only=only))  # fmt: skip
     checked = 0
     for n in (1, 2):
@@ -120,7 +119,7 @@ def test_loosest_card_bounds_every_option_on_reduced_catalogs(seed: int) -> None
 @pytest.mark.parametrize("seed", [0, *STRICT_SEEDS])
 def test_answers_with_the_bound_equal_strict_brute_force(seed: int) -> None:
     parts, rows = catalog_of(seed)
-    catalog = load_catalog()
+    catalog = full()
     only = frozenset(p.id for p in parts)
     rng = random.Random(seed * 31)
     answered = 0
@@ -149,7 +148,7 @@ FULL = [
 
 @pytest.mark.parametrize("q", FULL, ids=lambda q: f"{q.goal.value}-{q.budget}-{q.max_gpus}")
 def test_full_catalog_answers_equal_without_the_bound(q: Question) -> None:
-    catalog = load_catalog()
+    catalog = full()
     with_bound = eager(Search(catalog, A, q)).best()
     plain = Search(catalog, A, q)
     plain.rest_floor.patience_nodes = 10**12  # never searched: the search as it was before the bound
@@ -163,7 +162,7 @@ def test_full_catalog_answers_equal_without_the_bound(q: Question) -> None:
 def test_loosest_card_bounds_the_real_two_gpu_options_on_the_full_catalog() -> None:
     """The 2-GPU options of most different facts (shortest and longest, least and most power, 8-pin, 16-pin and EPS
     inputs, narrowest and widest): the loosest card's cheapest completion costs no more than each one's."""
-    s = eager(Search(load_catalog(), A, Question(budget=None, goal=Goal.CHEAPEST_VRAM, target=1, max_gpus=2)))
+    s = eager(Search(full(), A, Question(budget=None, goal=Goal.CHEAPEST_VRAM, target=1, max_gpus=2)))
     twos = [o for o in s.options if o.count == 2]
     card = loosest(s.options, 2)
     assert card is not None and card.part.name == LOOSEST
@@ -207,7 +206,7 @@ def test_runners_up_equal_those_of_every_count_searched(q: Question | str) -> No
     if q == "beat":
         q = Question(budget=5000, goal=Goal.BREAKEVEN, beat=p3(), older_platforms=True)
     assert isinstance(q, Question)
-    catalog = load_catalog()
+    catalog = full()
     sug = suggest(catalog, A, q)
     s = Search(catalog, A, q)
     every = []

@@ -78,6 +78,7 @@ class KindTable:
         """Row i changed (a user's correction): build its Part and search text again."""
         self._parts[i] = None
         self._hay = None
+        self.caches.clear()  # what the layers above derived from the rows (the rules' distinct facts) is stale
 
     def parts(self) -> list[Part]:
         return [self.part(i) for i in range(len(self.ids))]

@@ -21,6 +21,7 @@ from rigplan.model.parts import Kind, Part
 from rigplan.rules.context import Ctx, x16_size_slots
 from rigplan.rules.engine import RULES, check
 from rigplan.rules.findings import Finding
+from rigplan.rules.platforms import one_table
 from rigplan.rules.rule import error_key, rule_mask, with_part
 
 SINGLE = frozenset({Kind.CPU, Kind.COOLER, Kind.MOTHERBOARD, Kind.PSU, Kind.CASE})
@@ -98,10 +99,11 @@ def compatible_mask(build: Build, kind: Kind, catalog: Catalog, replacing: str |
     base = base_build(build, kind, replacing)
     single = kind in SINGLE
     mask = np.ones(len(table), dtype=bool)
-    ctx = Ctx(base)  # one view of the base for every rule: its power is estimated once
-    for rule in RULES:
-        if kind in rule.reads:
-            mask &= rule_mask(rule, ctx, table, single)
+    with one_table():  # the platform table read once for every rule (rules/platforms.py)
+        ctx = Ctx(base)  # one view of the base for every rule: its power is estimated once
+        for rule in RULES:
+            if kind in rule.reads:
+                mask &= rule_mask(rule, ctx, table, single)
     if not single:  # a part already in the build goes in as one more of the same item: judged on its own
         in_base = {i.part.id for i in base.items if i.part.kind == kind}
         for row, pid in enumerate(table.ids if in_base else ()):

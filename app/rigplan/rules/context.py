@@ -20,7 +20,7 @@ P = TypeVar("P")
 
 def norm_socket(s: str) -> str:
     """Canonical socket, compared as a key: 'LGA 1700' == 'LGA1700'; 'TR4' == 'sTR4' (parts/platforms.yaml)."""
-    return key(platforms().canonical_socket(s) or s)
+    return platforms().socket_key(s)
 
 
 def cpu_fit_key(s: str) -> str:
@@ -32,16 +32,12 @@ def cpu_fit_key(s: str) -> str:
 
 def norm_ff(s: str) -> str:
     """Canonical motherboard form factor as a key: 'E-ATX' == 'EATX', 'Micro-ATX' == 'Micro ATX'."""
-    return key(platforms().canonical_ff(s))
+    return platforms().ff_key(s)
 
 
 def board_fits_case(board_ff: str, case_ffs: tuple[str, ...] | list[str]) -> bool:
     """A board fits a case that lists its form factor or a larger standard that keeps its holes (platforms.yaml)."""
-    ff = platforms().board_form_factor(board_ff)
-    listed = {norm_ff(a) for a in case_ffs}
-    if ff is None:
-        return norm_ff(board_ff) in listed
-    return any(key(f) in listed for f in ff.fits)
+    return platforms().board_fits(board_ff, tuple(case_ffs))
 
 
 def socket_memory(socket: str | None) -> str | None:

@@ -66,6 +66,10 @@ class Platforms:
     board_ff: dict[str, FormFactor] = field(default_factory=dict)  # by key() of every spelling
     psu_ff: dict[str, PsuFormFactor] = field(default_factory=dict)
     _memo: dict[str, Socket | None] = field(default_factory=dict, repr=False)
+    # Keys of spellings already normalised (socket_key, ff_key) and board-in-case answers (board_fits): the rules
+    # ask for the same few hundred spellings tens of thousands of times per suggestion.
+    _keys: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    _fits: dict[tuple[str, tuple[str, ...]], bool] = field(default_factory=dict, repr=False)
     # socket -> (chipsets known for it, {microarchitecture: (ok chipsets, bios chipsets)}, source)
     chipsets: dict[str, tuple[frozenset[str], dict[str, tuple[frozenset[str], frozenset[str]]], str]] = field(
         default_factory=dict
@@ -131,6 +135,33 @@ class Platforms:
     def canonical_ff(self, spelling: str) -> str:
         ff = self.board_form_factor(spelling)
         return ff.name if ff else spelling.strip()
+
+    def socket_key(self, spelling: str) -> str:
+        """The canonical socket of `spelling` as a key (context.norm_socket), remembered."""
+        k = ("socket", spelling)
+        found = self._keys.get(k)
+        if found is None:
+            found = self._keys[k] = key(self.canonical_socket(spelling) or spelling)
+        return found
+
+    def ff_key(self, spelling: str) -> str:
+        """The canonical board form factor of `spelling` as a key (context.norm_ff), remembered."""
+        k = ("ff", spelling)
+        found = self._keys.get(k)
+        if found is None:
+            found = self._keys[k] = key(self.canonical_ff(spelling))
+        return found
+
+    def board_fits(self, board_ff: str, case_ffs: tuple[str, ...]) -> bool:
+        """A board of this form factor fits a case listing these (context.board_fits_case), remembered."""
+        k = (board_ff, case_ffs)
+        found = self._fits.get(k)
+        if found is None:
+            ff = self.board_form_factor(board_ff)
+            listed = {self.ff_key(a) for a in case_ffs}
+            fits = self.ff_key(board_ff) in listed if ff is None else any(key(f) in listed for f in ff.fits)
+            found = self._fits[k] = fits
+        return found
 
     def psu_form_factor(self, spelling: str | None) -> PsuFormFactor | None:
         return self.psu_ff.get(key(spelling)) if spelling else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -123,6 +124,18 @@ def wall_draw(
         m = rating == r
         eff[m] = efficiency(frac[m], r if r in EIGHTY_PLUS else None)
     return np.where(load > 0, load / eff, 0.0)
+
+
+def wall_draw_one(load: float, gpu_w: float, psu_w: float | None, rating: str, atx3: bool) -> float:
+    """wall_draw for one build, without building arrays (estimate_power runs once per check()): the same steps,
+    each value computed as wall_draw computes it (the efficiency by np.interp), so the two agree to the bit."""
+    raw = load * RECOMMEND_MARGIN + sizing_watts(load, gpu_w, atx3)
+    pos = bisect_left(PSU_SIZES, raw)  # np.searchsorted's default side
+    rec = float(PSU_SIZES[pos]) if pos < len(PSU_SIZES) else math.ceil(raw / 100) * 100.0
+    size = rec if psu_w is None else psu_w
+    xs, ys = _curve(rating if rating in EIGHTY_PLUS else None)
+    eff = float(np.interp(load / (size if size > 0 else 1.0), xs, ys))
+    return float(load / eff) if load > 0 else 0.0
 
 
 def round_up_psu(watts: float) -> int:
@@ -331,14 +344,12 @@ def estimate_power(build: Build) -> PowerEstimate:
         notes.append("PSU wattage unknown: efficiency taken at the recommended size")
     a = build.assumptions
     limit = circuit_limit_w(a.wall_voltage, a.wall_amps)
-    wall_peak = float(
-        wall_draw(
-            np.array([load]),
-            np.array([gpu_w]),
-            np.array([psu.wattage * units if psu and psu.wattage else np.nan]),
-            np.array([(psu.efficiency if psu else DEFAULT_RATING) or "?"], dtype=object),
-            psu is None or atx3,
-        )[0]
+    wall_peak = wall_draw_one(
+        load,
+        gpu_w,
+        psu.wattage * units if psu and psu.wattage else None,
+        (psu.efficiency if psu else DEFAULT_RATING) or "?",
+        psu is None or atx3,
     )
     if wall_peak > limit:
         notes.append(

@@ -25,6 +25,7 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Kind
 from rigplan.rules.context import Ctx
 from rigplan.rules.findings import Finding, Report
+from rigplan.rules.platforms import one_table
 
 Facts = Callable[[Any], Hashable]
 ErrorKey = tuple[str, tuple[str, ...]]
@@ -128,10 +129,16 @@ class Rule:
 
     def fingerprint(self, build: Build, reads: Mapping[Kind, Facts] | None = None, by_id: bool = True) -> Hashable:
         """Everything of `build` this rule reads (`reads`, by default its own): equal fingerprints give equal
-        verdicts for every candidate. by_id: the parts' ids too (errors name them)."""
+        verdicts for every candidate. by_id: which lines hold the same part too (errors name parts by id), as the
+        order of first appearance of each id, not the id itself. A rule reads a part's id only to name it in a
+        finding or to tell two lines of one part apart (the PSU count), so two builds whose parts differ only in
+        identity, line for line, get the same findings with the ids renamed, and the same verdict on every
+        candidate (whose stand-in id no build uses): the filter's verdicts are shared between them (a search asks
+        of thousands of such builds: one per board, CPU and GPU it tries)."""
         reads = self.reads if reads is None else reads
-        parts = tuple((i.part.kind, i.part.id if by_id else None, i.quantity, reads[i.part.kind](i.part))
-                      for i in build.items if i.part.kind in reads)  # fmt: skip
+        seen: dict[str, int] = {}
+        parts = tuple((i.part.kind, seen.setdefault(i.part.id, len(seen)) if by_id else None, i.quantity,
+                       reads[i.part.kind](i.part)) for i in build.items if i.part.kind in reads)  # fmt: skip
         a = build.assumptions
         return (self.id, parts, (a.wall_voltage, a.wall_amps) if self.assumptions else None)
 
@@ -187,6 +194,16 @@ class TableCache:
         # Per (judge, single, fingerprint of the base): the verdicts on the table's distinct facts.
         self.verdicts: dict[Hashable, Verdicts] = {}
         self.masks: dict[Hashable, np.ndarray] = {}  # per fingerprint: a vectorised rule's mask (Rule.vector)
+        # Per row: (its part, the part under an id no build uses): the candidate's stand-in in Verdicts._ask, made
+        # once per row instead of once per question asked (a pydantic copy costs ~10 us; a search asks ~50,000).
+        self.stand_ins: dict[int, tuple[Any, Any]] = {}
+
+    def stand_in(self, table: KindTable, row: int) -> Any:
+        part = table.part(row)
+        hit = self.stand_ins.get(row)
+        if hit is None or hit[0] is not part:
+            hit = self.stand_ins[row] = (part, part.model_copy(update={"id": f"{part.id}\x00candidate"}))
+        return hit[1]
 
     def remember(self, store: dict[Hashable, Any], key: Hashable, value: Any) -> None:
         if len(store) >= MAX_VERDICTS:
@@ -252,8 +269,7 @@ class Verdicts:
         if self.before is None:  # what the base has already (the base's Ctx may be shared: its report is reset)
             self.ctx.report = Report()
             self.before = self.judge.keys(self.rule, self.ctx, None, "")
-        part = self.table.part(self.first[j])
-        stand_in = part.model_copy(update={"id": f"{part.id}\x00candidate"})
+        stand_in = table_cache(self.table).stand_in(self.table, self.first[j])
         after = self.judge.keys(self.rule, self.ctx.plus(stand_in, self.single), self.table.kind, stand_in.id)
         ok = after <= self.before
         self.known[j] = ok
@@ -262,7 +278,10 @@ class Verdicts:
     def row(self, i: int) -> bool:
         j = self.codes[i]
         k = self.known[j]
-        return bool(k) if k >= 0 else self._ask(j)
+        if k >= 0:
+            return bool(k)
+        with one_table():
+            return self._ask(j)
 
     def mask(self, rows: np.ndarray | None = None) -> np.ndarray:
         """Per row: its part adds nothing the judge counts; only the rows of `rows` (all by default) are judged,
@@ -270,8 +289,11 @@ class Verdicts:
         if self.full is not None:
             return self.full if rows is None else self.full & rows
         need = self.codes if rows is None else self.codes[rows]
-        for j in np.unique(need[self.known[need] < 0]).tolist():
-            self._ask(j)
+        ask = np.unique(need[self.known[need] < 0]).tolist()
+        if ask:
+            with one_table():  # the rules read the platform table ~3 times per question (platforms.one_table)
+                for j in ask:
+                    self._ask(j)
         out = self.known[self.codes] == 1
         if rows is None or (self.known >= 0).all():
             self.full = out

@@ -204,10 +204,9 @@ class _StrictJudge:
             kinds = {i.part.id: i.part.kind.value for i in c.build.items}
             for f in warned:
                 out.add(("w", f.rule, tuple(sorted(kinds.get(p, p) for p in f.parts if p != leave_out))))
-        if rule.strict_unknown_in(c.build):
-            for n in c.report.not_checked:
-                if n.rule in self.unknown and kind in n.kinds:
-                    out.add(("u", n.rule, n.reason))
+        unknown = [n for n in c.report.not_checked if n.rule in self.unknown and kind in n.kinds]
+        if unknown and rule.strict_unknown_in(c.build):  # c.build made only then (Ctx.plus makes it on first use)
+            out.update(("u", n.rule, n.reason) for n in unknown)
         return frozenset(out)
 
 
