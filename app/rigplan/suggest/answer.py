@@ -13,7 +13,7 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, ChartOffer
 from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
-from rigplan.suggest.balance import balance
+from rigplan.suggest.balance import Balance, balance, short_essential
 from rigplan.suggest.balance import text as spending_text
 from rigplan.suggest.blocker import slots_block
 from rigplan.suggest.expert import Minimums
@@ -137,18 +137,23 @@ def suggest(
     least = found
     essentials = _essentials_only(s)
     spent = balance(s, found, essentials_only=essentials) if s.q.expert else None
+    traded = _trade(s, spent) if spent is not None and not essentials else None
+    if traded is not None:
+        least, spent, _ = traded
     if spent is not None:
         found = spent.found
         if s.objective is not None:  # the break-even day of the build answered, essentials included
             found = replace(found, score=s.objective.score(found.build(s.a), found.total_usd))
     sug = _answer(s, found)
     sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
+    if traded is not None:
+        sug.spending.append(traded[2])
     if s is older:
         sug.notes.insert(0, older_fallback(found))
     if explain:
         # What binds, the next steps and the runners-up compare searched builds with searched builds: for the goals
         # that buy only the essentials, the answer as searched, so their few dollars never make a rival look better.
-        _explain(sug, s, least if essentials else found)
+        _explain(sug, s, least if essentials else found, least)
         if essentials and spent is not None and spent.found is not least and s.objective is not None:
             sug.notes.append(
                 "the break-even days of what binds and of the runners-up are of their builds before the essentials "
@@ -158,6 +163,38 @@ def suggest(
             sug.older = older_alternative(s, older, least, found, essentials)
     sug.seconds = time.perf_counter() - started
     return sug
+
+
+def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | None:
+    """An expert trades a non-essential for an essential: when the best GPUs leave an essential (RAM toward twice
+    the GPU memory, 4 cores per GPU, a rated cooler) over the budget, the price said is the exact cheapest build of
+    those GPUs that has it (balance._step: every other part, board, PSU, drive and case, at the cheapest that
+    passes), so no non-essential part can give the money back; the GPUs are traded instead: the exact search again
+    with the essentials as minimums (Question.essentials), its answer balanced. Returns (the new answer before the
+    balance stage, balanced, the trade said), or None (no essential short, or no GPU set has them all).
+    The search keeps the essentials on afterwards, so what binds, the next steps and the runners-up compare builds
+    that have them."""
+    missed = short_essential(spent)
+    if missed is None or missed.extra_usd is None:
+        return None
+    q, before = s.q, spent.found
+    s.q = s.pricing.q = replace(q, essentials=True)
+    # The options better than the answer's had no build within the budget at the looser minimums: none has one now.
+    alt = s.best(options=[o for o in s.options if s.value(o) <= s.value(before.option)])
+    if alt is None:
+        s.q = s.pricing.q = q
+        return None
+    got = balance(s, alt)
+    o, mine = got.found.option, before.option
+    short = money(q.currency, s.from_usd(missed.extra_usd - spent.remainder_usd), 0)
+    text = (
+        f"traded for the essentials: {mine.count}x {mine.part.name} ({mine.throughput:.2f} V100-equivalents, "
+        f"{money(q.currency, s.from_usd(before.total_usd), 0)}) leave {missed.what} {short} over the budget, and the "
+        "cheapest build of those cards that has it already takes the cheapest board, PSU, drive and case that pass, "
+        f"so no non-essential part gives the money back; this answer takes {o.count}x {o.part.name} "
+        f"({o.throughput:.2f}, {o.throughput - mine.throughput:+.2f} V100-equivalents) with every essential"
+    )
+    return alt, got, text
 
 
 def _platform(
@@ -200,8 +237,9 @@ def _answer(s: Search, found: Found) -> Suggestion:
     return sug
 
 
-def _explain(sug: Suggestion, s: Search, found: Found) -> None:
-    """What binds, what the next $100 / $500 buy, the runners-up."""
+def _explain(sug: Suggestion, s: Search, found: Found, searched: Found) -> None:
+    """What binds, what the next $100 / $500 buy, the runners-up (searched: the answer before the balance stage,
+    whose total the runners-up, searched builds, are compared with)."""
     q = s.q
     sug.binding, sug.binding_text = _binding(s, found)
     if q.budget is not None and q.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
@@ -211,6 +249,15 @@ def _explain(sug: Suggestion, s: Search, found: Found) -> None:
             step = better if better and _improves(s, better, found) else None
             sug.next_steps.append((extra, Alternative(f"{money(q.currency, extra, 0)} more", step) if step else None))
     sug.runners_up = _runners_up(s, found)
+    if sug.runners_up and abs(searched.total_usd - found.total_usd) >= 0.5:
+        # Like with like: a runner-up is the cheapest build around its GPUs, before any balance stage; the answer's
+        # total is after it. Said beside each, with the answer's own total as searched (issue 37, third round: "AMD
+        # platform: the same card, $2,531" read as a cheaper equal build beside a $2,765 answer).
+        was = money(s.q.currency, s.from_usd(searched.total_usd), 0)
+        sug.runners_up = [
+            Alternative(f"{r.why}; as searched, before the balance stage: this answer was {was}", r.found)
+            for r in sug.runners_up
+        ]
 
 
 def _essentials_only(s: Search) -> bool:
