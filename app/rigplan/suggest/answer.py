@@ -146,8 +146,8 @@ def suggest(
             found = replace(found, score=s.objective.score(found.build(s.a), found.total_usd))
     sug = _answer(s, found)
     sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
-    if traded is not None:
-        sug.spending.append(traded[2])
+    if traded is not None:  # said before what is left unspent, which stays the last line
+        sug.spending.insert(len(sug.spending) - 1, traded[2])
     if s is older:
         sug.notes.insert(0, older_fallback(found))
     if explain:

@@ -113,7 +113,7 @@ def slots_block(s: Search, options: list[GpuOption]) -> str:
     if fewest <= most:
         return ""
     cases = s.pricing.cases
-    where = f" that fits a case of the class {' or '.join(cases.classes)}" if cases is not None else ""
+    where = f" that fits a {' or '.join(cases.classes)} case" if cases is not None else ""
     return f"every option needs {fewest}+ GPUs, and no priced board{where} has more than {most} x16-size slots"
 
 
