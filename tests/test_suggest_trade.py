@@ -3,8 +3,6 @@ compared like with like. On the real catalog, each answer judged by its own buil
 
 from __future__ import annotations
 
-import pytest
-
 from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Gpu, Kind, Memory
@@ -74,15 +72,31 @@ def test_600_w_open_air_pair_is_not_answered_in_a_mid_tower(catalog: Catalog) ->
     assert check(sug.build).ok
 
 
-@pytest.mark.parametrize("budget", [5000])
-def test_runners_up_say_they_are_compared_before_the_balance_stage(catalog: Catalog, budget: int) -> None:
-    sug = suggest(catalog, Assumptions(), Question(budget=budget))
+def test_runners_up_say_they_are_compared_before_the_balance_stage(catalog: Catalog) -> None:
+    sug = suggest(catalog, Assumptions(), Question(budget=5000))
     bought = any(line.startswith("bought:") and "(+" in line for line in sug.spending)
     assert sug.runners_up and bought
+    assert sug.runners_up_basis.startswith("priced as searched (the cheapest build around their GPUs, before the")
+    # The answer's searched total is below its balanced one, and its GPUs' searched build is the cheapest of them.
+    was = float(sug.runners_up_basis.rsplit("$", 1)[1].replace(",", ""))
+    assert was < sug.total
     for r in sug.runners_up:
-        assert "as searched, before the balance stage: this answer was $" in r.why
-        # The answer's searched total is below its balanced one and never above a runner-up of the same GPUs.
-        was = float(r.why.rsplit("$", 1)[1].replace(",", ""))
-        assert was < sug.total
-        if r.found.option.part.name == sug.found.option.part.name and r.found.option.count == sug.found.option.count:
+        assert not r.why.endswith("searched") and "$" not in r.why  # the reason stays a plain label ("2 GPUs")
+        if r.found.option.part.id == sug.found.option.part.id and r.found.option.count == sug.found.option.count:
             assert was <= r.found.total_usd + 0.5
+
+
+def test_cli_prints_the_basis_with_the_runners_up(catalog: Catalog) -> None:
+    import json
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "rigplan", "suggest", "--budget", "5000", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["runners_up"] and data["runners_up_basis"].startswith("priced as searched")

@@ -60,6 +60,7 @@ class Suggestion:
     unchecked_extra: list[str] = field(default_factory=list)  # what no rule checks but an expert would (cooler)
     older: OlderAlternative | None = None  # from $5,000: the older platform's best build, named beside the answer
     list_priced: list[ListPrice] = field(default_factory=list)  # parts priced at a maker's list price (said)
+    runners_up_basis: str = ""  # how the runners-up compare with the answer ("" when the answer is as searched)
 
     @property
     def check_text(self) -> str:
@@ -251,13 +252,13 @@ def _explain(sug: Suggestion, s: Search, found: Found, searched: Found) -> None:
     sug.runners_up = _runners_up(s, found)
     if sug.runners_up and abs(searched.total_usd - found.total_usd) >= 0.5:
         # Like with like: a runner-up is the cheapest build around its GPUs, before any balance stage; the answer's
-        # total is after it. Said beside each, with the answer's own total as searched (issue 37, third round: "AMD
-        # platform: the same card, $2,531" read as a cheaper equal build beside a $2,765 answer).
+        # total is after it. Said with the runners-up, with the answer's own total as searched (issue 37, third
+        # round: "AMD platform: the same card, $2,531" read as a cheaper equal build beside a $2,765 answer).
         was = money(s.q.currency, s.from_usd(searched.total_usd), 0)
-        sug.runners_up = [
-            Alternative(f"{r.why}; as searched, before the balance stage: this answer was {was}", r.found)
-            for r in sug.runners_up
-        ]
+        sug.runners_up_basis = (
+            "priced as searched (the cheapest build around their GPUs, before the balance stage); this answer as "
+            f"searched: {was}"
+        )
 
 
 def _essentials_only(s: Search) -> bool:
