@@ -100,3 +100,19 @@ def test_cli_prints_the_basis_with_the_runners_up(catalog: Catalog) -> None:
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["runners_up"] and data["runners_up_basis"].startswith("priced as searched")
+
+
+def test_no_trade_that_gives_up_most_of_the_throughput(catalog: Catalog) -> None:
+    """$6,000 for the most GPU memory (older platforms allowed): 4x RTX A4000 on TRX40 leave 128 GB of RAM over the
+    budget; the best set with every essential (2x Radeon PRO W7800, 0.65 V100-equivalents against 1.47) gives up
+    more than the trade allows, so the first answer stands and says why."""
+    from rigplan.suggest.answer import TRADE_KEEPS
+    from rigplan.suggest.question import Goal
+
+    sug = suggest(catalog, Assumptions(), Question(budget=6000, goal=Goal.VRAM, older_platforms=True), explain=False)
+    said = [line for line in sug.spending if line.startswith("not traded for the essentials")]
+    assert len(said) == 1 and sug.spending[-1].startswith("left unspent")
+    kept = float(said[0].split(" keep ", 1)[1].split("%", 1)[0]) / 100
+    assert kept < TRADE_KEEPS and f"{TRADE_KEEPS:.0%}" in said[0]
+    assert _ram_gb(sug.build) < 2 * sug.found.option.vram_gb  # the shortfall stands, said
+    assert any(line.startswith("not bought: system RAM") for line in sug.spending)

@@ -138,17 +138,20 @@ def suggest(
     least = found
     essentials = _essentials_only(s)
     spent = balance(s, found, essentials_only=essentials) if s.q.expert else None
-    traded = _trade(s, spent) if spent is not None and not essentials else None
+    trade = _trade(s, spent) if spent is not None and not essentials else None
+    traded = trade if isinstance(trade, tuple) else None
     if traded is not None:
         least, spent, _ = traded
+        if older is not None:  # the older platform's alternative is held to the same essentials
+            older.q = older.pricing.q = replace(older.q, essentials=True)
     if spent is not None:
         found = spent.found
         if s.objective is not None:  # the break-even day of the build answered, essentials included
             found = replace(found, score=s.objective.score(found.build(s.a), found.total_usd))
     sug = _answer(s, found)
     sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
-    if traded is not None:  # said before what is left unspent, which stays the last line
-        sug.spending.insert(len(sug.spending) - 1, traded[2])
+    if trade is not None:  # the trade, or why none, said before what is left unspent, which stays the last line
+        sug.spending.insert(len(sug.spending) - 1, trade if isinstance(trade, str) else trade[2])
     if s is older:
         sug.notes.insert(0, older_fallback(found))
     if explain:
@@ -166,15 +169,22 @@ def suggest(
     return sug
 
 
-def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | None:
+# The most of the GPUs' throughput and memory a trade for the essentials may give up: RigPlan's line, not a measured
+# one (an expert takes 2x RTX 3090 with 96 GB over 2x RTX 3090 Ti with 48 GB, -13 %, but not 2x Radeon PRO W7800 over
+# 4x RTX A4000 for 128 GB of RAM, -56 % of the throughput); beyond it the first answer stands, its shortfall said.
+TRADE_KEEPS = 0.85
+
+
+def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | str | None:
     """An expert trades a non-essential for an essential: when the best GPUs leave an essential (RAM toward twice
     the GPU memory, 4 cores per GPU, a rated cooler) over the budget, the price said is the exact cheapest build of
     those GPUs that has it (balance._step: every other part, board, PSU, drive and case, at the cheapest that
     passes), so no non-essential part can give the money back; the GPUs are traded instead: the exact search again
-    with the essentials as minimums (Question.essentials), its answer balanced. Returns (the new answer before the
-    balance stage, balanced, the trade said), or None (no essential short, or no GPU set has them all).
-    The search keeps the essentials on afterwards, so what binds, the next steps and the runners-up compare builds
-    that have them."""
+    with the essentials as minimums (Question.essentials), its answer balanced, when it keeps TRADE_KEEPS of the
+    first answer's throughput and GPU memory. Returns (the new answer before the balance stage, balanced, the trade
+    said); a sentence when the trade gives up too much (the first answer stands); None (no essential short, or no
+    GPU set has them all). After a trade the search keeps the essentials on, so what binds, the next steps and the
+    runners-up compare builds that have them."""
     missed = short_essential(spent)
     if missed is None or missed.extra_usd is None:
         return None
@@ -182,18 +192,28 @@ def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | None:
     s.q = s.pricing.q = replace(q, essentials=True)
     # The options better than the answer's had no build within the budget at the looser minimums: none has one now.
     alt = s.best(options=[o for o in s.options if s.value(o) <= s.value(before.option)])
-    if alt is None:
-        s.q = s.pricing.q = q
+    got = balance(s, alt) if alt is not None else None
+    if got is None or alt is None or any(st.essential and not st.bought for st in got.steps):
+        s.q = s.pricing.q = q  # no GPU set has every essential within the budget: the first answer stands
         return None
-    got = balance(s, alt)
     o, mine = got.found.option, before.option
+    them = f"{o.count}x {o.part.name} ({o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB)"
+    kept = min(
+        o.throughput / mine.throughput if mine.throughput else 1.0, o.vram_gb / mine.vram_gb if mine.vram_gb else 1.0
+    )
+    if kept < TRADE_KEEPS:
+        s.q = s.pricing.q = q
+        return (
+            f"not traded for the essentials: the best GPUs that have them all, {them}, keep {kept:.0%} of this "
+            f"answer's throughput or GPU memory (RigPlan trades only when {TRADE_KEEPS:.0%} or more is kept)"
+        )
     short = money(q.currency, s.from_usd(missed.extra_usd - spent.remainder_usd), 0)
     text = (
         f"traded for the essentials: {mine.count}x {mine.part.name} ({mine.throughput:.2f} V100-equivalents, "
         f"{money(q.currency, s.from_usd(before.total_usd), 0)}) leave {missed.what} {short} over the budget, and the "
         "cheapest build of those cards that has it already takes the cheapest board, PSU, drive and case that pass, "
-        f"so no non-essential part gives the money back; this answer takes {o.count}x {o.part.name} "
-        f"({o.throughput:.2f}, {o.throughput - mine.throughput:+.2f} V100-equivalents) with every essential"
+        f"so no non-essential part gives the money back; this answer takes {them} "
+        f"({o.throughput - mine.throughput:+.2f} V100-equivalents) with every essential"
     )
     return alt, got, text
 

@@ -106,7 +106,9 @@ class Minimums:
         (the maker's PSU figure and the link generation come from it)."""
         on = bool(q.expert)
         ess = on and bool(getattr(q, "essentials", False))  # the essentials as minimums (Question.essentials)
-        ram = q.min_ram_gb if q.min_ram_gb is not None else (max(32.0, (2 if ess else 1) * vram_gb) if on else 0.0)
+        ram = q.min_ram_gb if q.min_ram_gb is not None else (max(32.0, vram_gb) if on else 0.0)
+        if ess:  # "at least" the RAM asked, and twice the GPU memory
+            ram = max(ram, 32.0, 2 * vram_gb)
         cores = q.min_cores if q.min_cores is not None else (max(6, 4 * gpus) if on else 0)
         storage = (
             q.min_storage_gb if q.min_storage_gb is not None else ((1000.0 if gpus < 2 else 2000.0) if on else 0.0)
