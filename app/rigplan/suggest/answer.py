@@ -135,23 +135,14 @@ def suggest(
         raise SuggestError(_why_none(s))
     if found.score is not None and math.isinf(found.score.days):
         raise SuggestError(_never(s, found))
-    least = found
     essentials = _essentials_only(s)
-    spent = balance(s, found, essentials_only=essentials) if s.q.expert else None
-    trade = _trade(s, spent) if spent is not None and not essentials else None
-    traded = trade if isinstance(trade, tuple) else None
-    if traded is not None:
-        least, spent, _ = traded
-        if older is not None:  # the older platform's alternative is held to the same essentials
-            older.q = older.pricing.q = replace(older.q, essentials=True)
+    least, spent, spending = _balanced(s, found, older, essentials)
     if spent is not None:
         found = spent.found
         if s.objective is not None:  # the break-even day of the build answered, essentials included
             found = replace(found, score=s.objective.score(found.build(s.a), found.total_usd))
     sug = _answer(s, found)
-    sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
-    if trade is not None:  # the trade, or why none, said before what is left unspent, which stays the last line
-        sug.spending.insert(len(sug.spending) - 1, trade if isinstance(trade, str) else trade[2])
+    sug.spending = spending
     if s is older:
         sug.notes.insert(0, older_fallback(found))
     if explain:
@@ -167,6 +158,25 @@ def suggest(
             sug.older = older_alternative(s, older, least, found, essentials)
     sug.seconds = time.perf_counter() - started
     return sug
+
+
+def _balanced(
+    s: Search, found: Found, older: Search | None, essentials: bool
+) -> tuple[Found, Balance | None, list[str]]:
+    """The balance stage on the searched answer, with the trade for the essentials when it is taken (_trade):
+    (the answer as searched, the balance or None with the minimums off, the spending said)."""
+    spent = balance(s, found, essentials_only=essentials) if s.q.expert else None
+    if spent is None:
+        return found, None, []
+    trade = _trade(s, spent) if not essentials else None
+    if isinstance(trade, tuple):
+        found, spent, _ = trade
+        if older is not None:  # the older platform's alternative is held to the same essentials
+            older.q = older.pricing.q = replace(older.q, essentials=True)
+    spending = spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
+    if trade is not None:  # the trade, or why none, said before what is left unspent, which stays the last line
+        spending.insert(len(spending) - 1, trade if isinstance(trade, str) else trade[2])
+    return found, spent, spending
 
 
 # The most of the GPUs' throughput and memory a trade for the essentials may give up: RigPlan's line, not a measured
