@@ -27,6 +27,9 @@ def test_best_pair_short_of_the_ram_essential_is_traded_for_one_that_has_it(cata
     trade = [line for line in sug.spending if line.startswith("traded for the essentials:")]
     assert len(trade) == 1 and sug.spending[-1].startswith("left unspent")
     assert "3090 Ti" in trade[0] and "over the budget" in trade[0] and "no non-essential part" in trade[0]
+    # The trade's figure is the one what binds reads: the faster pair's cheapest build with every essential.
+    dearer = trade[0].split("cost at least ", 1)[1].split(",", 1)[0]
+    assert dearer in sug.binding_text
     assert "3090 Ti" not in o.part.name
     # What was given up is what binds: the faster pair, dearer than the budget with the essentials.
     assert sug.binding == "budget" and "3090 Ti" in sug.binding_text

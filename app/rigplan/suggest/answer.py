@@ -196,7 +196,7 @@ def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | str | None
     GPU set has them all). After a trade the search keeps the essentials on, so what binds, the next steps and the
     runners-up compare builds that have them."""
     missed = short_essential(spent)
-    if missed is None or missed.extra_usd is None:
+    if missed is None or missed.over_usd is None:
         return None
     q, before = s.q, spent.found
     s.q = s.pricing.q = replace(q, essentials=True)
@@ -217,12 +217,19 @@ def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | str | None
             f"not traded for the essentials: the best GPUs that have them all, {them}, keep {kept:.0%} of this "
             f"answer's throughput or GPU memory (RigPlan trades only when {TRADE_KEEPS:.0%} or more is kept)"
         )
-    short = money(q.currency, s.from_usd(missed.extra_usd - spent.remainder_usd), 0)
+    # The exact cheapest build of the first answer's GPUs with every essential (the same completion what binds
+    # reads, so it costs no second search): what it lacks is what no non-essential part could give back.
+    full = s.complete(before.option, s.budget_usd() * 1.25)
+    cost = (
+        f"with every essential cost at least {money(q.currency, s.from_usd(full.total_usd), 0)}, "
+        f"{money(q.currency, s.from_usd(full.total_usd - s.budget_usd()), 0)} over the budget"
+        if full is not None
+        else f"leave {missed.what} {money(q.currency, s.from_usd(missed.over_usd), 0)} over the budget"
+    )
     text = (
-        f"traded for the essentials: {mine.count}x {mine.part.name} ({mine.throughput:.2f} V100-equivalents, "
-        f"{money(q.currency, s.from_usd(before.total_usd), 0)}) leave {missed.what} {short} over the budget, and the "
-        "cheapest build of those cards that has it already takes the cheapest board, PSU, drive and case that pass, "
-        f"so no non-essential part gives the money back; this answer takes {them} "
+        f"traded for the essentials: {mine.count}x {mine.part.name} ({mine.throughput:.2f} V100-equivalents) {cost}, "
+        "and that cheapest build already takes the cheapest board, PSU, drive and case that pass, so no "
+        f"non-essential part gives the money back; this answer takes {them} "
         f"({o.throughput - mine.throughput:+.2f} V100-equivalents) with every essential"
     )
     return alt, got, text

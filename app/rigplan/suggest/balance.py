@@ -49,6 +49,7 @@ class Step:
     bought: bool
     extra_usd: float | None = None  # what it added (bought) or would add (not bought; None: not found within reach)
     essential: bool = False  # one of the essentials (RAM toward twice the GPU memory, 4 cores per GPU, rated cooler)
+    over_usd: float | None = None  # not bought: the cheapest build with it, less the budget (what the budget lacks)
 
 
 @dataclass
@@ -285,7 +286,8 @@ def _step(
         # The exact cheapest build of these GPUs with it: every other part at the cheapest that passes, so no
         # non-essential part (board, PSU, drive, case) can give the difference back.
         dear = s.complete(o, cap * 1.25, need=trial)
-        step = Step(what, False, None if dear is None else dear.total_usd - out.found.total_usd, essential)
+        if dear is not None:
+            step = Step(what, False, dear.total_usd - out.found.total_usd, essential, dear.total_usd - cap)
         short.append(step)
     out.steps.append(step)
     return need
@@ -327,8 +329,8 @@ def text(b: Balance, money: object) -> list[str]:
             lines.append(f"not bought: {st.what} (more than the budget leaves)")
     missed = next((st for st in b.steps if not st.bought), None)
     left = f"left unspent: {fmt(b.remainder_usd)}"
-    if missed is not None and missed.extra_usd is not None:
-        left += f", short of {missed.what} by {fmt(missed.extra_usd - b.remainder_usd)}"
+    if missed is not None and missed.over_usd is not None:
+        left += f", short of {missed.what} by {fmt(missed.over_usd)}"
     elif missed is None and b.essentials_only:
         left += (
             ": the essentials are bought; this goal spends nothing more (more money would only delay the break-even"
@@ -349,4 +351,4 @@ def short_essential(b: Balance) -> Step | None:
     """The first step not bought when it is an essential the budget alone kept out (a build of these GPUs with it
     exists within a quarter over the budget); None otherwise."""
     missed = next((st for st in b.steps if not st.bought), None)
-    return missed if missed is not None and missed.essential and missed.extra_usd is not None else None
+    return missed if missed is not None and missed.essential and missed.over_usd is not None else None
