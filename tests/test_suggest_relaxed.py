@@ -208,7 +208,9 @@ def test_runners_up_equal_those_of_every_count_searched(q: Question | str) -> No
     assert isinstance(q, Question)
     catalog = full()
     sug = suggest(catalog, A, q)
-    s = Search(catalog, A, q)
+    # An answer that traded its GPUs for the essentials (suggest.answer._trade) ranks runners-up held to them too.
+    traded = any(line.startswith("traded for the essentials") for line in sug.spending)
+    s = Search(catalog, A, replace(q, essentials=True) if traded else q)
     every = []
     for n in q.counts():
         if n == sug.found.option.count:

@@ -260,7 +260,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fit-seq", type=whole("--fit-seq", 1, 1_048_576), help="sequence length (default 2048)")
     p.add_argument("--fit-batch", type=whole("--fit-batch", 1, 4096), help="micro-batch per GPU (default 1)")
     p.add_argument("--fit-weights", choices=["bf16", "fp16", "int8", "int4"], help="inference weights (default bf16)")
-    p.add_argument("--case", help="case size class as the catalog names it, e.g. 'ATX Mid Tower'")
+    p.add_argument(
+        "--case",
+        help="case size class as the catalog names it ('ATX Mid Tower'), a board size (Mini-ITX, ITX, SFF, mATX, ATX, "
+        "E-ATX) or a kind (Mid Tower, Full Tower)",
+    )
     p.add_argument("--include", action="append", metavar="PART_ID", help="a catalog part that must be in the build")
     p.add_argument("-o", "--output", help="write the suggested build to this build file")
     p.add_argument("--json", action="store_true", help="machine-readable output")

@@ -93,6 +93,7 @@ def json_out(sug: Any, q: Any, a: Any, rate: float) -> dict[str, Any]:
             {"extra": extra, "buys": _alt(alt, sug.currency, rate) if alt else None} for extra, alt in sug.next_steps
         ],
         "runners_up": [_alt(r, sug.currency, rate) for r in sug.runners_up],
+        "runners_up_basis": sug.runners_up_basis,
         "older_platform": _older_json(sug, rate),
         "list_priced": [
             {"part": p.part, "amount": p.amount, "currency": p.currency, "source": p.source, "date": p.date}
@@ -144,6 +145,8 @@ def print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> Non
             f"Runner-up ({r.why}): {money(cur, f.total_usd * rate, 0)}, "
             f"{f.option.count}x {f.option.part.name}, {f.option.throughput:.2f}{days}"
         )
+    if sug.runners_up and sug.runners_up_basis:
+        print(f"Runners-up: {sug.runners_up_basis}")
     if sug.older is not None:
         print(f"Older platform: {sug.older.text}")
     for note in sug.notes:

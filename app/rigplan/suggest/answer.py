@@ -13,7 +13,7 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, ChartOffer
 from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
-from rigplan.suggest.balance import balance
+from rigplan.suggest.balance import Balance, balance, short_essential
 from rigplan.suggest.balance import text as spending_text
 from rigplan.suggest.blocker import slots_block
 from rigplan.suggest.expert import Minimums
@@ -60,6 +60,7 @@ class Suggestion:
     unchecked_extra: list[str] = field(default_factory=list)  # what no rule checks but an expert would (cooler)
     older: OlderAlternative | None = None  # from $5,000: the older platform's best build, named beside the answer
     list_priced: list[ListPrice] = field(default_factory=list)  # parts priced at a maker's list price (said)
+    runners_up_basis: str = ""  # how the runners-up compare with the answer ("" when the answer is as searched)
 
     @property
     def check_text(self) -> str:
@@ -134,21 +135,20 @@ def suggest(
         raise SuggestError(_why_none(s))
     if found.score is not None and math.isinf(found.score.days):
         raise SuggestError(_never(s, found))
-    least = found
     essentials = _essentials_only(s)
-    spent = balance(s, found, essentials_only=essentials) if s.q.expert else None
+    least, spent, spending = _balanced(s, found, older, essentials)
     if spent is not None:
         found = spent.found
         if s.objective is not None:  # the break-even day of the build answered, essentials included
             found = replace(found, score=s.objective.score(found.build(s.a), found.total_usd))
     sug = _answer(s, found)
-    sug.spending = [] if spent is None else spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
+    sug.spending = spending
     if s is older:
         sug.notes.insert(0, older_fallback(found))
     if explain:
         # What binds, the next steps and the runners-up compare searched builds with searched builds: for the goals
         # that buy only the essentials, the answer as searched, so their few dollars never make a rival look better.
-        _explain(sug, s, least if essentials else found)
+        _explain(sug, s, least if essentials else found, least)
         if essentials and spent is not None and spent.found is not least and s.objective is not None:
             sug.notes.append(
                 "the break-even days of what binds and of the runners-up are of their builds before the essentials "
@@ -158,6 +158,81 @@ def suggest(
             sug.older = older_alternative(s, older, least, found, essentials)
     sug.seconds = time.perf_counter() - started
     return sug
+
+
+def _balanced(
+    s: Search, found: Found, older: Search | None, essentials: bool
+) -> tuple[Found, Balance | None, list[str]]:
+    """The balance stage on the searched answer, with the trade for the essentials when it is taken (_trade):
+    (the answer as searched, the balance or None with the minimums off, the spending said)."""
+    spent = balance(s, found, essentials_only=essentials) if s.q.expert else None
+    if spent is None:
+        return found, None, []
+    trade = _trade(s, spent) if not essentials else None
+    if isinstance(trade, tuple):
+        found, spent, _ = trade
+        if older is not None:  # the older platform's alternative is held to the same essentials
+            older.q = older.pricing.q = replace(older.q, essentials=True)
+    spending = spending_text(spent, lambda usd: money(s.q.currency, s.from_usd(usd), 0))
+    if trade is not None:  # the trade, or why none, said before what is left unspent, which stays the last line
+        spending.insert(len(spending) - 1, trade if isinstance(trade, str) else trade[2])
+    return found, spent, spending
+
+
+# The most of the GPUs' throughput and memory a trade for the essentials may give up: RigPlan's line, not a measured
+# one (an expert takes 2x RTX 3090 with 96 GB over 2x RTX 3090 Ti with 48 GB, -13 %, but not 2x Radeon PRO W7800 over
+# 4x RTX A4000 for 128 GB of RAM, -56 % of the throughput); beyond it the first answer stands, its shortfall said.
+TRADE_KEEPS = 0.85
+
+
+def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | str | None:
+    """An expert trades a non-essential for an essential: when the best GPUs leave an essential (RAM toward twice
+    the GPU memory, 4 cores per GPU, a rated cooler) over the budget, the price said is the exact cheapest build of
+    those GPUs that has it (balance._step: every other part, board, PSU, drive and case, at the cheapest that
+    passes), so no non-essential part can give the money back; the GPUs are traded instead: the exact search again
+    with the essentials as minimums (Question.essentials), its answer balanced, when it keeps TRADE_KEEPS of the
+    first answer's throughput and GPU memory. Returns (the new answer before the balance stage, balanced, the trade
+    said); a sentence when the trade gives up too much (the first answer stands); None (no essential short, or no
+    GPU set has them all). After a trade the search keeps the essentials on, so what binds, the next steps and the
+    runners-up compare builds that have them."""
+    missed = short_essential(spent)
+    if missed is None or missed.over_usd is None:
+        return None
+    q, before = s.q, spent.found
+    s.q = s.pricing.q = replace(q, essentials=True)
+    # The options better than the answer's had no build within the budget at the looser minimums: none has one now.
+    alt = s.best(options=[o for o in s.options if s.value(o) <= s.value(before.option)])
+    got = balance(s, alt) if alt is not None else None
+    if got is None or alt is None or any(st.essential and not st.bought for st in got.steps):
+        s.q = s.pricing.q = q  # no GPU set has every essential within the budget: the first answer stands
+        return None
+    o, mine = got.found.option, before.option
+    them = f"{o.count}x {o.part.name} ({o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB)"
+    kept = min(
+        o.throughput / mine.throughput if mine.throughput else 1.0, o.vram_gb / mine.vram_gb if mine.vram_gb else 1.0
+    )
+    if kept < TRADE_KEEPS:
+        s.q = s.pricing.q = q
+        return (
+            f"not traded for the essentials: the best GPUs that have them all, {them}, keep {kept:.0%} of this "
+            f"answer's throughput or GPU memory (RigPlan trades only when {TRADE_KEEPS:.0%} or more is kept)"
+        )
+    # The exact cheapest build of the first answer's GPUs with every essential (the same completion what binds
+    # reads, so it costs no second search): what it lacks is what no non-essential part could give back.
+    full = s.complete(before.option, s.budget_usd() * 1.25)
+    cost = (
+        f"with every essential cost at least {money(q.currency, s.from_usd(full.total_usd), 0)}, "
+        f"{money(q.currency, s.from_usd(full.total_usd - s.budget_usd()), 0)} over the budget"
+        if full is not None
+        else f"leave {missed.what} {money(q.currency, s.from_usd(missed.over_usd), 0)} over the budget"
+    )
+    text = (
+        f"traded for the essentials: {mine.count}x {mine.part.name} ({mine.throughput:.2f} V100-equivalents) {cost}, "
+        "and that cheapest build already takes the cheapest board, PSU, drive and case that pass, so no "
+        f"non-essential part gives the money back; this answer takes {them} "
+        f"({o.throughput - mine.throughput:+.2f} V100-equivalents) with every essential"
+    )
+    return alt, got, text
 
 
 def _platform(
@@ -200,8 +275,9 @@ def _answer(s: Search, found: Found) -> Suggestion:
     return sug
 
 
-def _explain(sug: Suggestion, s: Search, found: Found) -> None:
-    """What binds, what the next $100 / $500 buy, the runners-up."""
+def _explain(sug: Suggestion, s: Search, found: Found, searched: Found) -> None:
+    """What binds, what the next $100 / $500 buy, the runners-up (searched: the answer before the balance stage,
+    whose total the runners-up, searched builds, are compared with)."""
     q = s.q
     sug.binding, sug.binding_text = _binding(s, found)
     if q.budget is not None and q.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN):
@@ -211,6 +287,15 @@ def _explain(sug: Suggestion, s: Search, found: Found) -> None:
             step = better if better and _improves(s, better, found) else None
             sug.next_steps.append((extra, Alternative(f"{money(q.currency, extra, 0)} more", step) if step else None))
     sug.runners_up = _runners_up(s, found)
+    if sug.runners_up and abs(searched.total_usd - found.total_usd) >= 0.5:
+        # Like with like: a runner-up is the cheapest build around its GPUs, before any balance stage; the answer's
+        # total is after it. Said with the runners-up, with the answer's own total as searched (issue 37, third
+        # round: "AMD platform: the same card, $2,531" read as a cheaper equal build beside a $2,765 answer).
+        was = money(s.q.currency, s.from_usd(searched.total_usd), 0)
+        sug.runners_up_basis = (
+            "priced as searched (the cheapest build around their GPUs, before the balance stage); this answer as "
+            f"searched: {was}"
+        )
 
 
 def _essentials_only(s: Search) -> bool:

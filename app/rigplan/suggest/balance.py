@@ -48,6 +48,8 @@ class Step:
     what: str
     bought: bool
     extra_usd: float | None = None  # what it added (bought) or would add (not bought; None: not found within reach)
+    essential: bool = False  # one of the essentials (RAM toward twice the GPU memory, 4 cores per GPU, rated cooler)
+    over_usd: float | None = None  # not bought: the cheapest build with it, less the budget (what the budget lacks)
 
 
 @dataclass
@@ -68,8 +70,9 @@ def split(found: Found) -> tuple[float, float, float]:
 Target = Callable[[Minimums], tuple[str, Minimums, Kind]]
 
 
-def _targets(s: Search, found: Found, essentials_only: bool) -> list[Target]:
-    """Each step of the order as a change to the minimums reached so far (essentials_only: the essentials alone)."""
+def _targets(s: Search, found: Found, essentials_only: bool) -> list[tuple[Target, bool]]:
+    """Each step of the order as a change to the minimums reached so far, and whether it is an essential
+    (essentials_only: the essentials alone)."""
     o = found.option
     n = o.count
 
@@ -95,10 +98,10 @@ def _targets(s: Search, found: Found, essentials_only: bool) -> list[Target]:
 
     # Cores in two steps: 4 per GPU first (Puget's floor, an essential), then 16, so a circuit or budget that rules
     # out a 16-core part (two RTX 5090 beside a 230 W Ryzen 9 exceed a 120 V / 15 A circuit) still gets 4 per GPU.
-    out: list[Target] = [ram, per_gpu]
+    out: list[tuple[Target, bool]] = [(ram, True), (per_gpu, True)]
     if any(isinstance(p, Cooler) and p.rated_tdp_w for p in s.cands.sub.table(Kind.COOLER).parts()):
-        out.append(cooler)  # only where the catalog rates coolers: else no cooler could meet it
-    return out if essentials_only else [*out, cores, storage]
+        out.append((cooler, True))  # only where the catalog rates coolers: else no cooler could meet it
+    return out if essentials_only else [*out, (cores, False), (storage, False)]
 
 
 def _psu_target(s: Search, found: Found, need: Minimums) -> tuple[str, Minimums] | None:
@@ -254,26 +257,37 @@ def _cpu(parts: list[tuple[Part, float]]) -> Cpu | None:
 
 
 def _step(
-    s: Search, out: Balance, need: Minimums, what: str, trial: Minimums, kind: Kind, cap: float, short: list[Step]
+    s: Search,
+    out: Balance,
+    need: Minimums,
+    what: str,
+    trial: Minimums,
+    kind: Kind,
+    cap: float,
+    short: list[Step],
+    essential: bool = False,
 ) -> Minimums:
     """One step of the order on out.found: bought (out.found changes) or not (said, with its price the first time);
     returns the minimums reached."""
     if trial == need:
-        out.steps.append(Step(what, True, 0.0))
+        out.steps.append(Step(what, True, 0.0, essential))
         return need
     o = out.found.option
     if _meets(out.found, trial):  # the build has it already (a boxed cooler the rating step accepts, a kit)
-        out.steps.append(Step(what, True, 0.0))
+        out.steps.append(Step(what, True, 0.0, essential))
         return trial
     got = _swap(s, out.found, trial, cap, kind) or s.complete(o, cap, need=trial)
     if got is not None:
-        out.steps.append(Step(what, True, got.total_usd - out.found.total_usd))
+        out.steps.append(Step(what, True, got.total_usd - out.found.total_usd, essential))
         out.found = got
         return trial
-    step = Step(what, False, None)
+    step = Step(what, False, None, essential)
     if not short:  # what the remainder falls short of: searched once, within a quarter over the budget
+        # The exact cheapest build of these GPUs with it: every other part at the cheapest that passes, so no
+        # non-essential part (board, PSU, drive, case) can give the difference back.
         dear = s.complete(o, cap * 1.25, need=trial)
-        step = Step(what, False, None if dear is None else dear.total_usd - out.found.total_usd)
+        if dear is not None:
+            step = Step(what, False, dear.total_usd - out.found.total_usd, essential, dear.total_usd - cap)
         short.append(step)
     out.steps.append(step)
     return need
@@ -289,8 +303,8 @@ def balance(s: Search, found: Found, essentials_only: bool = False) -> Balance:
     if o.count >= 2:
         out.steps.append(Step("a board that wires every GPU at x8 or better", True, 0.0))
     short: list[Step] = []  # the first step not bought, with what it would have cost (searched once)
-    for target in _targets(s, found, essentials_only):
-        need = _step(s, out, need, *target(need), cap, short)
+    for target, essential in _targets(s, found, essentials_only):
+        need = _step(s, out, need, *target(need), cap, short, essential)
     psu = None if essentials_only else _psu_target(s, out.found, need)  # the PSU last: it depends on the rest
     if psu is not None:
         _step(s, out, need, *psu, Kind.PSU, cap, short)
@@ -315,8 +329,8 @@ def text(b: Balance, money: object) -> list[str]:
             lines.append(f"not bought: {st.what} (more than the budget leaves)")
     missed = next((st for st in b.steps if not st.bought), None)
     left = f"left unspent: {fmt(b.remainder_usd)}"
-    if missed is not None and missed.extra_usd is not None:
-        left += f", short of {missed.what} by {fmt(missed.extra_usd - b.remainder_usd)}"
+    if missed is not None and missed.over_usd is not None:
+        left += f", short of {missed.what} by {fmt(missed.over_usd)}"
     elif missed is None and b.essentials_only:
         left += (
             ": the essentials are bought; this goal spends nothing more (more money would only delay the break-even"
@@ -331,3 +345,10 @@ def text(b: Balance, money: object) -> list[str]:
         )
     lines.append(left)
     return lines
+
+
+def short_essential(b: Balance) -> Step | None:
+    """The first step not bought when it is an essential the budget alone kept out (a build of these GPUs with it
+    exists within a quarter over the budget); None otherwise."""
+    missed = next((st for st in b.steps if not st.bought), None)
+    return missed if missed is not None and missed.essential and missed.over_usd is not None else None

@@ -112,7 +112,8 @@ def slots_block(s: Search, options: list[GpuOption]) -> str:
     fewest = min(o.count for o in options)
     if fewest <= most:
         return ""
-    where = f" that fits a {s.q.case_form} case" if s.q.case_form else ""
+    cases = s.pricing.cases
+    where = f" that fits a {' or '.join(cases.classes)} case" if cases is not None else ""
     return f"every option needs {fewest}+ GPUs, and no priced board{where} has more than {most} x16-size slots"
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Part, Psu, Storage
-from rigplan.rules.context import Ctx
+from rigplan.rules.context import Ctx, open_air
 from rigplan.rules.engine import RULES
 from rigplan.rules.findings import Report, Severity
 from rigplan.rules.power import cpu_boost_w
@@ -58,6 +58,17 @@ STACK_RULES = ", ".join(i for r in GPU_ONLY if r.strict_warn for i in r.ids)
 
 # Case classes with room and airflow for a stack of 3+ GPUs: full-size ATX towers and open test benches.
 ROOMY_CASE = re.compile(r"^(E-?ATX|ATX|XL-ATX|SSI)\b.*\b(Mid Tower|Full Tower|Super Tower|Test Bench)$", re.I)
+# Two or more open-air cards above HOT_OPEN_AIR_W of board power each: a full tower or an open bench (AIRY_CASE), as
+# builders of dual RTX 5090 (575 W) machines specify (ArsenalPC, "What's better than one GeForce RTX 5090": a Fractal
+# Meshify 2 XL full tower, which "provides necessary airflow clearance below second GPU"). Cards above 300 W are
+# open-air by NVIDIA's own line (Tom's Hardware, Computex 2024: NVIDIA allows blower coolers only on cards of 300 W
+# board power or less), and NVIDIA sells its 600 W RTX PRO 6000 Blackwell silicon for dense workstations as the
+# 300 W Max-Q edition (Fixstars, 2025-09-04: 300 W against the Workstation Edition's 600 W); Puget Systems: consumer
+# open-air cards "may not be suitable for systems with more than two GPUs due to cooling design". Pairs up to 450 W
+# (RTX 4090, RTX 3090 Ti) are left to the gpu-intake-gap rule (one empty slot position between coolers); the 450 W
+# line is RigPlan's, not a measured one, and no case airflow is in the data (docs/suggest.md), so the class is the test.
+HOT_OPEN_AIR_W = 450.0
+AIRY_CASE = re.compile(r"\b(Full Tower|Super Tower|Test Bench)$", re.I)
 DEFAULT_CHANNELS = 2  # a CPU of unknown channel count: every desktop platform in the catalog has at least two
 # What a CPU's boxed cooler carries, by socket, where a source says: Intel's Laminar coolers (RS1, RM1, RH1), boxed
 # with the LGA 1700 parts, are designed for 65 W processors (Intel's slide, as gamepressure.com reported it on
@@ -86,20 +97,27 @@ class Minimums:
     cpu_pcie_gen: int | None = None
     # The balance stage's: a cooler whose rating is known and covers the CPU (the boxed cooler does not count).
     cooler_known: bool = False
+    # A full tower or bench for 2+ open-air cards above HOT_OPEN_AIR_W each (AIRY_CASE).
+    airy_case: bool = False
 
     @classmethod
     def for_option(cls, q: Any, gpus: int, vram_gb: float, gpu: Gpu | None = None) -> Minimums:
         """q: a suggest.question.Question (its overrides win over the expert's figures); gpu: the option's card
         (the maker's PSU figure and the link generation come from it)."""
         on = bool(q.expert)
+        ess = on and bool(getattr(q, "essentials", False))  # the essentials as minimums (Question.essentials)
         ram = q.min_ram_gb if q.min_ram_gb is not None else (max(32.0, vram_gb) if on else 0.0)
+        if ess:  # "at least" the RAM asked, and twice the GPU memory
+            ram = max(ram, 32.0, 2 * vram_gb)
         cores = q.min_cores if q.min_cores is not None else (max(6, 4 * gpus) if on else 0)
         storage = (
             q.min_storage_gb if q.min_storage_gb is not None else ((1000.0 if gpus < 2 else 2000.0) if on else 0.0)
         )
         psu = psu_floor_w(gpu, gpus) if on and gpu is not None else None
         gen = pcie_gen(gpu) if on and gpu is not None and gpus >= 2 else None
-        return cls(gpus, ram, cores, storage, on, on, on, on and gpus >= 3, psu, 4 if gen and gen >= 4 else None)
+        pcie = 4 if gen and gen >= 4 else None
+        airy = on and gpus >= 2 and gpu is not None and hot_open_air(gpu)
+        return cls(gpus, ram, cores, storage, on, on, on, on and gpus >= 3, psu, pcie, cooler_known=ess, airy_case=airy)
 
     def lines(self) -> list[str]:
         """The minimums as the answer states them."""
@@ -123,6 +141,10 @@ class Minimums:
             out.append(f"a PCIe {self.cpu_pcie_gen}.0 CPU for PCIe {self.cpu_pcie_gen}.0 cards at x8")
         if self.psu_w:
             out.append(f"a PSU >= {self.psu_w:,.0f} W by the GPU maker's figure")
+        if self.cooler_known:
+            out.append("a cooler rated for the CPU's sustained boost power")
+        if self.airy_case:
+            out.append(f"a full tower or test bench for 2+ open-air cards above {HOT_OPEN_AIR_W:,.0f} W each")
         return out
 
     def part_ok(self, part: Part) -> bool:
@@ -139,6 +161,8 @@ class Minimums:
             if (part.capacity_gb or 0) < self.storage_gb - 1e-9:
                 return False
             return not self.nvme or (part.nvme is True and (part.storage_type or "").upper() == "SSD")
+        if isinstance(part, Case) and self.airy_case and AIRY_CASE.search(part.form_factor or "") is None:
+            return False
         if isinstance(part, Case) and self.roomy_case:
             return ROOMY_CASE.match(part.form_factor or "") is not None
         return True
@@ -169,6 +193,11 @@ class Minimums:
             boost = cpu_boost_w(cpu)
             return boost is None or part.rated_tdp_w >= boost[0]
         return True
+
+
+def hot_open_air(gpu: Gpu) -> bool:
+    """An open-air card above HOT_OPEN_AIR_W of board power (unknown cooling or power: no; other rules fail those)."""
+    return open_air(gpu) is True and gpu.tdp_w is not None and gpu.tdp_w > HOT_OPEN_AIR_W
 
 
 def _gen_at_least(gen: str | None, want: int) -> bool:

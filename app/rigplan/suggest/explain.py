@@ -245,6 +245,8 @@ def _notes(s: Search) -> list[str]:
     if st.unknown_speed:
         out.append(f"{st.unknown_speed} priced GPUs have no speed figure and were skipped (never taken as speed 1)")
     out.append("a build holds identical GPUs, one memory kit and one drive (docs/suggest.md)")
+    if s.pricing.cases is not None and s.pricing.cases.how:
+        out.append(s.pricing.cases.how)
     if st.open_air_stacks:
         out.append(
             f"{st.open_air_stacks} options of 3+ open-air cards (or of unknown cooling) were left out: packed side by "

@@ -11,6 +11,7 @@ from rigplan.imports.user_prices import bundled_prices
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.common import Price
 from rigplan.model.parts import Kind
+from rigplan.suggest.cases import CaseClasses, case_classes
 from rigplan.suggest.expert import Minimums
 from rigplan.suggest.found import Stats
 from rigplan.suggest.question import Question, SuggestError
@@ -61,6 +62,10 @@ class Pricing:
         self.catalog, self.a, self.q, self.minimums, self.stats, self.only = catalog, a, q, minimums, stats, only
         self.own: dict[str, Price] = dict(q.own_prices)
         self.bundled = bundled_prices(catalog)
+        # The asked case size as the catalog's classes (suggest.cases: "Mini-ITX", "SFF" -> "Mini ITX Tower").
+        self.cases: CaseClasses | None = (
+            case_classes(q.case_form, catalog.table(Kind.CASE).column("form_factor")) if q.case_form else None
+        )
 
     def prices(self, kind: Kind) -> list[float | None]:
         out: list[float | None] = []
@@ -95,10 +100,9 @@ class Pricing:
         keep = [i for i, v in enumerate(prices) if v is not None and (self.only is None or table.ids[i] in self.only)]
         if kind in (Kind.MEMORY, Kind.STORAGE, Kind.CPU, Kind.CASE):
             keep = [i for i in keep if self.minimums.part_ok(table.part(i))]
-        if kind is Kind.CASE and self.q.case_form:
+        if kind is Kind.CASE and self.cases is not None:
             ff = table.column("form_factor")
-            want = self.q.case_form.lower()
-            keep = [i for i in keep if (ff[i] or "").lower() == want]
+            keep = [i for i in keep if ff[i] in self.cases.classes]
         forced = self.included(kind)
         if forced is not None:
             keep = [i for i in keep if i in forced]

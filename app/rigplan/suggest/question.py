@@ -70,6 +70,10 @@ class Question:
     allow_missing_data: bool = False
     # Must fit this workload: each GPU holds at least the workload's memory per GPU for that many GPUs.
     fit: FitNeed | None = None
+    # The balance stage's essentials as minimums of the search itself (system RAM twice the GPUs' memory, a cooler
+    # rated for the CPU): set by the answer when the best GPUs leave an essential over the budget and it trades
+    # them for a set that has every essential (suggest.answer: _trade, docs/suggest.md).
+    essentials: bool = False
 
     def __post_init__(self) -> None:
         # A goal given as its text ("vram", as Qt item data comes back) is the Goal itself: `is` comparisons hold.

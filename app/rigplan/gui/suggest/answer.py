@@ -82,7 +82,8 @@ def explanation_html(s: Suggestion) -> str:
             f"{_day(r.found)}</li>"
             for r in s.runners_up
         )
-        out.append(f"<p><b>Runners-up</b></p><ul>{items}</ul>")
+        basis = f" ({html.escape(s.runners_up_basis)})" if s.runners_up_basis else ""
+        out.append(f"<p><b>Runners-up</b>{basis}</p><ul>{items}</ul>")
     if s.older is not None:
         out.append(f"<p><b>Older platform:</b> {html.escape(s.older.text)}.</p>")
     out.append("<p><small>" + "; ".join(html.escape(n) for n in s.notes) + f"; {s.seconds:.2f} s</small></p>")
