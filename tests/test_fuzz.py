@@ -11,6 +11,7 @@ find new lines past 2,500; a generated document costs about 10 ms of CPU to draw
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -52,15 +53,26 @@ def outcome(text: str) -> None:
         assert exc.message and "\n" not in exc.message
 
 
-@st.composite
-def mutated(draw: st.DrawFn) -> str:
-    text = draw(st.sampled_from(SEEDS))
-    for _ in range(draw(st.integers(1, 4))):
-        n = len(text)
-        i = draw(st.integers(0, n))
-        j = draw(st.integers(i, min(n, i + 200)))
-        op = draw(st.sampled_from(["delete", "insert", "replace", "truncate", "duplicate", "number"]))
-        junk = draw(st.text(alphabet=st.sampled_from(list(":-[]{}&*!|>'\"#%@` \n\t0123456789.eE+-naif")), max_size=12))
+JUNK = ":-[]{}&*!|>'\"#%@` \n\t0123456789.eE+-naif"
+NUMBERS = ["-1", "1e309", ".nan", "-.inf", "999999999999", "0", "1.5"]
+EDITS = ["delete", "insert", "replace", "truncate", "duplicate", "number"]
+
+
+def _at(rng: random.Random, lo: int, hi: int) -> int:
+    """A position in [lo, hi]: one time in ten at either end (an empty file, a cut at the last byte), where
+    hypothesis's own integers put a tenth of their draws too."""
+    r = rng.random()
+    return lo if r < 0.05 else hi if r < 0.1 else rng.randint(lo, hi)
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One to four edits of a real file at random places: cut, insert YAML punctuation, duplicate a span, or put an
+    odd number (negative, overflowing, NaN) where a value was."""
+    for _ in range(rng.randint(1, 4)):
+        i = _at(rng, 0, len(text))
+        j = _at(rng, i, min(len(text), i + 200))
+        op = rng.choice(EDITS)
+        junk = "".join(rng.choice(JUNK) for _ in range(_at(rng, 0, 12)))
         if op == "delete":
             text = text[:i] + text[j:]
         elif op == "insert":
@@ -72,12 +84,18 @@ def mutated(draw: st.DrawFn) -> str:
         elif op == "duplicate":
             text = text[:j] + text[i:j] + text[j:]
         else:
-            text = (
-                text[:i]
-                + draw(st.sampled_from(["-1", "1e309", ".nan", "-.inf", "999999999999", "0", "1.5"]))
-                + text[j:]
-            )
+            text = text[:i] + rng.choice(NUMBERS) + text[j:]
     return text
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    """A real file and a seed drawn by hypothesis, the edits made by random.Random(seed): two draws per input instead
+    of about forty. The same edits at a quarter of the CPU, and more distinct inputs: hypothesis's own mutator made
+    the same text again and again (2,516 distinct of 4,000 inputs; seeded, 3,979 of 4,000), while both reach the
+    same lines of rigplan (a line tracer over the 4,000: 100 lines; docs/performance.md). A failure still prints
+    the text that failed and replays (derandomize)."""
+    return mutate(draw(st.sampled_from(SEEDS)), random.Random(draw(st.integers(0, 2**64 - 1))))
 
 
 scalars = st.one_of(
