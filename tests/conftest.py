@@ -90,3 +90,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     heavy = {item.path for item in items if item.get_closest_marker("slow") is not None}
     items.sort(key=lambda item: item.path not in heavy)  # a stable sort: the order inside each group is kept
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile rigplan's bytecode once, before any test starts a `python -m rigplan` (hundreds per run). With
+    PYTHONDONTWRITEBYTECODE set (CI sandboxes, this machine) no process writes it, so every subprocess compiled about
+    110 modules from source again: 0.3-0.4 s of CPU each. Existing .pyc files are still read under that setting.
+    Under xdist each worker runs this too; files already compiled are skipped, and each write is atomic."""
+    import compileall
+
+    import rigplan
+
+    compileall.compile_dir(Path(rigplan.__file__).parent, quiet=2, workers=1)

@@ -49,10 +49,22 @@ while True:
 """
 
 
-def _first_file(mode: str, target: Path, pid: int) -> Path:
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
+def _saving(mode: str, target: Path, pid: int, before: tuple[int, int] | None) -> bool:
+    """The new saver has finished one save, so it is inside its loop: its autosave file exists, or the target was
+    replaced (a save renames a new file over it). Only the target existing was not enough: under load the kill
+    came before the forked saver had even read its source, and no kill landed mid-write."""
     if mode == "autosave":
-        return next((target.parent / "autosave").glob(f"autosave-{pid}-*.rigplan"), target.parent / "none")
-    return target
+        return any((target.parent / "autosave").glob(f"autosave-{pid}-*.rigplan"))
+    now = _stamp(target)
+    return now is not None and now != before
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
@@ -96,12 +108,13 @@ def test_sigkill_during_saves_never_corrupts(mode: str, tmp_path: Path, examples
     recovery = AutosaveStore(tmp_path / "autosave")
     try:
         for _ in range(KILLS):
+            before = _stamp(target)
             forker.stdin.write("go\n")
             forker.stdin.flush()
             pid = int(forker.stdout.readline())
             assert pid > 0
             deadline = time.time() + 10
-            while not _first_file(mode, target, pid).exists() and time.time() < deadline:
+            while not _saving(mode, target, pid, before) and time.time() < deadline:
                 time.sleep(0.001)
             time.sleep(rng.uniform(0.0, 0.03))
             forker.stdin.write("kill\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -209,11 +210,18 @@ KNOWN = {
 }
 
 
+@cache
+def offers():  # noqa: ANN201
+    """The bundled offers, read once per run: load_offers reads and validates the file on every call (about 25 ms),
+    and the pairs asked for it some 300 times (docs/performance.md)."""
+    return load_offers()
+
+
 def speed_of(side: tuple[str, str, int], precision: str, workload: str, catalog) -> tuple[float, str]:  # noqa: ANN001
     perf = load_perf(precision=precision, workload=workload)
     what, name, n = side
     if what == "offer":
-        offer = load_offers().get(name)
+        offer = offers().get(name)
         assert offer is not None, name
         s = offer_speed(perf, offer)
         assert s is not None, name
@@ -226,6 +234,7 @@ def speed_of(side: tuple[str, str, int], precision: str, workload: str, catalog)
     return s.value * multi_gpu(perf, s, n)[0], s.kind
 
 
+@cache  # one answer per pair and catalog: the table, the summary and each pair's own test ask for the same ratio
 def ours(p: Pair, catalog) -> tuple[float, str]:  # noqa: ANN001
     a, ka = speed_of(p.a, p.precision, p.workload, catalog)
     b, kb = speed_of(p.b, p.precision, p.workload, catalog)
@@ -292,7 +301,7 @@ def test_doc_carries_the_current_table(catalog) -> None:  # noqa: ANN001
 def test_tacotron_workloads_against_the_seed_report() -> None:
     """Seed 000: a p3.8xlarge at 1.54x a p3.2xlarge on Tacotron. Lambda's Tacotron 2 runs do not support it (the
     ratio stays above 3); the named data-loader-bound workload carries the report's own scaling."""
-    cat = load_offers()
+    cat = offers()
     p38, p32 = cat.get("aws:p3.8xlarge:us-east-1"), cat.get("aws:p3.2xlarge:us-east-1")
 
     def ratio(workload: str) -> float:
@@ -334,8 +343,8 @@ def test_mixed_precision_gain_only_with_fast_fp16_and_a_measurement(catalog) -> 
     assert mixed.gains["volta-turing"] > 2.0 and mixed.gains["ampere+"] > 1.4
     # GTX 1070 Ti vs p2.xlarge (K80): neither has fast FP16, so mixed precision changes nothing between them.
     gpu = next(p for p in catalog.of_kind(Kind.GPU) if p.chipset == "GeForce GTX 1070 Ti")
-    k80 = offer_speed(mixed, load_offers().get("aws:p2.xlarge:us-east-1@2017-10"))
-    k80_32 = offer_speed(fp32, load_offers().get("aws:p2.xlarge:us-east-1@2017-10"))
+    k80 = offer_speed(mixed, offers().get("aws:p2.xlarge:us-east-1@2017-10"))
+    k80_32 = offer_speed(fp32, offers().get("aws:p2.xlarge:us-east-1@2017-10"))
     assert gpu_speed(mixed, gpu).value / k80.value == pytest.approx(
         gpu_speed(fp32, gpu).value / k80_32.value, rel=0.005
     )

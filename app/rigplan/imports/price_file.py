@@ -123,17 +123,18 @@ class Resolved:
 
 def resolve_catalog(pf: PriceFile, catalog: Catalog, matcher: Matcher | None = None) -> Resolved:
     """Rows to catalog part ids. A later row for the same part wins (a file lists newer quotes further down)."""
-    matcher = matcher or matcher_for(catalog)
     out = Resolved()
-    by_name: dict[str, list[str]] = {}
-    for kind in Kind:
-        t = catalog.table(kind)
-        for pid, name in zip(t.ids, t.column("name"), strict=True):
-            by_name.setdefault(norm(name), []).append(pid)
+    by_name: dict[str, list[str]] = {}  # built at the first row that is not a part id (26,000 names: about 0.2 s)
     for row in pf.rows:
         if row.key in catalog:
             out.prices[row.key] = row.price
             continue
+        if not by_name:
+            for kind in Kind:
+                t = catalog.table(kind)
+                for pid, name in zip(t.ids, t.column("name"), strict=True):
+                    by_name.setdefault(norm(name), []).append(pid)
+        matcher = matcher or matcher_for(catalog)
         named = by_name.get(norm(row.key), [])
         if len(named) == 1:
             out.prices[named[0]] = row.price

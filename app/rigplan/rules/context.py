@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -71,8 +72,6 @@ def eps_fed(gpu: Part) -> bool:
 
 
 def gpu_slots(gpu: Gpu) -> int | None:
-    import math
-
     return math.ceil(gpu.slot_width - 0.05) if gpu.slot_width else None
 
 
