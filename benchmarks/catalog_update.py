@@ -5,7 +5,10 @@ the updated catalog next to the shipped one.
 
 The archive is built from the shipped catalog (tests/opendb_archive.py: 26,088 records in OpenDB's layout, one GPU's
 length changed, one GPU added), as the tests build it; not timed. Each figure is measured in a fresh Python process
-with its own data folder (XDG_DATA_HOME), so nothing is cached in memory between runs.
+with its own data folder (XDG_DATA_HOME), so nothing is cached in memory between runs; the filter runs in the last
+start-up's process, after its figure is taken, on a catalog loaded again for it (its caches built from cold).
+This is the suite's one full-size update (tests/test_benchmarks_quick.py runs --quick; the update tests use a
+reduced shipped catalog, tests/reduced_parts.py).
 Targets (issue 38): a full update <= 60 s; start-up and the filter as fast with the update as with the shipped one
 (here: the updated median within 10 % + 5 ms of the shipped one).
 """
@@ -26,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 UPDATE_TARGET_S = 60.0
 
 START = """
-import json, time
+import json, sys, time
 from rigplan.catalog import load_catalog
 from rigplan.model import Kind
 t = time.perf_counter()
@@ -34,22 +37,17 @@ c = load_catalog()
 hits = c.search(Kind.GPU, "4090")
 hits[0].name
 ms = (time.perf_counter() - t) * 1e3
-print(json.dumps({"ms": ms, "n": len(c), "which": c.about.get("catalog")}))
-"""
-
-FILTER = """
-import json, sys, time
-from rigplan.catalog import load_catalog
-from rigplan.files import load
-from rigplan.model import Kind
-from rigplan.rules import compatible
-c = load_catalog()
-build = load(sys.argv[1])
-out = {}
-for kind in [Kind(k) for k in sys.argv[2:]] or Kind:
-    t = time.perf_counter(); compatible(build, kind, c); first = (time.perf_counter() - t) * 1e3
-    t = time.perf_counter(); compatible(build, kind, c); warm = (time.perf_counter() - t) * 1e3
-    out[kind.value] = [first, warm]
+out = {"ms": ms, "n": len(c), "which": c.about.get("catalog")}
+if len(sys.argv) > 1:  # then the compatible filter on a build, in the same process (one start-up fewer)
+    from rigplan.files import load
+    from rigplan.rules import compatible
+    c = load_catalog()  # a catalog of its own: the filter's first call builds its caches as in a fresh one
+    build = load(sys.argv[1])
+    out["filter"] = {}
+    for kind in [Kind(k) for k in sys.argv[2:]] or Kind:
+        t = time.perf_counter(); compatible(build, kind, c); first = (time.perf_counter() - t) * 1e3
+        t = time.perf_counter(); compatible(build, kind, c); warm = (time.perf_counter() - t) * 1e3
+        out["filter"][kind.value] = [first, warm]
 print(json.dumps(out))
 """
 
@@ -103,21 +101,22 @@ def main() -> int:
     print(f"Full update (rigplan catalog update --from FILE --yes, {archive.stat().st_size / 1e6:.1f} MB archive):")
     print(f"  {wall:.1f} s wall, {cpu:.1f} s CPU   target <= {UPDATE_TARGET_S:.0f} s   {verdict}")
 
+    build = str(ROOT / "examples" / "2x-rtx-4090.rigplan")
+    kinds = ["gpu"] if a.quick else []  # --quick: one kind (each kind's first call costs 0.1-2 s of CPU)
     print(f"\nStart-up: load_catalog() + a first GPU search (imports done), fresh process, median of {a.runs}:")
     start = {}
+    res = {}
     for label, env in (("shipped", env_shipped), ("updated", env_updated)):
-        runs = [run(START, env) for _ in range(a.runs)]
+        # The last start-up's process then times the filter (after the start-up's figure is taken).
+        runs = [run(START, env, *([build, *kinds] if i == a.runs - 1 else [])) for i in range(a.runs)]
         assert all(r["which"] == label for r in runs), runs
         start[label] = statistics.median(r["ms"] for r in runs)
+        res[label] = runs[-1]["filter"]
     ok = start["updated"] <= start["shipped"] * 1.1 + 5
     verdicts.append("PASS" if ok else "FAIL")
     print(f"  shipped {start['shipped']:.0f} ms   updated {start['updated']:.0f} ms   {'PASS' if ok else 'FAIL'}")
 
     print("\nCompatible filter on examples/2x-rtx-4090.rigplan (first call / warm, ms), shipped vs updated:")
-    build = str(ROOT / "examples" / "2x-rtx-4090.rigplan")
-    kinds = ["gpu"] if a.quick else []  # --quick: one kind (each kind's first call costs 0.1-2 s of CPU)
-    envs = (("shipped", env_shipped), ("updated", env_updated))
-    res = {label: run(FILTER, env, build, *kinds) for label, env in envs}
     print(f"  {'kind':12} {'shipped':>16} {'updated':>16}")
     worst = 0.0
     for kind in res["shipped"]:

@@ -63,6 +63,28 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
 
 
 @pytest.fixture(scope="session")
+def reduced_dir(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A reduced real shipped parts folder for the catalog-update tests (tests/reduced_parts.py)."""
+    import reduced_parts
+
+    return reduced_parts.build(catalog, tmp_path_factory.mktemp("reduced") / "parts")
+
+
+@pytest.fixture(scope="session")
+def reduced_catalog(reduced_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    cat = load_catalog(reduced_dir, cache_dir=tmp_path_factory.mktemp("cache"))
+    assert cat.source == "bundled" and not cat.problems, cat.problems
+    return cat
+
+
+@pytest.fixture
+def shipped_is_reduced(own_home: Path, reduced_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The reduced folder as the shipped catalog of this test and the processes it starts (after own_home)."""
+    monkeypatch.setenv("RIGPLAN_PARTS_DIR", str(reduced_dir))
+    return reduced_dir
+
+
+@pytest.fixture(scope="session")
 def examples_dir() -> Path:
     return EXAMPLES
 

@@ -51,7 +51,11 @@ def build(
     hostile: Callable[[tarfile.TarFile], None] | None = None,
 ) -> Path:
     top = f"buildcores-open-db-{commit}"
-    with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT, pax_headers={"comment": commit}) as tar:
+    with tarfile.open(path, "w:gz", compresslevel=1, format=tarfile.PAX_FORMAT, pax_headers={"comment": commit}) as tar:
+        # As `git archive` writes GitHub's: one pax global header with the commit (written on opening, PAX_FORMAT
+        # only), then ustar members whose path over 100 characters is split into the prefix field. PAX_FORMAT would
+        # give every such member a pax header of its own, which GitHub's archives do not have.
+        tar.format = tarfile.USTAR_FORMAT
         add(tar, f"{top}/README.md", b"# OpenDB\n")
         for kind, recs in records.items():
             for rec in recs:

@@ -340,7 +340,10 @@ def main() -> int:
         "# (provider price lists), ec2instances.info (MIT) and dated 2017-2022 price quotes.\n"
         "# Prices in USD per instance-hour.\n"
     )
-    body = yaml.safe_dump({"format": OFFERS_FORMAT, "offers": ordered}, sort_keys=False, allow_unicode=True, width=200)
+    # libyaml's safe dumper when PyYAML has it: the same text as yaml.safe_dump, in about a fifth of the time.
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    doc = {"format": OFFERS_FORMAT, "offers": ordered}
+    body = yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=True, width=200)
     (a.out / "offers.yaml").write_text(header + body, encoding="utf-8")
     write_compiled_offers(a.out)
     by = {}

@@ -1,6 +1,8 @@
 """Parts catalog > Update in the real window (issue 38): each end of the job (the change summary then the switch,
 a failure, cancel, the window closed meanwhile), the About box's dates, and Edit > Correct a value... on the
-picker's part with the tooltip naming the user's source. Archives are built from the shipped catalog."""
+picker's part with the tooltip naming the user's source. The shipped catalog is a reduced real one
+(tests/reduced_parts.py, RIGPLAN_PARTS_DIR pointing at it; the window opens on it), so an update converts about 1,860
+parts through the same code; the archives are built from it."""
 
 from __future__ import annotations
 
@@ -28,19 +30,22 @@ import opendb_archive as oa  # noqa: E402
 GPU = "08690e09-bcad-4acd-99d9-72f0093db590"  # Asus TUF Gaming OG OC GeForce RTX 4090, 326 mm shipped
 
 
+pytestmark = pytest.mark.usefixtures("shipped_is_reduced")
+
+
 @pytest.fixture(scope="module")
-def archive(catalog, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: ANN001
-    records = oa.shipped_records(catalog)
+def archive(reduced_catalog, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: ANN001
+    records = oa.shipped_records(reduced_catalog)
     path = tmp_path_factory.mktemp("archives") / "opendb.tar.gz"
     return oa.build(path, records, edit=lambda k, r: {**r, "length": 341} if r["opendb_id"] == GPU else r)
 
 
 @pytest.fixture
-def cwindow(qtbot, catalog, offers, perf, tmp_path: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
+def cwindow(qtbot, reduced_catalog, offers, perf, tmp_path: Path, monkeypatch) -> MainWindow:  # noqa: ANN001
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(catalog, offers, perf, settings, data_dir=tmp_path / "data")
+    w = MainWindow(reduced_catalog, offers, perf, settings, data_dir=tmp_path / "data")
     w.warnings = warnings  # type: ignore[attr-defined]
     qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
     w.show()
@@ -128,10 +133,10 @@ def test_cancel_stops_the_update_and_keeps_the_catalog(qtbot, cwindow: MainWindo
 
 @pytest.mark.slow
 def test_closing_the_window_during_an_update_stops_it(
-    qtbot, catalog, offers, perf, tmp_path: Path, archive: Path
+    qtbot, reduced_catalog, offers, perf, tmp_path: Path, archive: Path
 ) -> None:  # noqa: ANN001
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(catalog, offers, perf, settings, data_dir=tmp_path / "data")
+    w = MainWindow(reduced_catalog, offers, perf, settings, data_dir=tmp_path / "data")
     w.show()
     qtbot.waitExposed(w)
     w.menus.catalog_updates.start(archive)

@@ -7,7 +7,6 @@ lists, and a pydantic `Part` is built only for the rows someone asks for (then k
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -240,7 +239,10 @@ def load_base_catalog(cache_dir: Path | None = None, data_dir: Path | None = Non
 def _shipped_or_updated(
     cache_dir: Path | None, progress: Callable[[str], None] | None, data_dir: Path | None
 ) -> Catalog:
-    folder = updated_dir(data_dir) if os.environ.get("RIGPLAN_PARTS_DIR") is None else None
+    # RIGPLAN_PARTS_DIR (rigplan.paths.parts_dir) stands for the shipped folder only: an update in the user's data
+    # folder is used over it as over the shipped one, so an update converted against that folder's files (the
+    # update reads its corrections and inputs from parts_dir()) is also the one loaded after the switch.
+    folder = updated_dir(data_dir)
     if folder is not None:
         doc = _read_without_gc(folder / COMPILED_NAME)
         if doc is not None:

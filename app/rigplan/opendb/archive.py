@@ -15,7 +15,7 @@ import tarfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from rigplan.opendb.import_parts import CATEGORIES
@@ -44,13 +44,19 @@ class Snapshot:
     members: int = 0
 
 
+def _parts(name: str) -> list[str]:
+    """PurePosixPath(name).parts without the leading "/", by a string split: pathlib took about a tenth of the
+    reading of a 26,000-member archive."""
+    return [p for p in name.split("/") if p and p != "."]
+
+
 def _refuse(m: tarfile.TarInfo) -> str | None:
     name = m.name
-    p = PurePosixPath(name)
-    if name.startswith(("/", "\\")) or p.is_absolute() or (len(name) > 1 and name[1] == ":"):
+    parts = _parts(name)
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
         return "an absolute path"
-    if ".." in p.parts or "\\" in name:
-        return "a path with '..'" if ".." in p.parts else "a path with a backslash"
+    if ".." in parts or "\\" in name:
+        return "a path with '..'" if ".." in parts else "a path with a backslash"
     if m.issym() or m.islnk():
         return "a link"
     if not (m.isfile() or m.isdir()) and m.type != tarfile.XGLTYPE and m.type != tarfile.XHDTYPE:
@@ -59,7 +65,7 @@ def _refuse(m: tarfile.TarInfo) -> str | None:
 
 
 def _category(name: str) -> str | None:
-    parts = PurePosixPath(name).parts
+    parts = _parts(name)
     # <top>/open-db/<Category>/<id>.json
     if len(parts) == 4 and parts[1] == "open-db" and parts[2] in WANTED and parts[3].endswith(".json"):
         return parts[2]
@@ -103,7 +109,7 @@ def read_snapshot(
                 unpacked += max(m.size, 0)
                 if unpacked > MAX_UNPACKED:
                     raise ArchiveError(f"{path.name}: unpacks to more than {MAX_UNPACKED:,} bytes; refused")
-                if members % 2000 == 0:
+                if members % 500 == 0:  # the deadline, a cancel and the progress: 52 looks at 26,000 members
                     if time.monotonic() > stop:
                         raise ArchiveError(f"{path.name}: reading took over {deadline_s:g} s; stopped")
                     if cancelled is not None and cancelled():
