@@ -119,7 +119,7 @@ def test_with_no_current_platform_possible_the_answer_is_on_the_older_one_and_sa
     data = suggest_json(capsys, "--budget", "6000", "--include", cpu.id)
     assert part_of(data, "motherboard")["socket"] == "AM4"
     assert data["notes"][0].startswith("no build on a current platform (AM5, LGA 1700, LGA 1851")
-    assert data["notes"][0].endswith("it is on an older platform (AM4)")
+    assert "on an older platform (AM4); priced in the catalog: Threadripper 7000 / 9000 (sTR5)" in data["notes"][0]
     assert data["older_platform"] is None
 
 

@@ -144,7 +144,7 @@ def suggest(
     sug = _answer(s, found)
     sug.spending = spending
     if s is older:
-        sug.notes.insert(0, older_fallback(found))
+        sug.notes.insert(0, older_fallback(s, found))
     if explain:
         # What binds, the next steps and the runners-up compare searched builds with searched builds: for the goals
         # that buy only the essentials, the answer as searched, so their few dollars never make a rival look better.

@@ -35,6 +35,9 @@ CURRENT_PLATFORMS = {
     "SP5": "EPYC 9004 (SP5)",
 }
 CURRENT_SOCKETS = frozenset(CURRENT_PLATFORMS)
+# The current platforms an expert sells for 3+ GPUs (Puget: Threadripper PRO or Xeon W; EPYC): the desktop ones give
+# 16 to 20 graphics lanes, too few for three GPUs at x8 (opendb/platform_report.py counts what each one lacks).
+WORKSTATION_SOCKETS = ("STR5", "SWRX8", "LGA4677", "SP5")
 CURRENT_FROM_USD = 5000.0
 
 

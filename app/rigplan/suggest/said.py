@@ -11,7 +11,7 @@ from rigplan.model.build import Build
 from rigplan.model.parts import Gpu, Kind, Psu
 from rigplan.rules.platforms import platforms
 from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
-from rigplan.suggest.found import current_names
+from rigplan.suggest.found import CURRENT_PLATFORMS, WORKSTATION_SOCKETS, current_names
 from rigplan.suggest.gpu_facts import psu_floor_w, required_system_w
 from rigplan.wording import money
 
@@ -77,10 +77,36 @@ def older_socket(found: Found) -> str:
     return sock.name if sock else str(getattr(board, "socket", "") or "unknown socket")
 
 
-def older_fallback(found: Found) -> str:
+def _socket_key(socket: str | None) -> str:
+    sock = platforms().socket(socket)
+    return (sock.name if sock else (socket or "")).replace(" ", "").replace("-", "").upper()
+
+
+def workstation_prices(s: Search) -> str:
+    """Per current workstation platform (WORKSTATION_SOCKETS), how many of the catalog's CPUs and boards on it carry
+    a price the search can use (the user's own prices included): the datum an older-platform answer lacks. Puget
+    Systems names Threadripper PRO or Xeon W for 3+ GPUs (docs/suggest.md); a platform none of whose CPUs or boards
+    is priced cannot be searched, and saying how many are there tells the buyer what to price (--prices-from)."""
+    tally: dict[str, list[str]] = {key: [] for key in WORKSTATION_SOCKETS}
+    for kind, label in ((Kind.CPU, "CPU"), (Kind.MOTHERBOARD, "board")):
+        prices = s.pricing.prices(kind)
+        keys = [_socket_key(sock) for sock in s.catalog.table(kind).column("socket")]
+        for key, said_of in tally.items():
+            rows = [i for i, k in enumerate(keys) if k == key]
+            priced = sum(1 for i in rows if prices[i] is not None)
+            said_of.append(f"{priced} of {len(rows)} {label}{'' if len(rows) == 1 else 's'}" if rows else f"no {label}")
+    counts = [f"{CURRENT_PLATFORMS[key]}: {' and '.join(said_of)}" for key, said_of in tally.items()]
+    return (
+        f"priced in the catalog: {'; '.join(counts)}; your own prices for a CPU and a board of one of them "
+        "(--prices-from BUILD or --my-prices) let the search weigh it"
+    )
+
+
+def older_fallback(s: Search, found: Found) -> str:
     return (
         f"no build on a current platform ({current_names()}) in the priced catalog passes the checks and the "
-        f"expert's minimums for this question: it is on an older platform ({older_socket(found)})"
+        f"expert's minimums for this question: it is on an older platform ({older_socket(found)}); "
+        + workstation_prices(s)
     )
 
 
