@@ -46,11 +46,16 @@ def current_names() -> str:
     return ", ".join(CURRENT_PLATFORMS.values())
 
 
-def is_current(socket: str | None) -> bool:
-    """A board or CPU socket of a current platform (CURRENT_SOCKETS); unknown: no."""
+def platform_key(socket: str | None) -> str:
+    """A socket as the catalog spells it, as CURRENT_PLATFORMS keys it ("sTR5" -> "STR5", "LGA 1700" -> "LGA1700")."""
     sock = platforms().socket(socket)
     name = sock.name if sock else (socket or "")
-    return name.replace(" ", "").replace("-", "").upper() in CURRENT_SOCKETS
+    return name.replace(" ", "").replace("-", "").upper()
+
+
+def is_current(socket: str | None) -> bool:
+    """A board or CPU socket of a current platform (CURRENT_SOCKETS); unknown: no."""
+    return platform_key(socket) in CURRENT_SOCKETS
 
 
 def vendor_of(socket: str | None) -> str:

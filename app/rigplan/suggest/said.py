@@ -11,7 +11,7 @@ from rigplan.model.build import Build
 from rigplan.model.parts import Gpu, Kind, Psu
 from rigplan.rules.platforms import platforms
 from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
-from rigplan.suggest.found import CURRENT_PLATFORMS, WORKSTATION_SOCKETS, current_names
+from rigplan.suggest.found import CURRENT_PLATFORMS, WORKSTATION_SOCKETS, current_names, platform_key
 from rigplan.suggest.gpu_facts import psu_floor_w, required_system_w
 from rigplan.wording import money
 
@@ -77,11 +77,6 @@ def older_socket(found: Found) -> str:
     return sock.name if sock else str(getattr(board, "socket", "") or "unknown socket")
 
 
-def _socket_key(socket: str | None) -> str:
-    sock = platforms().socket(socket)
-    return (sock.name if sock else (socket or "")).replace(" ", "").replace("-", "").upper()
-
-
 def workstation_prices(s: Search) -> str:
     """Per current workstation platform (WORKSTATION_SOCKETS), how many of the catalog's CPUs and boards on it carry
     a price the search can use (the user's own prices included): the datum an older-platform answer lacks. Puget
@@ -90,7 +85,7 @@ def workstation_prices(s: Search) -> str:
     tally: dict[str, list[str]] = {key: [] for key in WORKSTATION_SOCKETS}
     for kind, label in ((Kind.CPU, "CPU"), (Kind.MOTHERBOARD, "board")):
         prices = s.pricing.prices(kind)
-        keys = [_socket_key(sock) for sock in s.catalog.table(kind).column("socket")]
+        keys = [platform_key(sock) for sock in s.catalog.table(kind).column("socket")]
         for key, said_of in tally.items():
             rows = [i for i, k in enumerate(keys) if k == key]
             priced = sum(1 for i in rows if prices[i] is not None)
