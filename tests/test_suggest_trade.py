@@ -3,6 +3,8 @@ compared like with like. On the real catalog, each answer judged by its own buil
 
 from __future__ import annotations
 
+import pytest
+
 from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Gpu, Kind, Memory
@@ -60,6 +62,15 @@ def test_hot_open_air_pairs_need_a_full_tower_or_bench(catalog: Catalog) -> None
     assert not Minimums.for_option(q, 1, 32, hot).airy_case
     assert not Minimums.for_option(q, 2, 48, warm).airy_case
     assert not Minimums.for_option(Question(budget=10000, expert=False), 2, 64, hot).airy_case
+    # At the line and one watt over it: the same open-air card at HOT_OPEN_AIR_W is left to gpu-intake-gap, at 451 W
+    # it needs the full tower or bench.
+    at = warm.model_copy(update={"tdp_w": int(HOT_OPEN_AIR_W)})
+    over = warm.model_copy(update={"tdp_w": int(HOT_OPEN_AIR_W) + 1})
+    assert not Minimums.for_option(q, 2, 48, at).airy_case
+    need = Minimums.for_option(q, 2, 48, over)
+    assert need.airy_case
+    cases = {c.form_factor: c for c in catalog.of_kind(Kind.CASE) if c.form_factor}
+    assert need.part_ok(cases["ATX Full Tower"]) and not need.part_ok(cases["ATX Mid Tower"])
 
 
 def test_600_w_open_air_pair_is_not_answered_in_a_mid_tower(catalog: Catalog) -> None:
@@ -119,3 +130,18 @@ def test_no_trade_that_gives_up_most_of_the_throughput(catalog: Catalog) -> None
     assert kept < TRADE_KEEPS and f"{TRADE_KEEPS:.0%}" in said[0]
     assert _ram_gb(sug.build) < 2 * sug.found.option.vram_gb  # the shortfall stands, said
     assert any(line.startswith("not bought: system RAM") for line in sug.spending)
+
+
+def test_a_trade_is_taken_at_the_line_and_refused_just_under_it() -> None:
+    """TRADE_KEEPS is the least share of the first answer's throughput and GPU memory a trade may keep: at the line
+    the trade is taken (`kept < TRADE_KEEPS` refuses), a hair under it refused; the smaller share of the two counts."""
+    from types import SimpleNamespace
+
+    from rigplan.suggest.answer import TRADE_KEEPS, keeps_enough, kept_share
+
+    old = SimpleNamespace(throughput=2.0, vram_gb=48.0)
+    at = SimpleNamespace(throughput=2.0 * TRADE_KEEPS, vram_gb=48.0)
+    under = SimpleNamespace(throughput=2.0, vram_gb=48.0 * TRADE_KEEPS - 0.01)
+    assert kept_share(at, old) == pytest.approx(TRADE_KEEPS) and keeps_enough(at, old)
+    assert kept_share(under, old) == pytest.approx(TRADE_KEEPS - 0.01 / 48) and not keeps_enough(under, old)
+    assert kept_share(old, old) == 1.0 and keeps_enough(old, old)

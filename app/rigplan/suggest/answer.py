@@ -29,6 +29,7 @@ from rigplan.suggest.explain import (
     breakeven_text,
     platform_note,
 )
+from rigplan.suggest.found import GpuOption
 from rigplan.suggest.older import OlderAlternative, older_alternative
 from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.said import ListPrice, list_prices, older_fallback, said
@@ -185,6 +186,19 @@ def _balanced(
 TRADE_KEEPS = 0.85
 
 
+def kept_share(new: GpuOption, old: GpuOption) -> float:
+    """What a trade keeps of the first answer's GPUs: the smaller of its throughput and GPU memory shares (a trade is
+    taken when this is TRADE_KEEPS or more)."""
+    return min(
+        new.throughput / old.throughput if old.throughput else 1.0, new.vram_gb / old.vram_gb if old.vram_gb else 1.0
+    )
+
+
+def keeps_enough(new: GpuOption, old: GpuOption) -> bool:
+    """Whether a trade for the essentials is taken: it keeps TRADE_KEEPS or more of the first answer's GPUs."""
+    return kept_share(new, old) >= TRADE_KEEPS
+
+
 def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | str | None:
     """An expert trades a non-essential for an essential: when the best GPUs leave an essential (RAM toward twice
     the GPU memory, 4 cores per GPU, a rated cooler) over the budget, the price said is the exact cheapest build of
@@ -208,10 +222,8 @@ def _trade(s: Search, spent: Balance) -> tuple[Found, Balance, str] | str | None
         return None
     o, mine = got.found.option, before.option
     them = f"{o.count}x {o.part.name} ({o.throughput:.2f} V100-equivalents, {o.vram_gb:g} GB)"
-    kept = min(
-        o.throughput / mine.throughput if mine.throughput else 1.0, o.vram_gb / mine.vram_gb if mine.vram_gb else 1.0
-    )
-    if kept < TRADE_KEEPS:
+    kept = kept_share(o, mine)
+    if not keeps_enough(o, mine):
         s.q = s.pricing.q = q
         return (
             f"not traded for the essentials: the best GPUs that have them all, {them}, keep {kept:.0%} of this "
