@@ -19,6 +19,7 @@ from rigplan.model.offers import Offer
 from rigplan.model.parts import Kind, Part
 from rigplan.rules import check
 from rigplan.suggest import suggest
+from rigplan.suggest.explain import RUNNER_UP_SHARE
 from rigplan.suggest.explain import _rank as rank
 from rigplan.suggest.found import Found
 from rigplan.suggest.question import Goal, Question
@@ -221,6 +222,13 @@ def test_runners_up_equal_those_of_every_count_searched(q: Question | str) -> No
     want = sorted(every, key=lambda f: (rank(s, f), f.option.count))[:2]
     got = [a.found for a in sug.runners_up if a.why.endswith(("GPU", "GPUs"))]
     assert len(want) == 2, "the question should have two runners-up by count (else it tests little)"
+    if q.goal in (Goal.THROUGHPUT, Goal.VRAM):  # below half the answer's main value: left out, and said (explain)
+        least = RUNNER_UP_SHARE * s.value(sug.found.option)[0]
+        out = [f for f in want if s.value(f.option)[0] < least]
+        want = [f for f in want if s.value(f.option)[0] >= least]
+        said = [n for n in sug.notes if "not listed as runner" in n]
+        assert bool(out) == bool(said), (out, said)
+        assert all(f"{f.option.count} GPU" in said[0] for f in out)
     assert [(f.option.count, round(f.total_usd, 2)) for f in got] == [
         (f.option.count, round(f.total_usd, 2)) for f in want
     ]

@@ -298,7 +298,14 @@ def _explain(sug: Suggestion, s: Search, found: Found, searched: Found) -> None:
             better = s.best(cap_usd=s.to_usd(q.budget + extra)) if sug.binding == "budget" else None
             step = better if better and _improves(s, better, found) else None
             sug.next_steps.append((extra, Alternative(f"{money(q.currency, extra, 0)} more", step) if step else None))
-    sug.runners_up = _runners_up(s, found)
+    sug.runners_up, short = _runners_up(s, found)
+    if short:
+        what = "GPU memory" if q.goal is Goal.VRAM else "throughput"
+        one = len(short) == 1
+        sug.notes.append(
+            f"the best build{'' if one else 's'} with {' and '.join(short)} reach{'es' if one else ''} less than half "
+            f"this answer's {what}: not listed as runner{'' if one else 's'}-up"
+        )
     if sug.runners_up and abs(searched.total_usd - found.total_usd) >= 0.5:
         # Like with like: a runner-up is the cheapest build around its GPUs, before any balance stage; the answer's
         # total is after it. Said with the runners-up, with the answer's own total as searched (issue 37, third

@@ -50,6 +50,9 @@ class Step:
     extra_usd: float | None = None  # what it added (bought) or would add (not bought; None: not found within reach)
     essential: bool = False  # one of the essentials (RAM toward twice the GPU memory, 4 cores per GPU, rated cooler)
     over_usd: float | None = None  # not bought: the cheapest build with it, less the budget (what the budget lacks)
+    beyond_usd: float | None = None  # not bought, none within a quarter over the budget: the cheapest build with it
+    why: str | None = None  # not bought and no priced build has it at any price: why (balance._none_has)
+    kind: Kind | None = None  # the kind of part the step raises (what _none_has reads)
 
 
 @dataclass
@@ -264,11 +267,10 @@ def _step(
     trial: Minimums,
     kind: Kind,
     cap: float,
-    short: list[Step],
     essential: bool = False,
 ) -> Minimums:
-    """One step of the order on out.found: bought (out.found changes) or not (said, with its price the first time);
-    returns the minimums reached."""
+    """One step of the order on out.found: bought (out.found changes) or not (said, with what it would cost or why
+    no priced build has it); returns the minimums reached."""
     if trial == need:
         out.steps.append(Step(what, True, 0.0, essential))
         return need
@@ -281,16 +283,66 @@ def _step(
         out.steps.append(Step(what, True, got.total_usd - out.found.total_usd, essential))
         out.found = got
         return trial
-    step = Step(what, False, None, essential)
-    if not short:  # what the remainder falls short of: searched once, within a quarter over the budget
+    step = Step(what, False, None, essential)  # a later step: no build within the budget has it (searched above)
+    if not any(not st.bought for st in out.steps):  # the first not bought: what it costs, searched once
         # The exact cheapest build of these GPUs with it: every other part at the cheapest that passes, so no
-        # non-essential part (board, PSU, drive, case) can give the difference back.
+        # non-essential part (board, PSU, drive, case) can give the difference back. Within a quarter over the
+        # budget its price is said; beyond, at any price (or why no priced build has it at all).
         dear = s.complete(o, cap * 1.25, need=trial)
         if dear is not None:
             step = Step(what, False, dear.total_usd - out.found.total_usd, essential, dear.total_usd - cap)
-        short.append(step)
+        else:
+            step = _beyond(s, out.found, trial, kind, step)
     out.steps.append(step)
     return need
+
+
+def _beyond(s: Search, found: Found, trial: Minimums, kind: Kind, step: Step) -> Step:
+    """A step no build within a quarter over the budget has: the cheapest build of these GPUs with it at any price
+    (its price said, so "more than the budget leaves" is a figure, not a guess), or, when no priced build has it at
+    all, the reason read off the catalog (a cooler rating, a board's memory) instead of a budget that does not bind."""
+    anywhere = s.complete(found.option, math.inf, need=trial)
+    if anywhere is not None:
+        return replace(step, beyond_usd=anywhere.total_usd)
+    return replace(step, why="", kind=kind)  # why: read off the final build (balance), whose parts the answer shows
+
+
+def _none_has(s: Search, found: Found, kind: Kind | None) -> str:
+    """Why no priced build of found's GPUs that passes the checks has the step, at any price, read off found (the
+    answer's build: the reason names its parts)."""
+    parts = [p for p, _ in found.parts]
+    cpu = _cpu(list(found.parts))
+    if kind is Kind.COOLER and cpu is not None:
+        fit = _mask(s, found, [p for p in parts if not isinstance(p, Cooler)], Kind.COOLER)
+        table = s.cands.sub.table(Kind.COOLER)
+        rows = [row for _, row in s.cands.lists[Kind.COOLER] if fit[row]]
+        rated = [row for row in rows if getattr(table.part(row), "rated_tdp_w", None)]
+        socket = cpu.socket or "this CPU's socket"
+        if not rated:
+            return (
+                f"none of the {len(rows)} priced coolers that fit the {socket} CPU beside these parts has a rating in"
+                " the data (a maker's figure or a published measurement, parts/cooler-ratings.yaml)"
+            )
+        return (
+            f"none of the {len(rated)} rated priced coolers that fit the {socket} CPU carries its sustained boost power"
+        )
+    if kind is Kind.MEMORY:
+        board = next((p for p in parts if p.kind is Kind.MOTHERBOARD), None)
+        most = getattr(board, "max_memory_gb", None)
+        fit = _mask(s, found, [p for p in parts if p.kind is not Kind.MEMORY], Kind.MEMORY)
+        table = s.cands.sub.table(Kind.MEMORY)
+        kits = [
+            getattr(table.part(row), "capacity_gb", None) or 0.0 for _, row in s.cands.lists[Kind.MEMORY] if fit[row]
+        ]
+        largest = (
+            f"the largest priced kit the answer's board takes is {max(kits):g} GB" if kits else "no priced kit fits it"
+        )
+        held = f" (it holds at most {most:g} GB)" if most else ""
+        return (
+            f"no priced build of these GPUs that passes takes that much in one kit: {largest}{held}; a build holds one"
+            " memory kit (docs/suggest.md)"
+        )
+    return "no priced build of these GPUs that passes the checks has it, at any price"
 
 
 def balance(s: Search, found: Found, essentials_only: bool = False) -> Balance:
@@ -302,12 +354,12 @@ def balance(s: Search, found: Found, essentials_only: bool = False) -> Balance:
     need = Minimums.for_option(s.q, o.count, o.vram_gb, o.part)
     if o.count >= 2:
         out.steps.append(Step("a board that wires every GPU at x8 or better", True, 0.0))
-    short: list[Step] = []  # the first step not bought, with what it would have cost (searched once)
     for target, essential in _targets(s, found, essentials_only):
-        need = _step(s, out, need, *target(need), cap, short, essential)
+        need = _step(s, out, need, *target(need), cap, essential)
     psu = None if essentials_only else _psu_target(s, out.found, need)  # the PSU last: it depends on the rest
     if psu is not None:
-        _step(s, out, need, *psu, Kind.PSU, cap, short)
+        _step(s, out, need, *psu, Kind.PSU, cap)
+    out.steps = [replace(st, why=_none_has(s, out.found, st.kind)) if st.why == "" else st for st in out.steps]
     out.split_usd = split(out.found)
     out.remainder_usd = max(0.0, cap - out.found.total_usd)
     return out
@@ -323,14 +375,25 @@ def text(b: Balance, money: object) -> list[str]:
             lines.append(f"bought: {st.what}" + (f" (+{fmt(st.extra_usd)})" if st.extra_usd else " (already)"))
         elif st.extra_usd is not None:
             lines.append(f"not bought: {st.what} (+{fmt(st.extra_usd)}, more than the budget leaves)")
-        elif st is b.steps[next(i for i, x in enumerate(b.steps) if not x.bought)]:
-            lines.append(f"not bought: {st.what} (no build that passes has it within a quarter over the budget)")
+        elif st.beyond_usd is not None:
+            lines.append(
+                f"not bought: {st.what} (the cheapest build of these GPUs with it costs {fmt(st.beyond_usd)}, more "
+                "than a quarter over the budget)"
+            )
+        elif st.why is not None:
+            lines.append(f"not bought: {st.what} ({st.why})")
         else:
             lines.append(f"not bought: {st.what} (more than the budget leaves)")
     missed = next((st for st in b.steps if not st.bought), None)
     left = f"left unspent: {fmt(b.remainder_usd)}"
     if missed is not None and missed.over_usd is not None:
         left += f", short of {missed.what} by {fmt(missed.over_usd)}"
+    elif missed is not None and missed.beyond_usd is not None:
+        left += f": {missed.what} takes a build of {fmt(missed.beyond_usd)}"
+    elif missed is not None and missed.why is not None:
+        left += (
+            f": not for want of money ({missed.what}: {missed.why}); more money goes to faster GPUs (see what binds)"
+        )
     elif missed is None and b.essentials_only:
         left += (
             ": the essentials are bought; this goal spends nothing more (more money would only delay the break-even"

@@ -187,9 +187,30 @@ def _rank(s: Search, f: Found) -> tuple[float, ...]:
     return tuple(-v for v in s.value(f.option))
 
 
-def _runners_up(s: Search, found: Found) -> list[Alternative]:
-    """The best build with each other GPU count (when the count is free), best first, two at most; and the best
-    build on the other CPU platform (AMD or Intel), which answers "what if I stay with the maker I know"."""
+# A runner-up with another GPU count is shown when it reaches at least this share of the answer's main value (the
+# goal's: throughput, or GPU memory): below it, it is a smaller budget's answer, not an alternative to this one
+# (issue 37, fifth round: "$2,500, most GPU memory" listed 3x Quadro P1000, 12 GB and 0.10 V100-equivalents, beside
+# the answer's RTX 5090, 32 GB and 2.89). RigPlan's line, not a sourced figure; the answer says what it left out.
+RUNNER_UP_SHARE = 0.5
+
+
+def _runners_up(s: Search, found: Found) -> tuple[list[Alternative], list[str]]:
+    """The best build with each other GPU count (when the count is free), best first, two at most, each reaching
+    RUNNER_UP_SHARE of the answer's main value; and the best build on the other CPU platform (AMD or Intel), which
+    answers "what if I stay with the maker I know". Also the counts left out for falling short of the share."""
+    out, short = _count_runners_up(s, found)
+    vendor = found.vendor
+    if vendor:
+        try:
+            other = Search(s.catalog, s.a, replace(s.q, platform_not=vendor), perf=s.perf).best()
+        except SuggestError:
+            other = None
+        if other is not None and other.vendor:
+            out.append(Alternative(f"{other.vendor} platform", other))
+    return out, short
+
+
+def _count_runners_up(s: Search, found: Found) -> tuple[list[Alternative], list[str]]:
     out: list[Alternative] = []
     if s.q.goal in (Goal.THROUGHPUT, Goal.VRAM, Goal.BREAKEVEN) and s.q.gpus is None:
         counts = {n: [o for o in s.options if o.count == n] for n in s.q.counts() if n != found.option.count}
@@ -204,15 +225,11 @@ def _runners_up(s: Search, found: Found) -> list[Alternative]:
             if alt is not None and not (alt.score is not None and math.isinf(alt.score.days)):
                 out.append(Alternative(f"{n} GPU{'s' if n > 1 else ''}", alt))
     out = sorted(out, key=lambda a: (_rank(s, a.found), a.found.option.count))[:2]
-    vendor = found.vendor
-    if vendor:
-        try:
-            other = Search(s.catalog, s.a, replace(s.q, platform_not=vendor), perf=s.perf).best()
-        except SuggestError:
-            other = None
-        if other is not None and other.vendor:
-            out.append(Alternative(f"{other.vendor} platform", other))
-    return out
+    if s.q.goal not in (Goal.THROUGHPUT, Goal.VRAM):
+        return out, []
+    least = RUNNER_UP_SHARE * s.value(found.option)[0]
+    short = [a.why for a in out if s.value(a.found.option)[0] < least - 1e-9]
+    return [a for a in out if a.why not in short], short
 
 
 def _best_possible(s: Search, mine: list[GpuOption], least: float) -> float:
