@@ -276,3 +276,23 @@ def test_must_fit_an_impossible_workload_is_one_line() -> None:
     assert bad.returncode == 2 and "unknown model" in bad.stderr and bad.stderr.count("\n") == 1
     orphan = run("suggest", "--budget", "6000", "--fit-task", "qlora")
     assert orphan.returncode == 2 and "--fit-model" in orphan.stderr
+
+
+def test_part_lines_in_the_answers_currency_beside_the_catalogs() -> None:
+    """A EUR question's part lines lead with euros (the total's currency) and keep the catalog's US price beside it,
+    converted at the rate the JSON reports; the euro lines add up to the total."""
+    text = run("suggest", "--budget", "2000", "--currency", "EUR", "--max-gpus", "1")
+    js = run("suggest", "--budget", "2000", "--currency", "EUR", "--max-gpus", "1", "--json")
+    assert text.returncode == 0 and js.returncode == 0, text.stderr + js.stderr
+    data = json.loads(js.stdout)
+    lines = re.findall(r"^  (\d+)x .*\(€([\d,.]+); \$([\d,.]+) as listed\)$", text.stdout, re.M)
+    assert len(lines) == len(data["build"]["items"]) >= 7, text.stdout
+    pairs = [(int(n), float(e.replace(",", "")), float(u.replace(",", ""))) for n, e, u in lines]
+    rate = max(pairs, key=lambda p: p[2])[1] / max(pairs, key=lambda p: p[2])[2]  # one rate for every line
+    euros = 0.0
+    for qty, e, u in pairs:
+        assert abs(e - u * rate) <= 0.01, (e, u, rate)
+        assert 0 < e < u  # the euro was worth more than the dollar on the shipped ECB date
+        euros += qty * e
+    total = float(re.search(r"Suggested: €([\d,]+)", text.stdout).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert abs(euros - total) <= 1.0

@@ -120,6 +120,8 @@ def print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> Non
     for item in sug.build.items:
         price = item.unit_price
         each = money(price.currency, price.amount) if price else "no price"
+        if price and price.currency == "USD" and cur != "USD":  # the answer's currency first, the catalog's beside it
+            each = f"{money(cur, price.amount * rate)}; {each} as listed"
         mine = " your price" if item.price_override else ""
         print(f"  {item.quantity}x {item.part.kind.label:<12} {item.part.name}  ({each}{mine})")
     print(f"Checks: {sug.check_text}")
