@@ -392,7 +392,8 @@ def text(b: Balance, money: object) -> list[str]:
         left += f": {missed.what} takes a build of {fmt(missed.beyond_usd)}"
     elif missed is not None and missed.why is not None:
         left += (
-            f": not for want of money ({missed.what}: {missed.why}); more money goes to faster GPUs (see what binds)"
+            f": not for want of money (no priced build has {missed.what}: why above); more money goes to faster GPUs"
+            " (see what binds)"
         )
     elif missed is None and b.essentials_only:
         left += (
