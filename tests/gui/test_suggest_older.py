@@ -64,3 +64,23 @@ def test_a_part_at_its_makers_list_price_is_named_in_the_answer(qtbot, catalog: 
         f"List prices: priced at a maker's list price, not a street price: {gpu.name} ($1,999.00, list price: "
         "NVIDIA, RTX 5090 MSRP, 2025-01-30)."
     )
+
+
+def test_an_older_platform_answer_shows_the_current_platform_to_quote(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
+    """$12,000, 3 GPUs: answered on TRX40 (no current workstation CPU and board is priced); the dialog names the same
+    GPUs on a current workstation platform whose CPU and board are to quote, with the room the budget leaves."""
+    dlg = SuggestDialog(catalog, Assumptions())
+    qtbot.addWidget(dlg)
+    dlg.show()
+    type_text(qtbot, dlg.budget, "12000")
+    type_text(qtbot, dlg.gpus, "3")
+    with qtbot.waitSignal(dlg.answered, timeout=120_000):
+        click(qtbot, dlg.run_button)
+    build = dlg.suggested_build()
+    assert build is not None and build.count(Kind.GPU) == 3
+    board = build.first(Kind.MOTHERBOARD)
+    assert isinstance(board, Motherboard) and board.socket not in CURRENT  # the premise: an older platform
+    text = dlg.result_view.toPlainText()
+    line = next(x for x in text.splitlines() if x.startswith("Current platform to quote: "))
+    assert "3x " in line and "no price in the catalog: quote them" in line and "within the budget if" in line
+    assert board.name not in line  # another board: the current platform's

@@ -61,6 +61,34 @@ def _fit_json(sug: Any) -> dict[str, Any] | None:
     }
 
 
+def _quote_json(sug: Any, rate: float) -> dict[str, Any] | None:
+    """Answered on an older platform: the same GPUs on a current workstation platform whose CPU and board have no
+    price (rigplan.suggest.quote): the parts, which to quote, what the others cost."""
+    qt = sug.quote
+    if qt is None:
+        return None
+    quoted = {p.id for p in qt.unpriced}
+    return {
+        "text": qt.text,
+        "parts": [
+            {
+                "id": p.id,
+                "kind": p.kind.value,
+                "name": p.name,
+                "price": None if p.id in quoted else round(usd * rate, 2),
+            }
+            for p, usd in qt.found.parts
+        ],
+        "gpus": {
+            "id": qt.found.option.part.id,
+            "count": qt.found.option.count,
+            "price_each": round(qt.found.option.unit_usd * rate, 2),
+        },
+        "to_quote": sorted(quoted),
+        "priced_total": round(qt.priced_usd * rate, 2),
+    }
+
+
 def _beat_json(sug: Any, q: Any, a: Any) -> dict[str, Any] | None:
     if q.beat is None:
         return None
@@ -95,6 +123,7 @@ def json_out(sug: Any, q: Any, a: Any, rate: float) -> dict[str, Any]:
         "runners_up": [_alt(r, sug.currency, rate) for r in sug.runners_up],
         "runners_up_basis": sug.runners_up_basis,
         "older_platform": _older_json(sug, rate),
+        "current_platform_quote": _quote_json(sug, rate),
         "list_priced": [
             {"part": p.part, "amount": p.amount, "currency": p.currency, "source": p.source, "date": p.date}
             for p in sug.list_priced
@@ -151,6 +180,8 @@ def print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> Non
         print(f"Runners-up: {sug.runners_up_basis}")
     if sug.older is not None:
         print(f"Older platform: {sug.older.text}")
+    if sug.quote is not None:
+        print(f"Current platform to quote: {sug.quote.text}")
     for note in sug.notes:
         print(f"  note: {note}")
     if output:

@@ -32,6 +32,7 @@ from rigplan.suggest.explain import (
 from rigplan.suggest.found import GpuOption
 from rigplan.suggest.older import OlderAlternative, older_alternative
 from rigplan.suggest.question import Goal, Question, SuggestError
+from rigplan.suggest.quote import Quote, quote_current
 from rigplan.suggest.said import ListPrice, list_prices, older_fallback, said
 from rigplan.suggest.search import Found, Search
 from rigplan.wording import money, plural
@@ -60,6 +61,7 @@ class Suggestion:
     assumed: list[str] = field(default_factory=list)  # what the answer takes as given: PSU figure, tax, inferred data
     unchecked_extra: list[str] = field(default_factory=list)  # what no rule checks but an expert would (cooler)
     older: OlderAlternative | None = None  # from $5,000: the older platform's best build, named beside the answer
+    quote: Quote | None = None  # answered on an older platform: the current workstation platform to quote (quote.py)
     list_priced: list[ListPrice] = field(default_factory=list)  # parts priced at a maker's list price (said)
     runners_up_basis: str = ""  # how the runners-up compare with the answer ("" when the answer is as searched)
 
@@ -131,6 +133,7 @@ def suggest(
     slots = slots_block(s, s.options)
     if slots:  # no board can carry any option: said at once, without a search that can only fail
         raise SuggestError(f"{_why_none(s, searched=False)}: {slots}")
+    current = s
     s, older, found = _platform(s, s.best(), progress, cancelled)
     if found is None:
         raise SuggestError(_why_none(s))
@@ -146,6 +149,8 @@ def suggest(
     sug.spending = spending
     if s is older:
         sug.notes.insert(0, older_fallback(s, found))
+        if explain and s.q.expert:
+            sug.quote = quote_current(current, found)
     if explain:
         # What binds, the next steps and the runners-up compare searched builds with searched builds: for the goals
         # that buy only the essentials, the answer as searched, so their few dollars never make a rival look better.

@@ -86,6 +86,8 @@ def explanation_html(s: Suggestion) -> str:
         out.append(f"<p><b>Runners-up</b>{basis}</p><ul>{items}</ul>")
     if s.older is not None:
         out.append(f"<p><b>Older platform:</b> {html.escape(s.older.text)}.</p>")
+    if s.quote is not None:
+        out.append(f"<p><b>Current platform to quote:</b> {html.escape(s.quote.text)}.</p>")
     out.append("<p><small>" + "; ".join(html.escape(n) for n in s.notes) + f"; {s.seconds:.2f} s</small></p>")
     return "".join(out)
 

@@ -1,0 +1,88 @@
+"""Issue 37, fifth round: when a 3+ GPU question is answered on an older platform because no current workstation
+platform has a priced CPU and board, the answer names the same GPUs on a current one to quote (suggest/quote.py):
+every check passing, the essentials asked, the CPU and board said to have no price, and the most they may cost.
+On the real catalog; every figure checked against the catalog's own prices and check()."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from rigplan.catalog.loader import Catalog
+from rigplan.model.assumptions import Assumptions
+from rigplan.model.parts import Cpu, Kind, Memory
+from rigplan.rules import check
+from rigplan.suggest import Question, suggest
+from rigplan.suggest.found import WORKSTATION_SOCKETS, is_current, platform_key
+from rigplan.suggest.quote import Quote
+from test_suggest_cli import run
+
+A = Assumptions()
+
+
+def _money(text: str, after: str) -> float:
+    got = re.search(re.escape(after) + r" \$([\d,]+)", text)
+    assert got is not None, (after, text)
+    return float(got.group(1).replace(",", ""))
+
+
+def _catalog_usd(catalog: Catalog, kind: Kind, pid: str) -> float | None:
+    table = catalog.table(kind)
+    price = table.column("price")[table.ids.index(pid)]
+    return float(price["amount"]) if price else None
+
+
+@pytest.mark.parametrize("gpus", [3, 4])
+def test_an_older_platform_answer_names_a_current_platform_to_quote(catalog: Catalog, gpus: int) -> None:
+    sug = suggest(catalog, A, Question(budget=12000, gpus=gpus))
+    board = sug.build.first(Kind.MOTHERBOARD)
+    assert board is not None and not is_current(board.socket)  # the premise: answered on an older platform
+    qt = sug.quote
+    assert isinstance(qt, Quote)
+    build = qt.found.build(A)
+    # The same GPUs, on a current workstation platform, every check passing.
+    assert qt.found.option.part.id == sug.found.option.part.id and build.count(Kind.GPU) == gpus
+    qboard, cpu, ram = build.first(Kind.MOTHERBOARD), build.first(Kind.CPU), build.first(Kind.MEMORY)
+    assert qboard is not None and platform_key(qboard.socket) in WORKSTATION_SOCKETS
+    assert check(build).ok
+    # The essentials asked of it: RAM twice the GPUs' memory, 4 cores per GPU and 16 at least.
+    assert isinstance(ram, Memory) and (ram.capacity_gb or 0) >= 2 * sug.found.option.vram_gb
+    assert isinstance(cpu, Cpu) and (cpu.cores or 0) >= max(4 * gpus, 16)
+    # What is to quote has no price in the catalog; everything else carries the catalog's own.
+    quoted = {p.id for p in qt.unpriced}
+    assert quoted and quoted <= {qboard.id, cpu.id}
+    assert all(_catalog_usd(catalog, p.kind, p.id) is None for p in qt.unpriced)
+    rest = sum(_catalog_usd(catalog, p.kind, p.id) or 0.0 for p, _ in qt.found.parts if p.id not in quoted)
+    gpus_usd = qt.found.option.cost_usd
+    assert qt.priced_usd == pytest.approx(rest + gpus_usd, abs=0.01)
+    # The figures said: the priced parts' total, the room the budget leaves and the saving against the answer.
+    said = qt.text
+    assert "no price in the catalog: quote" in said and qboard.name in said and cpu.name in said
+    priced = _money(said, "cost")
+    assert priced == pytest.approx(qt.priced_usd, abs=1)
+    assert _money(said, "cost at most") == pytest.approx(12000 - qt.priced_usd, abs=1)
+    assert _money(said, "less than this answer if under") == pytest.approx(sug.total - qt.priced_usd, abs=1)
+    assert "0.01" not in said and "nominal" not in said  # the search's nominal cents never reach the answer
+
+
+def test_no_quote_when_the_answer_is_on_a_current_platform(catalog: Catalog) -> None:
+    sug = suggest(catalog, A, Question(budget=8000, gpus=2))
+    board = sug.build.first(Kind.MOTHERBOARD)
+    assert board is not None and is_current(board.socket) and sug.quote is None
+
+
+def test_the_cli_prints_and_serialises_the_quote() -> None:
+    text = run("suggest", "--budget", "12000", "--gpus", "3")
+    js = run("suggest", "--budget", "12000", "--gpus", "3", "--json")
+    assert text.returncode == 0 and js.returncode == 0, text.stderr + js.stderr
+    line = next(x for x in text.stdout.splitlines() if x.startswith("Current platform to quote: "))
+    data = json.loads(js.stdout)["current_platform_quote"]
+    assert data["text"] in line
+    to_quote = set(data["to_quote"])
+    assert to_quote and all(p["price"] is None for p in data["parts"] if p["id"] in to_quote)
+    priced = [p["price"] for p in data["parts"] if p["id"] not in to_quote]
+    assert all(isinstance(x, float) and x > 0 for x in priced)
+    assert data["gpus"]["count"] == 3
+    assert data["priced_total"] == pytest.approx(sum(priced) + 3 * data["gpus"]["price_each"], abs=0.05)
