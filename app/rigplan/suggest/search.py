@@ -28,7 +28,7 @@ from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.breakeven import Breakeven, Score, better
 from rigplan.suggest.candidates import candidates, most_x16
 from rigplan.suggest.complete import Candidates, Completion, Context
-from rigplan.suggest.expert import Minimums, gpu_unknowns, stack_fails, strict_for
+from rigplan.suggest.expert import Minimums, fits_with_room, gpu_unknowns, stack_fails, strict_for
 from rigplan.suggest.found import CURRENT_FROM_USD, ORDER, Cancelled, Found, GpuOption, Stats, is_current, vendor_of
 from rigplan.suggest.pricing import Budget, Pricing
 from rigplan.suggest.pruning import PowerPruner
@@ -160,6 +160,9 @@ class Search:
                     need = self.q.fit.need(n)
                     if need is None or gpu.vram_gb is None or gpu.vram_gb < need[0]:
                         self.stats.too_small_for_fit += 1
+                        continue
+                    if self.minimums.fit_room and not fits_with_room(need[0], gpu.vram_gb):
+                        self.stats.tight_for_fit += 1  # fits, but fills more than FULL_SHARE of each card
                         continue
                 vram = (gpu.vram_gb or 0.0) * n
                 out.append(GpuOption(i, gpu, n, usd, speed.value * multi_gpu(self.perf, speed, n, eff)[0], vram, sig))
