@@ -117,7 +117,8 @@ def _why_none_said(s: Search, searched: bool) -> str:
     budget = money(q.currency, q.budget or 0, 0)
     o = cheapest.option
     return (
-        f"{what} fits {budget}: the cheapest is {money(q.currency, s.from_usd(cheapest.total_usd), 0)} "
+        # rounded up: the price said buys the build when asked as the budget
+        f"{what} fits {budget}: the cheapest is {money(q.currency, math.ceil(s.from_usd(cheapest.total_usd)), 0)} "
         f"({o.count}x {o.part.name})"
     )
 
