@@ -150,3 +150,16 @@ def test_the_line_on_the_whole_catalog(catalog: Catalog, one_card: tuple[str, fl
         assert card is not None and gb <= FULL_SHARE * card
         assert gb == at or card != vram
         assert any("within 90% of each card's memory" in line for line in sug.minimums)
+
+
+def test_no_card_has_the_headroom_names_the_tight_one(catalog: Catalog) -> None:
+    """A workload at 95 % of the largest card any one-GPU build may take: no card holds it with the headroom, so
+    the line says that (once) and names the tight build on that largest card, 95 % full."""
+    from rigplan.suggest.search import Search
+
+    largest = max(o.part.vram_gb or 0 for o in Search(catalog, A, Question(budget=20000, gpus=1)).options)
+    with pytest.raises(SuggestError) as exc:
+        suggest(catalog, A, Question(budget=20000, gpus=1, fit=planted(0.95 * largest)), explain=False)
+    line = str(exc.value)
+    assert line.count("headroom") == 2 and "no priced GPU with a speed figure that holds it with that headroom" in line
+    assert f"GB per GPU of the {largest:g} GB each card has, 95% full" in line and "only tighter is 1x " in line

@@ -95,7 +95,9 @@ def _why_none_said(s: Search, searched: bool) -> str:
         what += f" with {q.target:g} GB of GPU memory"
     if not s.options:  # no GPU qualifies at all: say that, not "no build passes"
         gpu = f"GPU with {q.min_vram_gb:g} GB or more" if q.min_vram_gb else "GPU"
-        fit = f" big enough for the workload{room_said(s)}" if q.fit is not None else ""
+        if q.fit is not None and room_said(s):
+            return f"{what}: the catalog has no priced {gpu} with a speed figure that holds it with that headroom"
+        fit = " big enough for the workload" if q.fit is not None else ""
         return f"{what}: the catalog has no priced {gpu}{fit} with a speed figure"
     if not searched:
         return what
