@@ -106,10 +106,12 @@ def fit_text(q: Question, found: Found) -> str:
         return f"fits {q.fit.label}: not sized for {o.count} GPUs"
     gb, how = need
     spread = "" if o.count == 1 else f", {how} across {o.count} GPUs"
-    text = f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
-    if o.part.vram_gb and not fits_with_room(gb, o.part.vram_gb):  # only with the expert's minimums off
+    vram = o.part.vram_gb
+    share = f" ({gb / vram:.0%})" if vram else ""
+    text = f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {vram:g} GB each card has{share}{spread}"
+    if vram and not fits_with_room(gb, vram):  # only with the expert's minimums off
         text += (
-            f"; it fills {gb / o.part.vram_gb:.0%} of each card's memory: a real file, the CUDA context and "
+            f"; it fills {gb / vram:.0%} of each card's memory: a real file, the CUDA context and "
             f"fragmentation may not fit (an expert leaves at least {1 - FULL_SHARE:.0%}; with the expert's minimums "
             "on, this build is not offered)"
         )
