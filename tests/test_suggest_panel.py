@@ -220,6 +220,8 @@ def judge_issue_37(sug, spec: dict[str, object], n: int, gpu: Gpu, cpu: Cpu) -> 
         full = need > 0.9 * (gpu.vram_gb or 0)
         if full != ("it fills" in sug.fit_text):
             bad.append(f"{need} GB of {gpu.vram_gb} GB per card: the > 90 % flag is wrong")
+        if full:  # an expert leaves at least 10 % of each card free (vLLM's gpu_memory_utilization 0.9)
+            bad.append(f"{need} GB of {gpu.vram_gb} GB per card: more than 90 % full")
     return bad
 
 

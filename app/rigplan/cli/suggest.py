@@ -238,7 +238,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--no-expert-minimums",
         action="store_true",
         help="drop the expert's minimums (RAM, cores, x8 lanes, NVMe SSD, PSU and connectors without a warning, "
-        "a roomy case for 3+ GPUs): any build that check() passes with no error",
+        "a roomy case for 3+ GPUs, a --fit-model workload within 90%% of each card's memory): any build that "
+        "check() passes with no error",
     )
     p.add_argument(
         "--allow-missing-data",

@@ -16,7 +16,7 @@ from rigplan.rules.findings import Report, Severity
 from rigplan.suggest.balance import Balance, balance, short_essential
 from rigplan.suggest.balance import text as spending_text
 from rigplan.suggest.blocker import slots_block
-from rigplan.suggest.expert import Minimums
+from rigplan.suggest.expert import FULL_SHARE, Minimums, fits_with_room
 from rigplan.suggest.explain import (
     NEXT_STEPS,
     Alternative,
@@ -36,8 +36,6 @@ from rigplan.suggest.quote import Quote, quote_current
 from rigplan.suggest.said import ListPrice, list_prices, older_fallback, said
 from rigplan.suggest.search import Found, Search
 from rigplan.wording import money, plural
-
-FULL_SHARE = 0.9  # a workload above this share of a card's memory is flagged (fit_text)
 
 
 @dataclass
@@ -110,11 +108,14 @@ def fit_text(q: Question, found: Found) -> str:
         return f"fits {q.fit.label}: not sized for {o.count} GPUs"
     gb, how = need
     spread = "" if o.count == 1 else f", {how} across {o.count} GPUs"
-    text = f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {o.part.vram_gb:g} GB each card has{spread}"
-    if o.part.vram_gb and gb > FULL_SHARE * o.part.vram_gb:
+    vram = o.part.vram_gb
+    share = f" ({gb / vram:.0%})" if vram else ""
+    text = f"fits {q.fit.label}: {gb:.1f} GB per GPU of the {vram:g} GB each card has{share}{spread}"
+    if vram and not fits_with_room(gb, vram):  # only with the expert's minimums off
         text += (
-            f"; it fills {gb / o.part.vram_gb:.0%} of each card's memory: a real file, the CUDA context and "
-            "fragmentation may not fit (an expert leaves at least 10 %)"
+            f"; it fills {gb / vram:.0%} of each card's memory: a real file, the CUDA context and "
+            f"fragmentation may not fit (an expert leaves at least {1 - FULL_SHARE:.0%}; with the expert's minimums "
+            "on, this build is not offered)"
         )
     return text
 

@@ -77,6 +77,22 @@ DEFAULT_CHANNELS = 2  # a CPU of unknown channel count: every desktop platform i
 # have no sourced capacity here: they stand as the CPU maker's own sizing.
 BOXED_W = {"LGA1700": 65.0}
 
+# The most of a card's memory a workload may fill for the expert to sell the machine for it: the rest is headroom for
+# what the planner's estimate leaves out or cannot know (the CUDA context and kernels, the caching allocator's
+# fragmentation, a real data file's longer sequences). Sources: vLLM's `gpu_memory_utilization` defaults to 0.9 (vLLM
+# engine arguments, docs.vllm.ai): a serving engine that sizes every tensor itself still leaves 10 % of each GPU
+# alone; Hugging Face's "Model training anatomy" (transformers docs) measures the CUDA kernels alone at 1.3 GB
+# ("1-2GB") of a GPU before any weight, where the planner counts 0.5 GB of overhead; Answer.AI's FSDP+QLoRA
+# benchmarks (github.com/AnswerDotAI/fsdp_qlora, benchmarks_03_2024.md) report Llama 2 7B LoRA at 10.22 GiB of peak
+# memory reserved by PyTorch's caching allocator against 9.16 GiB allocated (12 % more). One home: the search's
+# qualifying test (fits_with_room), the answer's flag (suggest.answer.fit_text) and the docs read it.
+FULL_SHARE = 0.9
+
+
+def fits_with_room(need_gb: float, vram_gb: float) -> bool:
+    """The workload's memory per GPU is at most FULL_SHARE of the card's (exactly 90 % qualifies, above does not)."""
+    return need_gb <= FULL_SHARE * vram_gb
+
 
 @dataclass(frozen=True)
 class Minimums:
@@ -99,6 +115,9 @@ class Minimums:
     cooler_known: bool = False
     # A full tower or bench for 2+ open-air cards above HOT_OPEN_AIR_W each (AIRY_CASE).
     airy_case: bool = False
+    # Must fit a workload: its memory per GPU at most FULL_SHARE of each card's (fits_with_room; the search's GPU
+    # options read it, suggest.search).
+    fit_room: bool = False
 
     @classmethod
     def for_option(cls, q: Any, gpus: int, vram_gb: float, gpu: Gpu | None = None) -> Minimums:
@@ -117,7 +136,10 @@ class Minimums:
         gen = pcie_gen(gpu) if on and gpu is not None and gpus >= 2 else None
         pcie = 4 if gen and gen >= 4 else None
         airy = on and gpus >= 2 and gpu is not None and hot_open_air(gpu)
-        return cls(gpus, ram, cores, storage, on, on, on, on and gpus >= 3, psu, pcie, cooler_known=ess, airy_case=airy)
+        room = on and getattr(q, "fit", None) is not None and bool(getattr(q, "fit_room", True))
+        return cls(
+            gpus, ram, cores, storage, on, on, on, on and gpus >= 3, psu, pcie, ess, airy_case=airy, fit_room=room
+        )
 
     def lines(self) -> list[str]:
         """The minimums as the answer states them."""
@@ -145,6 +167,11 @@ class Minimums:
             out.append("a cooler rated for the CPU's sustained boost power")
         if self.airy_case:
             out.append(f"a full tower or test bench for 2+ open-air cards above {HOT_OPEN_AIR_W:,.0f} W each")
+        if self.fit_room:
+            out.append(
+                f"the workload within {FULL_SHARE:.0%} of each card's memory "
+                f"({1 - FULL_SHARE:.0%} headroom for the CUDA context and fragmentation)"
+            )
         return out
 
     def part_ok(self, part: Part) -> bool:

@@ -13,6 +13,7 @@ from rigplan.suggest.expert import STACK_RULES
 from rigplan.suggest.found import GpuOption
 from rigplan.suggest.question import Goal, SuggestError
 from rigplan.suggest.search import Found, Search
+from rigplan.suggest.tight import room_said, tight_alternative
 from rigplan.wording import BreakEven, money
 
 NEXT_STEPS = (100.0, 500.0)
@@ -73,20 +74,29 @@ def _never(s: Search, found: Found) -> str:
 
 
 def _why_none(s: Search, searched: bool = True) -> str:
-    """Why no build answers (searched=False: only the question's own words, for a caller that names the blocker)."""
+    """Why no build answers (searched=False: only the question's own words, for a caller that names the blocker),
+    and, for a workload held to the expert's headroom, the best build that fits it only tighter (suggest.tight)."""
+    why = _why_none_said(s, searched)
+    tight = tight_alternative(s) if searched else ""
+    return f"{why}; {tight}" if tight else why
+
+
+def _why_none_said(s: Search, searched: bool) -> str:
     q = s.q
     what = f"no priced {_gpus(q.gpus)}build"
     if q.min_vram_gb:
         what += f" with {q.min_vram_gb:g} GB per GPU"
     if q.fit is not None:
         sizes = ", ".join(f"{gb:.1f} GB per GPU on {n}" for n, gb, _ in q.fit.per_gpu_gb if n in q.counts())
-        what += f" that fits {q.fit.label} ({sizes})"
+        what += f" that fits {q.fit.label}{room_said(s)} ({sizes})"
     if q.goal is Goal.CHEAPEST_THROUGHPUT:
         what += f" reaching {q.target:g} V100-equivalents"
     elif q.goal is Goal.CHEAPEST_VRAM:
         what += f" with {q.target:g} GB of GPU memory"
     if not s.options:  # no GPU qualifies at all: say that, not "no build passes"
         gpu = f"GPU with {q.min_vram_gb:g} GB or more" if q.min_vram_gb else "GPU"
+        if q.fit is not None and room_said(s):
+            return f"{what}: the catalog has no priced {gpu} with a speed figure that holds it with that headroom"
         fit = " big enough for the workload" if q.fit is not None else ""
         return f"{what}: the catalog has no priced {gpu}{fit} with a speed figure"
     if not searched:
@@ -107,7 +117,12 @@ def _why_none(s: Search, searched: bool = True) -> str:
             )
         return why + " (with these constraints and assumptions)"
     budget = money(q.currency, q.budget or 0, 0)
-    return f"{what} fits {budget}: the cheapest is {money(q.currency, s.from_usd(cheapest.total_usd), 0)}"
+    o = cheapest.option
+    return (
+        # rounded up: the price said buys the build when asked as the budget
+        f"{what} fits {budget}: the cheapest is {money(q.currency, math.ceil(s.from_usd(cheapest.total_usd)), 0)} "
+        f"({o.count}x {o.part.name})"
+    )
 
 
 def _binding(s: Search, found: Found) -> tuple[str, str]:

@@ -115,6 +115,7 @@ class Stats:
     unknown_speed: int = 0  # priced GPUs skipped: no speed figure (never taken as speed 1)
     unknown_vram: int = 0
     too_small_for_fit: int = 0  # GPU options whose memory per GPU is below the workload's need (or unknown)
+    tight_for_fit: int = 0  # GPU options the workload fits only above the expert's share (expert.FULL_SHARE)
     missing_data_gpus: int = 0  # GPUs left out because a rule that reads the card alone is not checked (gpu-radiator)
     rejected: int = 0  # complete builds check() passed that the strict verdicts turned down (a leaf test)
     open_air_stacks: int = 0  # options of 3+ open-air cards (or of unknown cooling) left out: gpu-spacing

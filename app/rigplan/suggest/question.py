@@ -70,6 +70,9 @@ class Question:
     allow_missing_data: bool = False
     # Must fit this workload: each GPU holds at least the workload's memory per GPU for that many GPUs.
     fit: FitNeed | None = None
+    # With `expert` on, the workload may fill at most suggest.expert.FULL_SHARE (90 %) of each card's memory; False
+    # asks for the tight fits alone (the no-answer's named alternative, suggest.tight).
+    fit_room: bool = True
     # The balance stage's essentials as minimums of the search itself (system RAM twice the GPUs' memory, a cooler
     # rated for the CPU): set by the answer when the best GPUs leave an essential over the budget and it trades
     # them for a set that has every essential (suggest.answer: _trade, docs/suggest.md).

@@ -28,7 +28,7 @@ from rigplan.rules.power import cpu_boost_w
 from rigplan.suggest.breakeven import Breakeven, Score, better
 from rigplan.suggest.candidates import candidates, most_x16
 from rigplan.suggest.complete import Candidates, Completion, Context
-from rigplan.suggest.expert import Minimums, gpu_unknowns, stack_fails, strict_for
+from rigplan.suggest.expert import FULL_SHARE, Minimums, fits_with_room, gpu_unknowns, stack_fails, strict_for
 from rigplan.suggest.found import CURRENT_FROM_USD, ORDER, Cancelled, Found, GpuOption, Stats, is_current, vendor_of
 from rigplan.suggest.pricing import Budget, Pricing
 from rigplan.suggest.pruning import PowerPruner
@@ -161,9 +161,18 @@ class Search:
                     if need is None or gpu.vram_gb is None or gpu.vram_gb < need[0]:
                         self.stats.too_small_for_fit += 1
                         continue
+                    if self.minimums.fit_room and not fits_with_room(need[0], gpu.vram_gb):
+                        self.stats.tight_for_fit += 1  # fits, but fills more than FULL_SHARE of each card
+                        continue
                 vram = (gpu.vram_gb or 0.0) * n
                 out.append(GpuOption(i, gpu, n, usd, speed.value * multi_gpu(self.perf, speed, n, eff)[0], vram, sig))
         if forced is not None and not out:
+            if self.stats.tight_for_fit:  # it fits the workload, only without the expert's headroom
+                raise SuggestError(
+                    f"the GPU you asked for fits the workload only above {FULL_SHARE:.0%} of its memory (the "
+                    f"expert's minimum leaves {1 - FULL_SHARE:.0%} for the CUDA context and fragmentation; "
+                    "--no-expert-minimums drops it)"
+                )
             raise SuggestError("the GPU you asked for has no price, no speed figure or too little memory")
         return out
 

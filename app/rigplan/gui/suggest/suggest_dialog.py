@@ -116,7 +116,8 @@ class SuggestDialog(QDialog):
         self.expert.setToolTip(
             "RAM >= the GPUs' memory (32 GB at least) filling the CPU's channels; cores >= 4 per GPU (6 at least); "
             "x8 or better per GPU; an NVMe SSD of 1 TB (2 TB from 2 GPUs); a PSU at RigPlan's recommended size with no "
-            "connector warning; an ATX tower or bench for 3+ GPUs. Off: any build with no check error."
+            "connector warning; an ATX tower or bench for 3+ GPUs; a workload to fit within 90 % of each card's "
+            "memory. Off: any build with no check error."
         )
         self.missing = QCheckBox("Allow parts with missing data")
         self.missing.setToolTip(
