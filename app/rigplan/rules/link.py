@@ -140,16 +140,16 @@ def one_link(c: Any, gpu: Any, budget: int | None) -> None:
     lanes = min(slot.lanes, budget if via_cpu and budget else slot.lanes, own_lanes or slot.lanes)
     if gen >= own_gen and lanes >= (own_lanes or lanes):
         return  # the card's own link: nothing to say
-    # What binds, each said once: the slot as listed, the chipset's cap, the CPU's generation, the CPU's lanes
+    # What binds: each limit that alone would hold the link where it is (a PCIe 3.0 CPU on an A520 board: both)
     why = []
-    if slot_gen < own_gen or slot.lanes < (own_lanes or 0):
+    if (slot_gen == gen < own_gen) or (slot.lanes == lanes < (own_lanes or lanes + 1)):
         side = "" if via_cpu else " from the chipset"
         why.append(f"the board lists the slot as PCIe {slot.gen} x{slot.lanes}{side}")
-    if cap is not None and cap[0] < own_gen:
+    if cap is not None and cap[0] == gen < own_gen:
         why.append(f"the {board.chipset} chipset runs the CPU's lanes at PCIe {cap[0]}.0 ({cap[1]})")
-    if cpu_gen is not None and cpu_gen < min(slot_gen, own_gen, cap[0] if cap else own_gen):
+    if cpu_gen is not None and cpu_gen == gen < own_gen:
         why.append(f"the {cpu.name}'s lanes are PCIe {cpu_gen}.0")
-    if via_cpu and budget and budget < min(slot.lanes, own_lanes or slot.lanes):
+    if via_cpu and budget and budget == lanes < min(slot.lanes, own_lanes or slot.lanes):
         why.append(f"the {cpu.name} gives graphics {budget} lanes")
     have = gbs(gen, lanes)
     full = gbs(own_gen, own_lanes or lanes)
