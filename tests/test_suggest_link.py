@@ -58,11 +58,22 @@ def test_the_link_step_asks_only_what_holds_the_link_back(cat: Catalog) -> None:
     gen4, gen3 = part(cat, Kind.CPU, "AMD Ryzen 9 5900XT"), part(cat, Kind.CPU, "AMD Ryzen 5 5500")
     assert link_short(gpu, 1, [a520, gen4]) == ("PCIe 3.0", Kind.MOTHERBOARD)
     assert link_short(gpu, 1, [b550, gen3]) == ("PCIe 3.0", Kind.CPU)
-    assert link_short(gpu, 1, [a520, gen3]) == ("PCIe 3.0", Kind.GPU)  # both: the whole build searched again
+    assert link_short(gpu, 1, [a520, gen3]) == ("PCIe 3.0", Kind.MOTHERBOARD)  # the board first (below)
     assert link_short(gpu, 1, [b550, gen4]) is None
     assert link_short(gpu, 2, [a520, gen4]) is None  # 2+ cards: the minimums ask it already
     old = next(g for g in cat.of_kind(Kind.GPU) if g.chipset == RTX_2080_TI)  # a PCIe 3.0 card: nothing to buy
     assert link_short(old, 1, [a520, gen3]) is None
+
+
+def test_a_one_part_swap_keeps_the_other_part_only_when_it_gives_the_link(cat: Catalog) -> None:
+    """balance's swaps judge the swapped part and its pairing with the CPU: a B550 board swapped in beside a PCIe 3.0
+    CPU must not count as the link bought, nor a PCIe 4.0 CPU swapped in on an A520 board."""
+    a520, b550 = part(cat, Kind.MOTHERBOARD, A520), part(cat, Kind.MOTHERBOARD, B550)
+    gen4, gen3 = part(cat, Kind.CPU, "AMD Ryzen 9 5900XT"), part(cat, Kind.CPU, "AMD Ryzen 5 5500")
+    need = link_minimum(4)
+    assert need.with_cpu(gen4, b550)
+    assert not need.with_cpu(gen3, b550) and not need.with_cpu(gen4, a520)
+    assert link_minimum(None).with_cpu(gen3, a520)
 
 
 def suggest(*args: str) -> dict[str, Any]:

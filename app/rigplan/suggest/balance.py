@@ -103,7 +103,7 @@ def _targets(s: Search, found: Found, essentials_only: bool) -> list[tuple[Targe
     short_link = link_short(o.part, n, [p for p, _ in found.parts])
 
     def link(need: Minimums) -> tuple[str, Minimums, Kind]:
-        now, kind = short_link or ("", Kind.GPU)
+        now, kind = short_link or ("", Kind.MOTHERBOARD)
         want = max(need.cpu_pcie_gen or 0, LINK_GEN)
         return f"a PCIe {want}.0 or newer link for the GPU (now {now})", replace(need, cpu_pcie_gen=want), kind
 

@@ -158,7 +158,7 @@ class Minimums:
             if self.cpu_pcie_gen and not _gen_at_least(part.pcie_gen, self.cpu_pcie_gen):
                 return False
             return (part.cores or 0) >= self.cores
-        if isinstance(part, Motherboard) and self.cpu_pcie_gen:
+        if self.cpu_pcie_gen and isinstance(part, Motherboard):
             gen = board_gen(part)  # the GPU slot's generation under the chipset's cap; unknown: no
             return gen is not None and gen >= self.cpu_pcie_gen
         if isinstance(part, Psu) and self.psu_w:
@@ -186,9 +186,12 @@ class Minimums:
 
     def with_cpu(self, cpu: Cpu | None, part: Part) -> bool:
         """The minimums that pair a part with the chosen CPU: the kit's modules fill its channels; the cooler's
-        rating covers its sustained boost power (a cooler without a rating passes: the data does not tell)."""
+        rating covers its sustained boost power (a cooler without a rating passes: the data does not tell); board and
+        CPU both give the link generation asked (balance's one-part swaps see the pair, not only the part swapped)."""
         if cpu is None:
             return True
+        if self.cpu_pcie_gen and isinstance(part, Motherboard):  # the pair's link: a one-part swap keeps the other
+            return self.part_ok(part) and self.part_ok(cpu)
         if isinstance(part, Memory) and self.fill_channels:
             channels = cpu.memory_channels or DEFAULT_CHANNELS
             return part.modules is not None and part.modules >= channels and part.modules % channels == 0
@@ -206,9 +209,10 @@ LINK_GEN = 4  # the link step's generation: PCIe 4.0 x16 costs an RTX 5090 about
 
 def link_short(gpu: Part, count: int, parts: Sequence[Part]) -> tuple[str, Kind] | None:
     """The balance stage's link step for one card of PCIe 4.0 or newer whose build links it at an older generation
-    (or one the data does not give): (the link now, said; the part to swap for it: the CPU, the board, or, when both
-    hold it back, Kind.GPU, which no part of the build is, so the whole build is searched again). None: no step
-    (2+ cards: the minimums ask it already; a PCIe 3.0 card; a link at 4.0 already)."""
+    (or one the data does not give): (the link now, said; the part to swap for it: the board when it holds the link
+    back, else the CPU). A swap of one part keeps the other only when it gives the link too (`with_cpu` pairs them;
+    the cores step before may have bought a PCIe 4.0 CPU already); else the whole build is searched again. None: no
+    step (2+ cards: the minimums ask it already; a PCIe 3.0 card; a link at 4.0 already)."""
     own = card_gen(gpu)
     if count != 1 or own is None or own < LINK_GEN:
         return None
@@ -219,9 +223,7 @@ def link_short(gpu: Part, count: int, parts: Sequence[Part]) -> tuple[str, Kind]
     if b is not None and c is not None and min(b, c) >= LINK_GEN:
         return None
     now = "not known" if b is None or c is None else f"PCIe {min(b, c)}.0"
-    bad_board, bad_cpu = b is None or b < LINK_GEN, c is None or c < LINK_GEN
-    kind = Kind.GPU if bad_board and bad_cpu else Kind.MOTHERBOARD if bad_board else Kind.CPU
-    return now, kind
+    return now, Kind.MOTHERBOARD if b is None or b < LINK_GEN else Kind.CPU
 
 
 def hot_open_air(gpu: Gpu) -> bool:
