@@ -96,6 +96,7 @@ def platform(cat: Catalog, data: dict[str, Any]) -> tuple[Motherboard, Cpu]:
     return board, cpu
 
 
+@pytest.mark.slow  # a subprocess and a whole-catalog search
 def test_the_eur_answer_buys_the_link_with_the_money_left(cat: Catalog) -> None:
     """EUR 4,000 at 230 V / 16 A: on main an RTX 5090 on an A520 board left EUR 1,560 unspent at PCIe 3.0."""
     data = suggest("--budget", "4000", "--currency", "EUR", "--wall-voltage", "230", "--wall-amps", "16")
@@ -110,6 +111,7 @@ def test_the_eur_answer_buys_the_link_with_the_money_left(cat: Catalog) -> None:
     assert "gpu-lanes: The GPU runs at PCIe 4.0 x16 (the card: PCIe 5.0 x16)" in data["check"]  # the answer says it
 
 
+@pytest.mark.slow  # a subprocess and a whole-catalog search
 def test_an_answer_that_cannot_afford_the_link_says_so_and_states_the_loss(cat: Catalog) -> None:
     data = suggest("--budget", "2500", "--goal", "vram")
     (step,) = [s for s in data["spending"] if "link for the GPU" in s]

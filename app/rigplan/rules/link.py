@@ -142,7 +142,7 @@ def one_link(c: Any, gpu: Any, budget: int | None) -> None:
         return  # the card's own link: nothing to say
     # What binds: each limit that alone would hold the link where it is (a PCIe 3.0 CPU on an A520 board: both)
     why = []
-    if (slot_gen == gen < own_gen) or (slot.lanes == lanes < (own_lanes or lanes + 1)):
+    if (slot_gen == gen < own_gen) or (own_lanes is not None and slot.lanes == lanes < own_lanes):
         side = "" if via_cpu else " from the chipset"
         why.append(f"the board lists the slot as PCIe {slot.gen} x{slot.lanes}{side}")
     if cap is not None and cap[0] == gen < own_gen:
