@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rigplan.model.build import Build
 from rigplan.model.parts import Kind, Psu
-from rigplan.rules import cooling, fit, gpu, memory, server, spacing, units
+from rigplan.rules import cooling, fit, gpu, link, memory, server, spacing, units
 from rigplan.rules import electrical as el
 from rigplan.rules import workstation as ws
 from rigplan.rules.balance import balance
@@ -432,15 +432,20 @@ RULES: tuple[Rule, ...] = (
         gpu_only=False,
         loosest_card=False,
     ),
-    # a note, or a warning below x8
+    # 2+ GPUs: a note, or a warning below x8. One GPU (rules/link.py): a note when its link is below the card's
+    # own, a warning at 8 GB/s or less; its "not checked" (a generation not in the data) is strict for 2+ GPUs only.
     Rule(
         ("gpu-lanes",),
         gpu.gpu_lanes_rule,
         needs=one(K.GPU),
         passes=False,
-        strict_unknown=True,
+        strict_unknown=gpu.lanes_strict_unknown,
         strict_warn=True,
-        strict_reads={K.GPU: count_only, K.MOTHERBOARD: gpu.board_slots, K.CPU: facts("pcie_lanes", "graphics_lanes")},
+        strict_reads={
+            K.GPU: link.link_card,
+            K.MOTHERBOARD: link.link_board,
+            K.CPU: facts("pcie_lanes", "graphics_lanes", "pcie_gen"),
+        },
         power=NONE,
         gpu_only=False,
         loosest_card=False,

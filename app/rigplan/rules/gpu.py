@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from rigplan.model.build import Build
 from rigplan.model.parts import Kind, PcieSlot
+from rigplan.rules import link
 from rigplan.rules.context import Ctx, gpu_slots, mm, open_air, x16_size_slots
 
 K = Kind
@@ -85,10 +87,22 @@ def gpu_expansion_slots(c: Ctx) -> None:
 
 
 def gpu_lanes_rule(c: Ctx) -> None:
-    """Two or more GPUs: the link each runs at (gpu_lanes). A note, or a warning below x8."""
+    """Two or more GPUs: the link each runs at (gpu_lanes), a note, or a warning below x8. One GPU: its link when
+    below the card's own (link.one_link), a note, or a warning at 8 GB/s or less."""
     n = len(c.gpus)
     if n >= 2:
         gpu_lanes(c, n, [i.part for i in c.gpu_items])
+    elif n == 1:
+        cpu = c.cpu
+        known = cpu is not None and (cpu.graphics_lanes is not None or cpu.pcie_lanes is not None)
+        link.one_link(c, c.gpus[0], graphics_lanes(cpu) if known else None)
+
+
+def lanes_strict_unknown(build: Build) -> bool:
+    """gpu-lanes' "not checked" fails a suggestion with 2+ GPUs (x8 per GPU unproven); with one GPU the link's
+    generation is only said, so a part of unknown generation is not refused for it (the balance stage's link step
+    asks for a known one)."""
+    return sum(i.quantity for i in build.items if i.part.kind is Kind.GPU) >= 2
 
 
 def gpu_spacing(c: Ctx) -> None:

@@ -17,7 +17,11 @@ spends what the budget leaves, for the goals that rank GPUs (throughput, GPU mem
    cooler that cannot carry the CPU's heat throttles it; the boxed cooler the CPU's maker sizes for it counts);
 5. CPU cores: 16 at least (Puget Systems: "16 cores is considered minimal for this type of workstation");
 6. storage: 2 TB NVMe for one GPU, 4 TB from two (Lambda's and Bizon's 2-4 GPU workstations ship 2-4 TB NVMe);
-7. PSU headroom: 10 % over the larger of the GPU maker's figure and RigPlan's recommended size.
+7. one GPU of PCIe 4.0 or newer on an older link (a PCIe 3.0 CPU, an A520 board): a PCIe 4.0 or newer link, CPU and
+   board (TechPowerUp: an RTX 5090 about 4 % slower in games at PCIe 3.0 x16 than at 5.0 x16, 1 % at 4.0 x16;
+   Puget Systems: about 10 % slower in DaVinci Resolve at 16 GB/s, none at 32 GB/s; rules/link.py). Last before
+   the PSU: a few percent, bought only with what the steps before leave;
+8. PSU headroom: 10 % over the larger of the GPU maker's figure and RigPlan's recommended size.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from rigplan.model.build import Build, BuildItem
 from rigplan.model.parts import Cooler, Cpu, Kind, Part, Psu
 from rigplan.rules.compat import SINGLE, compatible_mask
 from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
-from rigplan.suggest.expert import Minimums
+from rigplan.suggest.expert import LINK_GEN, Minimums, link_short
 from rigplan.suggest.found import Found
 
 if TYPE_CHECKING:
@@ -99,12 +103,21 @@ def _targets(s: Search, found: Found, essentials_only: bool) -> list[tuple[Targe
     def cooler(need: Minimums) -> tuple[str, Minimums, Kind]:
         return "a cooler rated for the CPU's sustained boost power", replace(need, cooler_known=True), Kind.COOLER
 
+    short_link = link_short(o.part, n, [p for p, _ in found.parts])
+
+    def link(need: Minimums) -> tuple[str, Minimums, Kind]:
+        now, kind = short_link or ("", Kind.MOTHERBOARD)
+        want = max(need.cpu_pcie_gen or 0, LINK_GEN)
+        return f"a PCIe {want}.0 or newer link for the GPU (now {now})", replace(need, cpu_pcie_gen=want), kind
+
     # Cores in two steps: 4 per GPU first (Puget's floor, an essential), then 16, so a circuit or budget that rules
     # out a 16-core part (two RTX 5090 beside a 230 W Ryzen 9 exceed a 120 V / 15 A circuit) still gets 4 per GPU.
     out: list[tuple[Target, bool]] = [(ram, True), (per_gpu, True)]
     if any(isinstance(p, Cooler) and p.rated_tdp_w for p in s.cands.sub.table(Kind.COOLER).parts()):
         out.append((cooler, True))  # only where the catalog rates coolers: else no cooler could meet it
-    return out if essentials_only else [*out, (cores, False), (storage, False)]
+    if essentials_only:
+        return out
+    return [*out, (cores, False), (storage, False), *([(link, False)] if short_link else [])]
 
 
 def _psu_target(s: Search, found: Found, need: Minimums) -> tuple[str, Minimums] | None:

@@ -19,7 +19,7 @@ Two kinds of constraint, kept apart:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,10 +27,11 @@ import numpy as np
 
 from rigplan.catalog.loader import KindTable
 from rigplan.model.build import Build, BuildItem
-from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Part, Psu, Storage
+from rigplan.model.parts import Case, Cooler, Cpu, Gpu, Kind, Memory, Motherboard, Part, Psu, Storage
 from rigplan.rules.context import Ctx, open_air
 from rigplan.rules.engine import RULES
 from rigplan.rules.findings import Report, Severity
+from rigplan.rules.link import board_gen, card_gen, gen_of
 from rigplan.rules.power import cpu_boost_w
 from rigplan.rules.rule import Facts, Power, Rule, verdicts
 from rigplan.suggest.gpu_facts import pcie_gen, psu_floor_w
@@ -108,8 +109,9 @@ class Minimums:
     roomy_case: bool  # an ATX-class tower or bench for 3+ GPUs
     # The PSU by the GPU maker's figure (suggest.gpu_facts.psu_floor_w); None: no maker's figure for these GPUs.
     psu_w: float | None = None
-    # The CPU's PCIe generation for 2+ cards of PCIe 4.0 or newer (x8 per GPU means x8 at the card's own
-    # generation); None: any.
+    # The link generation the platform gives the cards, CPU and board both (a PCIe 4.0 CPU on an A520 board runs
+    # at 3.0: rules/link.py): asked for 2+ cards of PCIe 4.0 or newer (x8 per GPU means x8 at the card's own
+    # generation), and by the balance stage's link step for one; None: any.
     cpu_pcie_gen: int | None = None
     # The balance stage's: a cooler whose rating is known and covers the CPU (the boxed cooler does not count).
     cooler_known: bool = False
@@ -160,7 +162,8 @@ class Minimums:
         if self.roomy_case:
             out.append("an ATX-class tower or test bench for 3+ GPUs")
         if self.cpu_pcie_gen:
-            out.append(f"a PCIe {self.cpu_pcie_gen}.0 CPU for PCIe {self.cpu_pcie_gen}.0 cards at x8")
+            x8 = " at x8" if self.gpus >= 2 else ""
+            out.append(f"a PCIe {self.cpu_pcie_gen}.0 CPU and board for PCIe {self.cpu_pcie_gen}.0 cards{x8}")
         if self.psu_w:
             out.append(f"a PSU >= {self.psu_w:,.0f} W by the GPU maker's figure")
         if self.cooler_known:
@@ -182,6 +185,9 @@ class Minimums:
             if self.cpu_pcie_gen and not _gen_at_least(part.pcie_gen, self.cpu_pcie_gen):
                 return False
             return (part.cores or 0) >= self.cores
+        if self.cpu_pcie_gen and isinstance(part, Motherboard):
+            gen = board_gen(part)  # the GPU slot's generation under the chipset's cap; unknown: no
+            return gen is not None and gen >= self.cpu_pcie_gen
         if isinstance(part, Psu) and self.psu_w:
             return part.wattage is not None and part.wattage >= self.psu_w - 1e-9
         if isinstance(part, Storage):
@@ -207,9 +213,12 @@ class Minimums:
 
     def with_cpu(self, cpu: Cpu | None, part: Part) -> bool:
         """The minimums that pair a part with the chosen CPU: the kit's modules fill its channels; the cooler's
-        rating covers its sustained boost power (a cooler without a rating passes: the data does not tell)."""
+        rating covers its sustained boost power (a cooler without a rating passes: the data does not tell); board and
+        CPU both give the link generation asked (balance's one-part swaps see the pair, not only the part swapped)."""
         if cpu is None:
             return True
+        if self.cpu_pcie_gen and isinstance(part, Motherboard):  # the pair's link: a one-part swap keeps the other
+            return self.part_ok(part) and self.part_ok(cpu)
         if isinstance(part, Memory) and self.fill_channels:
             channels = cpu.memory_channels or DEFAULT_CHANNELS
             return part.modules is not None and part.modules >= channels and part.modules % channels == 0
@@ -220,6 +229,28 @@ class Minimums:
             boost = cpu_boost_w(cpu)
             return boost is None or part.rated_tdp_w >= boost[0]
         return True
+
+
+LINK_GEN = 4  # the link step's generation: PCIe 4.0 x16 costs an RTX 5090 about 1 % (TechPowerUp; rules/link.py)
+
+
+def link_short(gpu: Part, count: int, parts: Sequence[Part]) -> tuple[str, Kind] | None:
+    """The balance stage's link step for one card of PCIe 4.0 or newer whose build links it at an older generation
+    (or one the data does not give): (the link now, said; the part to swap for it: the board when it holds the link
+    back, else the CPU). A swap of one part keeps the other only when it gives the link too (`with_cpu` pairs them;
+    the cores step before may have bought a PCIe 4.0 CPU already); else the whole build is searched again. None: no
+    step (2+ cards: the minimums ask it already; a PCIe 3.0 card; a link at 4.0 already)."""
+    own = card_gen(gpu)
+    if count != 1 or own is None or own < LINK_GEN:
+        return None
+    board = next((p for p in parts if isinstance(p, Motherboard)), None)
+    cpu = next((p for p in parts if isinstance(p, Cpu)), None)
+    b = board_gen(board) if board is not None else None
+    c = gen_of(cpu.pcie_gen) if cpu is not None else None
+    if b is not None and c is not None and min(b, c) >= LINK_GEN:
+        return None
+    now = "not known" if b is None or c is None else f"PCIe {min(b, c)}.0"
+    return now, Kind.MOTHERBOARD if b is None or b < LINK_GEN else Kind.CPU
 
 
 def hot_open_air(gpu: Gpu) -> bool:

@@ -10,9 +10,8 @@
   RTX 3090 / 3080 Ti / 3080 / 3070 Ti 750 W, RTX 3070 650 W, RTX 3060 Ti 600 W, RTX 3060 550 W); AMD Radeon RX 7900
   series product pages (RX 7900 XTX 800 W, RX 7900 XT 750 W). A family not listed has no maker's figure here: only
   RigPlan's own estimate (rules/power.py) sizes its PSU, and the answer says so.
-- **PCIe generation** of the card's own link (the makers' spec pages: "PCI Express Gen 5" for GeForce RTX 50 and RTX
-  PRO Blackwell, Gen 4 for GeForce RTX 30/40, RTX A-series and RTX Ada, Radeon RX 6000/7000, Arc; Gen 3 for GeForce
-  RTX 20, GTX 16/10, Titan RTX, Quadro RTX, V100, T4). A PCIe 4.0 card at x8 on a PCIe 3.0 link has half the
+- **PCIe generation** of the card's own link: rigplan.rules.link.card_gen (its table cites the makers' spec pages),
+  which gpu-lanes reads too. A PCIe 4.0 card at x8 on a PCIe 3.0 link has half the
   bandwidth it was built for (Puget Systems and Tim Dettmers count x8 as enough at PCIe 4.0); the expert's
   minimums therefore ask a PCIe 4.0 CPU for 2+ such cards.
 """
@@ -22,6 +21,9 @@ from __future__ import annotations
 import re
 
 from rigplan.model.parts import Gpu
+from rigplan.rules.link import card_gen as pcie_gen  # the card's link generation: one table, the rule's
+
+__all__ = ["pcie_gen", "psu_floor_w", "required_system_w"]
 
 # (pattern on the chipset, watts): the first match wins, so the longer names come first.
 REQUIRED_SYSTEM_W: tuple[tuple[str, int], ...] = (
@@ -45,15 +47,6 @@ REQUIRED_SYSTEM_W: tuple[tuple[str, int], ...] = (
 )
 _REQUIRED = tuple((re.compile(p, re.I), w) for p, w in REQUIRED_SYSTEM_W)
 
-# (pattern on the chipset, PCIe generation of the card's link)
-PCIE_GEN: tuple[tuple[str, int], ...] = (
-    (r"RTX 50\d\d|RTX PRO \d+ Blackwell|RX 90\d\d|\bH100|\bB200", 5),
-    (r"RTX [34]0\d\d|RTX A\d{3,4}\b|RTX \d{4} Ada|RX [67]\d\d\d|\bArc\b|\bA100|\bA40\b|\bA30\b|\bL40|\bL4\b", 4),
-    (r"RTX 20\d\d|GTX 1[06]\d\d|TITAN|Quadro|V100|\bT4\b|RX [45]\d\d\b|Vega", 3),
-)
-_GEN = tuple((re.compile(p, re.I), g) for p, g in PCIE_GEN)
-_INTERFACE_GEN = re.compile(r"PCIe (\d)\.0", re.I)
-
 
 def required_system_w(gpu: Gpu) -> int | None:
     """The GPU maker's required system power for one card of this family (W); None when not listed."""
@@ -68,12 +61,3 @@ def psu_floor_w(gpu: Gpu, count: int) -> float | None:
     if one is None or (count > 1 and not gpu.tdp_w):
         return None
     return float(one + (count - 1) * (gpu.tdp_w or 0))
-
-
-def pcie_gen(gpu: Gpu) -> int | None:
-    """The PCIe generation of the card's own link: the catalog's interface when it states one, else the family's."""
-    m = _INTERFACE_GEN.search(gpu.interface or "")
-    if m:
-        return int(m.group(1))
-    chip = gpu.chipset or ""
-    return next((g for pat, g in _GEN if pat.search(chip)), None)
