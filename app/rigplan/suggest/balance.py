@@ -57,6 +57,7 @@ class Step:
     beyond_usd: float | None = None  # not bought, none within a quarter over the budget: the cheapest build with it
     why: str | None = None  # not bought and no priced build has it at any price: why (balance._none_has)
     kind: Kind | None = None  # the kind of part the step raises (what _none_has reads)
+    already: bool = False  # bought: the build had it before the step (else a part was swapped, maybe at +$0)
 
 
 @dataclass
@@ -285,11 +286,11 @@ def _step(
     """One step of the order on out.found: bought (out.found changes) or not (said, with what it would cost or why
     no priced build has it); returns the minimums reached."""
     if trial == need:
-        out.steps.append(Step(what, True, 0.0, essential))
+        out.steps.append(Step(what, True, 0.0, essential, already=True))
         return need
     o = out.found.option
     if _meets(out.found, trial):  # the build has it already (a boxed cooler the rating step accepts, a kit)
-        out.steps.append(Step(what, True, 0.0, essential))
+        out.steps.append(Step(what, True, 0.0, essential, already=True))
         return trial
     got = _swap(s, out.found, trial, cap, kind) or s.complete(o, cap, need=trial)
     if got is not None:
@@ -385,7 +386,9 @@ def text(b: Balance, money: object) -> list[str]:
     lines = [f"GPUs {fmt(gpus)}, platform (board, CPU, RAM) {fmt(platform)}, the rest {fmt(rest)}"]
     for st in b.steps:
         if st.bought:
-            lines.append(f"bought: {st.what}" + (f" (+{fmt(st.extra_usd)})" if st.extra_usd else " (already)"))
+            extra = st.extra_usd or 0.0
+            how = "already" if st.already else f"+{fmt(extra)}" if extra else "a part swapped for one at the same price"
+            lines.append(f"bought: {st.what} ({how})")
         elif st.extra_usd is not None:
             lines.append(f"not bought: {st.what} (+{fmt(st.extra_usd)}, more than the budget leaves)")
         elif st.beyond_usd is not None:
