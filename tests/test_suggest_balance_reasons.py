@@ -67,3 +67,14 @@ def test_a_step_beyond_a_quarter_over_the_budget_gives_its_price(catalog: Catalo
     price = float(got.group(1).replace(",", ""))
     assert price > 450 * 1.25
     assert f"takes a build of ${got.group(1)}" in sug.spending[-1]
+
+
+def test_a_step_bought_at_the_same_price_is_not_called_already(catalog: Catalog) -> None:
+    """$3,000 in a Mini-ITX tower: the link step swaps the A520 board for a B550 one at the same price; the answer
+    says a part was swapped, not that the build had it already (the first board had PCIe 3.0)."""
+    sug = suggest(catalog, Assumptions(), Question(budget=3000, case_form="Mini ITX Tower"))
+    line = _line(sug.spending, "bought: a PCIe 4.0 or newer link")
+    assert line.endswith("(a part swapped for one at the same price)") or "(+$" in line, line
+    assert "(already)" not in line
+    two = suggest(catalog, Assumptions(), Question(budget=8000, gpus=2))
+    assert _line(two.spending, "bought: a board that wires every GPU").endswith("(already)")

@@ -367,7 +367,7 @@ def balance(s: Search, found: Found, essentials_only: bool = False) -> Balance:
     o = found.option
     need = Minimums.for_option(s.q, o.count, o.vram_gb, o.part)
     if o.count >= 2:
-        out.steps.append(Step("a board that wires every GPU at x8 or better", True, 0.0))
+        out.steps.append(Step("a board that wires every GPU at x8 or better", True, 0.0, already=True))
     for target, essential in _targets(s, found, essentials_only):
         need = _step(s, out, need, *target(need), cap, essential)
     psu = None if essentials_only else _psu_target(s, out.found, need)  # the PSU last: it depends on the rest
