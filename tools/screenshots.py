@@ -371,7 +371,8 @@ def suggest_older(s: Shot) -> None:
     gpu-intake-gap ruled out its pair of touching open-air cards); then $25,000 on a 240 V / 30 A circuit, whose
     RTX PRO 6000 cards are priced at NVIDIA's list price, said in the answer; then $5,000 with two GPUs of 24 GB, where
     the GPUs are traded for the essentials (RAM twice the GPU memory), said in the answer; then $12,000 with four
-    GPUs, where a step of the balance order is not bought for want of a cooler rating, not of money, and says so."""
+    GPUs, where a step of the balance order is not bought for want of a cooler rating, not of money, and says so;
+    then $12,000 with three GPUs, answered on TRX40 with the current workstation platform to quote named."""
     from PySide6.QtGui import QTextCursor
 
     from rigplan.gui.suggest.suggest_dialog import SuggestDialog
@@ -383,6 +384,7 @@ def suggest_older(s: Shot) -> None:
         ("suggest-list-price", base.model_copy(update={"wall_voltage": 240.0, "wall_amps": 30.0}), {"budget": 25000}),
         ("suggest-trade", base, {"budget": 5000, "gpus": 2, "min_vram": 24}),
         ("suggest-reasons", base, {"budget": 12000, "gpus": 4}),
+        ("suggest-quote", base, {"budget": 12000, "gpus": 3}),
     ):
         dlg = SuggestDialog(s.w.catalog, a, s.w)
         dlg.show()
@@ -395,7 +397,11 @@ def suggest_older(s: Shot) -> None:
         if stem == "suggest-older":  # the end of the answer: runners-up, the older platform
             dlg.result_view.moveCursor(QTextCursor.MoveOperation.End)
         else:  # the list prices' line or the trade, below the parts, in the middle of the view
-            find = {"suggest-list-price": "List prices:", "suggest-reasons": "not bought:"}
+            find = {
+                "suggest-list-price": "List prices:",
+                "suggest-reasons": "not bought:",
+                "suggest-quote": "Current platform to quote:",
+            }
             dlg.result_view.find(find.get(stem, "traded for the essentials"))
             bar = dlg.result_view.verticalScrollBar()
             bar.setValue(bar.value() + dlg.result_view.viewport().height() // 2)
