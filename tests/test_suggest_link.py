@@ -16,7 +16,8 @@ from rigplan.catalog import load_catalog
 from rigplan.catalog.loader import Catalog
 from rigplan.model import Kind
 from rigplan.model.parts import Cpu, Motherboard, PcieSlot
-from rigplan.suggest.expert import Minimums, link_short
+from rigplan.suggest.expert import Minimums
+from rigplan.suggest.link_step import link_short
 
 ROOT = Path(__file__).resolve().parents[1]
 RTX_5090 = "Gigabyte WINDFORCE GeForce RTX 5090 32GB GDDR7 Black"

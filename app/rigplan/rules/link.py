@@ -132,31 +132,53 @@ def one_link(c: Any, gpu: Any, budget: int | None) -> None:
             (K.GPU, K.CPU, K.MOTHERBOARD),
         )
         return
-    own_gen, slot_gen = card_gen(gpu) or 0, gen_of(slot.gen) or 0
-    own_lanes = card_lanes(gpu)
-    cap = chipset_cap(board.chipset) if via_cpu else None
-    cpu_gen = gen_of(cpu.pcie_gen) if via_cpu else None
-    gen = min(g for g in (slot_gen, cpu_gen, cap[0] if cap else None, own_gen) if g is not None)
-    lanes = min(slot.lanes, budget if via_cpu and budget else slot.lanes, own_lanes or slot.lanes)
-    if gen >= own_gen and lanes >= (own_lanes or lanes):
+    link = _Link(gpu, board, cpu, slot, via_cpu, budget)
+    if link.gen >= link.own_gen and link.lanes >= (link.own_lanes or link.lanes):
         return  # the card's own link: nothing to say
-    # What binds: each limit that alone would hold the link where it is (a PCIe 3.0 CPU on an A520 board: both)
-    why = []
-    if (slot_gen == gen < own_gen) or (own_lanes is not None and slot.lanes == lanes < own_lanes):
-        side = "" if via_cpu else " from the chipset"
-        why.append(f"the board lists the slot as PCIe {slot.gen} x{slot.lanes}{side}")
-    if cap is not None and cap[0] == gen < own_gen:
-        why.append(f"the {board.chipset} chipset runs the CPU's lanes at PCIe {cap[0]}.0 ({cap[1]})")
-    if cpu_gen is not None and cpu_gen == gen < own_gen:
-        why.append(f"the {cpu.name}'s lanes are PCIe {cpu_gen}.0")
-    if via_cpu and budget and budget == lanes < min(slot.lanes, own_lanes or slot.lanes):
-        why.append(f"the {cpu.name} gives graphics {budget} lanes")
+    _say(c, link, gpu, board, cpu)
+
+
+class _Link:
+    """The link one GPU runs at: the lowest generation and the narrowest width of the slot, the CPU (when the slot
+    is the CPU's), a chipset cap and the card itself."""
+
+    def __init__(self, gpu: Any, board: Any, cpu: Any, slot: Any, via_cpu: bool, budget: int | None) -> None:
+        self.slot, self.via_cpu, self.budget = slot, via_cpu, budget
+        self.own_gen, self.slot_gen = card_gen(gpu) or 0, gen_of(slot.gen) or 0
+        self.own_lanes = card_lanes(gpu)
+        self.cap = chipset_cap(board.chipset) if via_cpu else None
+        self.cpu_gen = gen_of(cpu.pcie_gen) if via_cpu else None
+        limits = (self.slot_gen, self.cpu_gen, self.cap[0] if self.cap else None, self.own_gen)
+        self.gen = min(g for g in limits if g is not None)
+        own = self.own_lanes or slot.lanes
+        self.lanes = min(slot.lanes, budget if via_cpu and budget else slot.lanes, own)
+
+    def why(self, board: Any, cpu: Any) -> list[str]:
+        """Each limit that alone would hold the link where it is (a PCIe 3.0 CPU on an A520 board: both)."""
+        gen, lanes, slot, own_gen, own_lanes = self.gen, self.lanes, self.slot, self.own_gen, self.own_lanes
+        out = []
+        if (self.slot_gen == gen < own_gen) or (own_lanes is not None and slot.lanes == lanes < own_lanes):
+            side = "" if self.via_cpu else " from the chipset"
+            out.append(f"the board lists the slot as PCIe {slot.gen} x{slot.lanes}{side}")
+        if self.cap is not None and self.cap[0] == gen < own_gen:
+            out.append(f"the {board.chipset} chipset runs the CPU's lanes at PCIe {self.cap[0]}.0 ({self.cap[1]})")
+        if self.cpu_gen is not None and self.cpu_gen == gen < own_gen:
+            out.append(f"the {cpu.name}'s lanes are PCIe {self.cpu_gen}.0")
+        b = self.budget
+        if self.via_cpu and b and b == lanes < min(slot.lanes, own_lanes or slot.lanes):
+            out.append(f"the {cpu.name} gives graphics {b} lanes")
+        return out
+
+
+def _say(c: Any, link: _Link, gpu: Any, board: Any, cpu: Any) -> None:
+    """The note (or, at 8 GB/s or less, the warning) for a link below the card's own."""
+    gen, lanes, own_gen, own_lanes = link.gen, link.lanes, link.own_gen, link.own_lanes
     have = gbs(gen, lanes)
     full = gbs(own_gen, own_lanes or lanes)
     card = f"PCIe {own_gen}.0" + (f" x{own_lanes}" if own_lanes else "")
     msg = (
         f"The GPU runs at PCIe {gen}.0 x{lanes} (the card: {card}): about {have:.0f} GB/s each way, "
-        f"{_same_as(gen, lanes)}{_share(have, full)}; {'; '.join(why)}."
+        f"{_same_as(gen, lanes)}{_share(have, full)}; {'; '.join(link.why(board, cpu))}."
     )
     parts = [gpu, board, cpu]
     if have <= WARN_GBS:

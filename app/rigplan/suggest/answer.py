@@ -13,8 +13,7 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build, ChartOffer
 from rigplan.rules import check
 from rigplan.rules.findings import Report, Severity
-from rigplan.suggest.balance import Balance, balance, short_essential
-from rigplan.suggest.balance import text as spending_text
+from rigplan.suggest.balance import Balance, balance
 from rigplan.suggest.blocker import slots_block
 from rigplan.suggest.expert import FULL_SHARE, Minimums, fits_with_room
 from rigplan.suggest.explain import (
@@ -35,6 +34,8 @@ from rigplan.suggest.question import Goal, Question, SuggestError
 from rigplan.suggest.quote import Quote, quote_current
 from rigplan.suggest.said import ListPrice, list_prices, older_fallback, said
 from rigplan.suggest.search import Found, Search
+from rigplan.suggest.spending import short_essential
+from rigplan.suggest.spending import text as spending_text
 from rigplan.wording import money, plural
 
 
