@@ -18,21 +18,15 @@ from rigplan.model import Kind
 from rigplan.model.parts import Cpu, Motherboard, PcieSlot
 from rigplan.suggest.expert import Minimums
 from rigplan.suggest.link_step import link_short
+from test_gpu_lanes_one import A520, B550, RTX_5090, part
 
 ROOT = Path(__file__).resolve().parents[1]
-RTX_5090 = "Gigabyte WINDFORCE GeForce RTX 5090 32GB GDDR7 Black"
 RTX_2080_TI = "GeForce RTX 2080 Ti"
-A520 = "ASRock A520 M-HDV DDR4 Micro ATX"
-B550 = "ASRock B550 M-HDV AM4 DDR4 Micro ATX"
 
 
 @pytest.fixture(scope="module")
 def cat() -> Catalog:
     return load_catalog()
-
-
-def part(cat: Catalog, kind: Kind, name: str) -> Any:
-    return next(p for p in cat.of_kind(kind) if p.name == name)
 
 
 def link_minimum(gen: int | None) -> Minimums:

@@ -20,16 +20,22 @@ pytestmark = pytest.mark.slow  # the explained search twice (current and older p
 CURRENT = {"AM5", "LGA 1700", "LGA1700", "LGA 1851", "LGA1851", "sTR5", "sWRX8", "LGA 4677", "SP5"}
 
 
-def test_the_older_platform_is_named_beside_a_current_answer(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
+def ask(qtbot, catalog: Catalog, budget: str, gpus: str) -> SuggestDialog:  # noqa: ANN001
+    """The dialog with a budget and a GPU count typed in and Suggest clicked, once the answer is shown."""
     dlg = SuggestDialog(catalog, Assumptions())
     qtbot.addWidget(dlg)
     dlg.show()
-    # $5,000, one GPU (the CLI's "--budget 5000" answers one): an RTX 5090 on LGA 1700, the same card on AM4 for
-    # $38 less named beside it (two 24 GB cards had an AM4 alternative until gpu-intake-gap ruled its pair out)
-    type_text(qtbot, dlg.budget, "5000")
-    type_text(qtbot, dlg.gpus, "1")
+    type_text(qtbot, dlg.budget, budget)
+    type_text(qtbot, dlg.gpus, gpus)
     with qtbot.waitSignal(dlg.answered, timeout=120_000):
         click(qtbot, dlg.run_button)
+    return dlg
+
+
+def test_the_older_platform_is_named_beside_a_current_answer(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
+    # $5,000, one GPU (the CLI's "--budget 5000" answers one): an RTX 5090 on LGA 1700, the same card on AM4 for
+    # $38 less named beside it (two 24 GB cards had an AM4 alternative until gpu-intake-gap ruled its pair out)
+    dlg = ask(qtbot, catalog, "5000", "1")
     text = dlg.result_view.toPlainText()
     build = dlg.suggested_build()
     assert build is not None and build.count(Kind.GPU) == 1
@@ -69,13 +75,7 @@ def test_a_part_at_its_makers_list_price_is_named_in_the_answer(qtbot, catalog: 
 def test_an_older_platform_answer_shows_the_current_platform_to_quote(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
     """$12,000, 3 GPUs: answered on TRX40 (no current workstation CPU and board is priced); the dialog names the same
     GPUs on a current workstation platform whose CPU and board are to quote, with the room the budget leaves."""
-    dlg = SuggestDialog(catalog, Assumptions())
-    qtbot.addWidget(dlg)
-    dlg.show()
-    type_text(qtbot, dlg.budget, "12000")
-    type_text(qtbot, dlg.gpus, "3")
-    with qtbot.waitSignal(dlg.answered, timeout=120_000):
-        click(qtbot, dlg.run_button)
+    dlg = ask(qtbot, catalog, "12000", "3")
     build = dlg.suggested_build()
     assert build is not None and build.count(Kind.GPU) == 3
     board = build.first(Kind.MOTHERBOARD)
