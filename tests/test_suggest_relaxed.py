@@ -19,7 +19,7 @@ from rigplan.model.offers import Offer
 from rigplan.model.parts import Kind, Part
 from rigplan.rules import check
 from rigplan.suggest import suggest
-from rigplan.suggest.explain import RUNNER_UP_SHARE
+from rigplan.suggest.explain import RUNNER_UP_SHARE, listed
 from rigplan.suggest.explain import _rank as rank
 from rigplan.suggest.found import Found
 from rigplan.suggest.question import Goal, Question
@@ -232,3 +232,12 @@ def test_runners_up_equal_those_of_every_count_searched(q: Question | str) -> No
     assert [(f.option.count, round(f.total_usd, 2)) for f in got] == [
         (f.option.count, round(f.total_usd, 2)) for f in want
     ]
+
+
+def test_a_runner_up_is_listed_from_half_the_answers_value() -> None:
+    """RUNNER_UP_SHARE at the line and one unit under it: half the answer's throughput (1.445 of 2.89 V100-eq.) or
+    GPU memory (16 of 32 GB) is listed; 0.01 less is not."""
+    assert RUNNER_UP_SHARE == 0.5
+    assert listed(1.445, 2.89) and not listed(1.435, 2.89)
+    assert listed(16.0, 32.0) and not listed(15.99, 32.0)
+    assert listed(3.0, 2.89)  # better than the answer (another count may win on the second value)

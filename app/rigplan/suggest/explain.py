@@ -242,9 +242,14 @@ def _count_runners_up(s: Search, found: Found) -> tuple[list[Alternative], list[
     out = sorted(out, key=lambda a: (_rank(s, a.found), a.found.option.count))[:2]
     if s.q.goal not in (Goal.THROUGHPUT, Goal.VRAM):
         return out, []
-    least = RUNNER_UP_SHARE * s.value(found.option)[0]
-    short = [a.why for a in out if s.value(a.found.option)[0] < least - 1e-9]
+    mine = s.value(found.option)[0]
+    short = [a.why for a in out if not listed(s.value(a.found.option)[0], mine)]
     return [a for a in out if a.why not in short], short
+
+
+def listed(value: float, answer: float) -> bool:
+    """A runner-up by count is listed when its main value reaches RUNNER_UP_SHARE of the answer's."""
+    return value >= RUNNER_UP_SHARE * answer - 1e-9
 
 
 def _best_possible(s: Search, mine: list[GpuOption], least: float) -> float:
