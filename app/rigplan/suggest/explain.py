@@ -242,8 +242,8 @@ def _count_runners_up(s: Search, found: Found) -> tuple[list[Alternative], list[
     out = sorted(out, key=lambda a: (_rank(s, a.found), a.found.option.count))[:2]
     if s.q.goal not in (Goal.THROUGHPUT, Goal.VRAM):
         return out, []
-    mine = s.value(found.option)[0]
-    short = [a.why for a in out if not listed(s.value(a.found.option)[0], mine)]
+    value = s.value(found.option)[0]
+    short = [a.why for a in out if not listed(s.value(a.found.option)[0], value)]
     return [a for a in out if a.why not in short], short
 
 
