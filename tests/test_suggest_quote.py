@@ -65,6 +65,9 @@ def test_an_older_platform_answer_names_a_current_platform_to_quote(catalog: Cat
     assert _money(said, "cost at most") == pytest.approx(12000 - qt.priced_usd, abs=1)
     assert _money(said, "less than this answer if under") == pytest.approx(sug.total - qt.priced_usd, abs=1)
     assert "0.01" not in said and "nominal" not in said  # the search's nominal cents never reach the answer
+    # Its build (what the dialog opens to be quoted) leaves the CPU and board without a price, never the cents.
+    assert all(i.unit_price is None for i in build.items if i.part.id in quoted)
+    assert all(i.unit_price is not None for i in build.items if i.part.id not in quoted)
 
 
 def test_no_quote_when_the_answer_is_on_a_current_platform(catalog: Catalog) -> None:

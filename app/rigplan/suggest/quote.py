@@ -86,6 +86,8 @@ def quote_current(s: Search, answer: Found) -> Quote | None:
     found = quoting.complete(same[0], math.inf) if same else None
     if found is None:
         return None
+    # The build carries the user's own prices only: the CPU and board keep "no price" (never the nominal cents).
+    found = replace(found, own={pid: p for pid, p in found.own.items() if pid not in nominal})
     unpriced = tuple(p for p, _ in found.parts if p.id in nominal)
     if not unpriced:
         return None  # never: the current search found nothing with priced parts alone
