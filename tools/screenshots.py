@@ -364,6 +364,30 @@ def suggest(s: Shot) -> None:
     s.save("suggest-build")
 
 
+@scenario("suggest-quote-build", sizes=TWO)
+def suggest_quote_build(s: Shot) -> None:
+    """Suggest a build, issue 37: $12,000 with three GPUs is answered on TRX40 and names a current workstation
+    platform to quote; "Open the quote as new build" opens it, its CPU and board with no price, on the Parts tab."""
+
+    from rigplan.gui.suggest.suggest_dialog import SuggestDialog
+
+    def answer(dlg: SuggestDialog) -> int:  # stands in for the modal loop: what a user does, then the screen
+        dlg.show()
+        dlg.budget.setValue(12000)
+        dlg.gpus.setValue(3)
+        dlg.run()
+        while dlg.searching():
+            pump(s.app, seconds=0.2)
+        pump(s.app, turns=20)
+        dlg.quote_button.click()
+        return int(dlg.open_quote)
+
+    SuggestDialog.exec = answer  # type: ignore[method-assign]
+    s.w.menus.suggest.trigger()
+    tab(s, "Parts")
+    s.save("suggest-quote-build")
+
+
 @scenario("suggest-older", sizes=TWO)
 def suggest_older(s: Shot) -> None:
     """Suggest a build, issue 37: $5,000, one GPU, answered on a current platform (LGA 1700), the answer's end in

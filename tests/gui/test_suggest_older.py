@@ -8,6 +8,7 @@ from datetime import date
 
 import pytest
 from gui_helpers import click, type_text
+from PySide6.QtWidgets import QDialog
 
 from rigplan.catalog import Catalog
 from rigplan.gui.suggest.suggest_dialog import SuggestDialog
@@ -84,3 +85,23 @@ def test_an_older_platform_answer_shows_the_current_platform_to_quote(qtbot, cat
     line = next(x for x in text.splitlines() if x.startswith("Current platform to quote: "))
     assert "3x " in line and "no price in the catalog: quote them" in line and "within the budget if" in line
     assert board.name not in line  # another board: the current platform's
+    # "Open the quote as new build": the dialog closes accepted with that build, its CPU and board without a price
+    assert dlg.quote_button.isVisible() and dlg.open_button.isEnabled()
+    click(qtbot, dlg.quote_button)
+    assert dlg.result() == QDialog.DialogCode.Accepted
+    quoted = dlg.suggested_build()
+    assert quoted is not None and quoted.name.endswith(", to quote") and quoted.count(Kind.GPU) == 3
+    qboard, qcpu = quoted.first(Kind.MOTHERBOARD), quoted.first(Kind.CPU)
+    assert isinstance(qboard, Motherboard) and qboard.socket in CURRENT and qboard.name in line
+    assert qcpu is not None and qcpu.name in line
+    prices = {i.part.kind: i.unit_price for i in quoted.items}
+    assert prices[Kind.MOTHERBOARD] is None and prices[Kind.CPU] is None
+    assert all(prices[k] is not None for k in (Kind.GPU, Kind.MEMORY, Kind.PSU, Kind.CASE, Kind.STORAGE))
+
+
+def test_an_answer_on_a_current_platform_has_no_quote_button(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
+    dlg = ask(qtbot, catalog, "8000", "2")
+    assert dlg.open_button.isEnabled() and not dlg.quote_button.isVisible()
+    click(qtbot, dlg.open_button)
+    build = dlg.suggested_build()
+    assert build is not None and not build.name.endswith("to quote") and build.count(Kind.GPU) == 2

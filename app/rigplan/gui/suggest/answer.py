@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QDoubleSpinBox
 
 from rigplan.costs.fx import Rate, convert
 from rigplan.model import Price
+from rigplan.model.build import Build
 from rigplan.model.offers import Offer
 from rigplan.suggest import Suggestion
 from rigplan.suggest.said import list_price_line
@@ -107,3 +108,13 @@ def offer_label(o: Offer, pricing: object) -> str:
     """An offer as the list shows it: id, GPUs and the hourly price, so it can be found by any of them."""
     gpu = f"{o.gpu_count}x {o.gpu_model or 'GPU'}"
     return f"{o.id}  |  {gpu}  |  ${o.hourly(pricing):.3f}/h"  # type: ignore[arg-type]
+
+
+def suggested(s: Suggestion, quote: bool = False) -> Build:
+    """The build the dialog opens, named for the question: the answer, or (quote) the current platform to quote
+    (suggest.quote), its CPU and board with no price for the user's quotes."""
+    q = s.question
+    name = f"Suggested: {money(q.currency, q.budget, 0)} budget" if q.budget else "Suggested build"
+    if quote and s.quote is not None:
+        return s.quote.found.build(s.build.assumptions, name=f"{name}, to quote")
+    return s.build.model_copy(update={"name": name})

@@ -34,14 +34,13 @@ from rigplan.catalog.loader import Catalog
 from rigplan.cloud.offers import OfferCatalog
 from rigplan.gui.jobs import Control, Job
 from rigplan.gui.settings import SUGGEST_INPUTS, Settings
-from rigplan.gui.suggest.answer import _spin, explanation_html, offer_label
+from rigplan.gui.suggest.answer import _spin, explanation_html, offer_label, suggested
 from rigplan.gui.suggest.fit_box import FitBox
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.build import Build
 from rigplan.model.common import Price
 from rigplan.model.offers import Offer
 from rigplan.suggest import Goal, Question, SuggestError, Suggestion, suggest
-from rigplan.wording import money
 
 log = logging.getLogger(__name__)
 
@@ -184,8 +183,14 @@ class SuggestDialog(QDialog):
         self.result_view = QTextBrowser()
         self.result_view.setPlaceholderText("Set the question and press Suggest.")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.open_button = self.buttons.addButton("Open as new build", QDialogButtonBox.ButtonRole.AcceptRole)
+        accept = QDialogButtonBox.ButtonRole.AcceptRole
+        self.open_button = self.buttons.addButton("Open as new build", accept)
         self.open_button.setEnabled(False)
+        # The current platform to quote (suggest.quote), its CPU and board with no price, for the user's quotes.
+        self.quote_button = self.buttons.addButton("Open the quote as new build", accept)
+        self.quote_button.setVisible(False)
+        self.quote_button.clicked.connect(self._take_quote)
+        self.open_quote = False
 
         # Two columns, so the whole question and the answer fit a 1280x720 screen at once.
         left = QVBoxLayout()
@@ -314,6 +319,7 @@ class SuggestDialog(QDialog):
             return
         self.suggestion = None
         self.open_button.setEnabled(False)
+        self.quote_button.setVisible(False)
         if self.current_goal() is Goal.BREAKEVEN and self.beat_offer() is None:
             name = self.beat.currentText().strip()
             self._no_answer(f"no cloud offer called {name!r}: choose one from the list")
@@ -345,6 +351,7 @@ class SuggestDialog(QDialog):
         self.suggestion = answer
         self._show(self.explanation_html(answer))
         self.open_button.setEnabled(True)
+        self.quote_button.setVisible(answer.quote is not None)
 
     @Slot(str)
     def _no_answer(self, text: str) -> None:
@@ -384,10 +391,10 @@ class SuggestDialog(QDialog):
 
     explanation_html = staticmethod(explanation_html)
 
+    @Slot()
+    def _take_quote(self) -> None:  # the button's AcceptRole then accepts the dialog
+        self.open_quote = True
+
     def suggested_build(self) -> Build | None:
-        """The suggested build (named for the question), or None before an answer."""
-        if self.suggestion is None:
-            return None
-        q = self.suggestion.question
-        name = f"Suggested: {money(q.currency, q.budget, 0)} budget" if q.budget else "Suggested build"
-        return self.suggestion.build.model_copy(update={"name": name})
+        """The answer's build, or the platform to quote when its button was pressed (answer.suggested); None first."""
+        return None if self.suggestion is None else suggested(self.suggestion, quote=self.open_quote)
