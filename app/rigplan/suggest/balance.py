@@ -57,7 +57,7 @@ class Step:
     over_usd: float | None = None  # not bought: the cheapest build with it, less the budget (what the budget lacks)
     beyond_usd: float | None = None  # not bought, none within a quarter over the budget: the cheapest build with it
     why: str | None = None  # not bought and no priced build has it at any price: why (balance._none_has)
-    kind: Kind | None = None  # the kind of part the step raises (what _none_has reads)
+    kind: Kind | None = None  # not bought at any price: the kind of part the step raises (what _none_has reads)
     already: bool = False  # bought: the build had it before the step (else a part was swapped, maybe at +$0)
 
 
@@ -319,7 +319,7 @@ def _beyond(s: Search, found: Found, trial: Minimums, kind: Kind, step: Step) ->
     anywhere = s.complete(found.option, math.inf, need=trial)
     if anywhere is not None:
         return replace(step, beyond_usd=anywhere.total_usd)
-    return replace(step, why="", kind=kind)  # why: read off the final build (balance), whose parts the answer shows
+    return replace(step, kind=kind)  # why: read off the final build (balance), whose parts the answer shows
 
 
 def _none_has(s: Search, found: Found, kind: Kind | None) -> str:
@@ -360,6 +360,11 @@ def _none_has(s: Search, found: Found, kind: Kind | None) -> str:
     return "no priced build of these GPUs that passes the checks has it, at any price"
 
 
+def _no_build(st: Step) -> bool:
+    """A step not bought that no priced build of the GPUs has at any price (_beyond set its kind, no price)."""
+    return not st.bought and st.kind is not None and st.extra_usd is None and st.beyond_usd is None
+
+
 def balance(s: Search, found: Found, essentials_only: bool = False) -> Balance:
     """The build around found's GPUs with the budget spent in the expert's order (module docstring); essentials_only:
     the essentials alone (the goals that do not rank GPUs: every dollar more is a worse answer there)."""
@@ -374,7 +379,7 @@ def balance(s: Search, found: Found, essentials_only: bool = False) -> Balance:
     psu = None if essentials_only else _psu_target(s, out.found, need)  # the PSU last: it depends on the rest
     if psu is not None:
         _step(s, out, need, *psu, Kind.PSU, cap)
-    out.steps = [replace(st, why=_none_has(s, out.found, st.kind)) if st.why == "" else st for st in out.steps]
+    out.steps = [replace(st, why=_none_has(s, out.found, st.kind)) if _no_build(st) else st for st in out.steps]
     out.split_usd = split(out.found)
     out.remainder_usd = max(0.0, cap - out.found.total_usd)
     return out

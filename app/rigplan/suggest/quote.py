@@ -4,8 +4,9 @@ When a 3+ GPU question is answered on an older platform because no current works
 board (Threadripper 7000 / 9000 and PRO on TRX50 / WRX90, Xeon W on W790, EPYC on SP5: docs/data.md, "Workstation
 platforms for 3+ GPUs"), an expert still writes down the machine he would sell and asks for a quote on the missing
 prices. So does the answer: the same GPUs on a current workstation platform, every check passing and the essentials
-asked (RAM twice the GPU memory, 4 cores per GPU), with the CPU and board named as "no price" and the most
-they may cost together for the machine to stay within the budget and to cost less than the older-platform answer.
+asked (RAM twice the GPU memory, 4 cores per GPU and 16 at least), with the CPU and board named as "no price" and
+the most they may cost together for the machine to stay within the budget and to cost less than the older-platform
+answer.
 
 No price is invented. The search weighs the unpriced CPUs and boards of those platforms at a nominal cent per CPU
 core and a cent per board, so it takes the fewest cores the minimums allow and any board that passes; the nominal
@@ -31,7 +32,8 @@ QUOTED = (Kind.CPU, Kind.MOTHERBOARD)
 
 @dataclass(frozen=True)
 class Quote:
-    found: Found  # the build, its CPU and board at the nominal cents
+    found: Found  # the build; its parts' USD as searched (the CPU and board at the nominal cents, never shown), its
+    # own prices the user's only, so found.build() gives the CPU and board no price
     unpriced: tuple[Part, ...]  # the parts to quote (the CPU, the board)
     priced_usd: float  # what the other parts cost
     text: str
