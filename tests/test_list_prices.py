@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rigplan.catalog import Catalog
+from rigplan.model.common import LIST_PRICE, LISTING_PRICE, SOURCED_PRICES
 from rigplan.model.parts import Kind
 from rigplan.opendb import data_quality as dq
 from rigplan.opendb import import_parts as ip
@@ -45,8 +46,12 @@ def test_the_bundled_catalog_carries_each_list_price_with_its_source_and_date(ca
     assert (ada.price.amount, ada.price.currency, ada.price.date) == (6799, "USD", dt.date(2023, 1, 1))
     assert ada.price.source.startswith("list price: NVIDIA launch MSRP, Q1 2023, pcpartdb.com: https://pcpartdb.com/")
     # Every list price in the catalog is one of the file's entries, on the part it names, with the entry's figures.
-    listed = [p for k in Kind for p in catalog.of_kind(k) if p.price and p.price.source.startswith("list price: ")]
+    listed = [p for k in Kind for p in catalog.of_kind(k) if p.price and p.price.source.startswith(SOURCED_PRICES)]
     assert len(listed) == len(entries)
+    # A maker's list price reads "list price: ...", a dated retail listing (basis retail) "retail listing: ...".
+    for e in entries:
+        assert e.source().startswith(LISTING_PRICE if e.basis == "retail" else LIST_PRICE)
+    assert {e.basis for e in entries} >= {"launch", "list", "retail"}
     for part in listed:
         e = next(e for e in entries if (e.part_id == part.id if e.part_id else e.name == part.name))
         assert (part.price.amount, part.price.date.isoformat(), part.price.source) == (e.amount, e.date, e.source())
@@ -57,7 +62,7 @@ def test_the_bundled_catalog_carries_each_list_price_with_its_source_and_date(ca
 def test_no_list_price_sits_on_a_part_the_pcpartpicker_join_priced(catalog: Catalog) -> None:
     with (PARTS / "price_sources.csv").open(newline="", encoding="utf-8") as fh:
         joined = {row["part_id"] for row in csv.DictReader(fh)}
-    listed = {p.id for k in Kind for p in catalog.of_kind(k) if p.price and p.price.source.startswith("list price: ")}
+    listed = {p.id for k in Kind for p in catalog.of_kind(k) if p.price and p.price.source.startswith(SOURCED_PRICES)}
     assert listed and not listed & joined
 
 

@@ -74,22 +74,34 @@ def test_a_tr4_sp3_cooler_counts_for_str5_by_its_mount_and_an_am5_cooler_does_no
 def test_the_missing_kinds_are_those_without_a_priced_part_and_a_price_clears_them(
     records: dict[Kind, list[dict[str, Any]]],
 ) -> None:
-    trx50 = _platform(pr.coverage(records), "sTR5", False)
+    wrx80 = next(c for c in pr.coverage(records) if c.platform.socket == "sWRX8")
     for kind in pr.NEEDED:  # the report's verdict matches the catalog, kind by kind
-        assert (kind in trx50.missing()) == (trx50.priced[kind] == 0)
-    assert Kind.CPU in trx50.missing() and Kind.MOTHERBOARD in trx50.missing()
-    assert Kind.COOLER not in trx50.missing() and Kind.MEMORY not in trx50.missing()
+        assert (kind in wrx80.missing()) == (wrx80.priced[kind] == 0)
+    assert wrx80.missing() == [Kind.CPU, Kind.MOTHERBOARD]  # Threadripper PRO 5000WX: nothing of the line priced
 
     priced = copy.deepcopy(records)
     price = {"amount": 1.0, "currency": "USD", "date": "2026-11-28", "source": "a test's price"}
-    for kind, prefix in ((Kind.CPU, TR_7960X), (Kind.MOTHERBOARD, AERO_D)):
-        next(d for d in priced[kind] if d["id"].startswith(prefix))["price"] = price
-    after = _platform(pr.coverage(priced), "sTR5", False)
+    for kind in (Kind.CPU, Kind.MOTHERBOARD):
+        next(d for d in priced[kind] if d.get("socket") == "sWRX8")["price"] = price
+    after = next(c for c in pr.coverage(priced) if c.platform.socket == "sWRX8")
     assert after.missing() == []
-    assert after.cheapest[Kind.CPU]["name"] == "AMD Ryzen Threadripper 7960X"
-    row = next(line for line in pr.section(priced) if line.startswith("| Ryzen Threadripper 7000 / 9000 on TRX50"))
+    row = next(line for line in pr.section(priced) if line.startswith("| Ryzen Threadripper PRO 5000 WX on WRX80"))
     assert row.endswith("| nothing (a build can be priced) |")
     assert "1 / " in row.split("|")[2]  # one priced CPU of the line
+
+
+def test_the_swiss_listings_price_a_trx50_build(records: dict[Kind, list[dict[str, Any]]]) -> None:
+    """The 7960X and the TRX50-SAGE carry dated Swiss retail listings (parts/list-prices.yaml, basis retail): the
+    TRX50 line misses nothing, and the cheapest CPU and board are those two, each with its listing as source."""
+    trx50 = _platform(pr.coverage(records), "sTR5", False)
+    assert trx50.missing() == []
+    cpu, board = trx50.cheapest[Kind.CPU], trx50.cheapest[Kind.MOTHERBOARD]
+    assert cpu["id"].startswith(TR_7960X) and board["name"] == "ASUS Pro WS TRX50-SAGE WIFI"
+    for d, amount in ((cpu, 966.0), (board, 642.0)):
+        assert (d["price"]["amount"], d["price"]["currency"], d["price"]["date"]) == (amount, "CHF", "2026-02-17")
+        assert d["price"]["source"].startswith("retail listing: Swiss retail, the lowest price toppreise.ch listed")
+    assert trx50.priced[Kind.CPU] == 1 and trx50.priced[Kind.MOTHERBOARD] == 1  # AERO D and AI TOP stay unpriced
+    assert next(d for d in records[Kind.MOTHERBOARD] if d["id"].startswith(AERO_D)).get("price") is None
 
 
 def test_the_epyc_list_prices_leave_sp5_missing_only_its_board_and_cooler(

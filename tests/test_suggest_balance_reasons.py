@@ -11,6 +11,7 @@ from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Cooler, Cpu, Kind, Memory, Motherboard
 from rigplan.rules import check
+from rigplan.rules.platforms import platforms
 from rigplan.suggest import Question, suggest
 
 WALL_240 = Assumptions(wall_voltage=240.0, wall_amps=30.0)
@@ -23,8 +24,9 @@ def _line(spending: list[str], start: str) -> str:
 
 
 def test_a_rating_no_priced_cooler_has_is_said_as_such_not_as_money(catalog: Catalog) -> None:
-    """$12,000, 4 GPUs: a Threadripper 3960X on TRX40 with $2,000+ unspent; no priced cooler for its socket has a
-    rating in the data, so the cooler step is not bought for want of a rating, and the answer says so."""
+    """$12,000, 4 GPUs: a Threadripper (the 7960X on TRX50 since the sixth round) with money unspent; no priced cooler
+    that fits its socket (by the socket's mount: TR4-SP3 coolers fit sTR5) has a rating in the data, so the cooler step
+    is not bought for want of a rating, and the answer says so."""
     sug = suggest(catalog, Assumptions(), Question(budget=12000, gpus=4))
     cpu = sug.build.first(Kind.CPU)
     assert isinstance(cpu, Cpu) and cpu.socket
@@ -32,8 +34,11 @@ def test_a_rating_no_priced_cooler_has_is_said_as_such_not_as_money(catalog: Cat
     assert f"fit the {cpu.socket} CPU" in line and "has a rating in the data" in line, line
     n = int(re.search(r"none of the (\d+) priced coolers", line).group(1))  # type: ignore[union-attr]
     # The premise, from the catalog: priced coolers for the socket exist, and none of them is rated.
+    mount = platforms().mount(cpu.socket)
     for_socket = [
-        c for c in catalog.of_kind(Kind.COOLER) if isinstance(c, Cooler) and c.price and cpu.socket in (c.sockets or ())
+        c
+        for c in catalog.of_kind(Kind.COOLER)
+        if isinstance(c, Cooler) and c.price and any(platforms().mount(s) == mount for s in (c.sockets or ()))
     ]
     assert 0 < n <= len(for_socket)
     assert all(c.rated_tdp_w is None for c in for_socket)

@@ -1,7 +1,10 @@
 """Issue 37, fifth round: when a 3+ GPU question is answered on an older platform because no current workstation
 platform has a priced CPU and board, the answer names the same GPUs on a current one to quote (suggest/quote.py):
 every check passing, the essentials asked, the CPU and board said to have no price, and the most they may cost.
-On the real catalog; every figure checked against the catalog's own prices and check()."""
+Sixth round: the shipped catalog now prices a TRX50 build (dated Swiss listings, parts/list-prices.yaml), so those
+questions are asked of the real catalog without its retail listings (tests/without_listings.py), the state a user's
+catalog can be in; the real catalog's own answer is tested last. Every figure checked against the catalog's own
+prices and check()."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from rigplan.suggest import Question, suggest
 from rigplan.suggest.found import WORKSTATION_SOCKETS, is_current, platform_key
 from rigplan.suggest.quote import Quote
 from test_suggest_cli import run
+from without_listings import cli_on, without_listings
 
 A = Assumptions()
 
@@ -36,6 +40,7 @@ def _catalog_usd(catalog: Catalog, kind: Kind, pid: str) -> float | None:
 
 @pytest.mark.parametrize("gpus", [3, 4])
 def test_an_older_platform_answer_names_a_current_platform_to_quote(catalog: Catalog, gpus: int) -> None:
+    catalog = without_listings(catalog)
     sug = suggest(catalog, A, Question(budget=12000, gpus=gpus))
     board = sug.build.first(Kind.MOTHERBOARD)
     assert board is not None and not is_current(board.socket)  # the premise: answered on an older platform
@@ -76,9 +81,10 @@ def test_no_quote_when_the_answer_is_on_a_current_platform(catalog: Catalog) -> 
     assert board is not None and is_current(board.socket) and sug.quote is None
 
 
-def test_the_cli_prints_and_serialises_the_quote() -> None:
-    text = run("suggest", "--budget", "12000", "--gpus", "3")
-    js = run("suggest", "--budget", "12000", "--gpus", "3", "--json")
+def test_the_cli_prints_and_serialises_the_quote(catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    with cli_on(without_listings(catalog), monkeypatch):
+        text = run("suggest", "--budget", "12000", "--gpus", "3")
+        js = run("suggest", "--budget", "12000", "--gpus", "3", "--json")
     assert text.returncode == 0 and js.returncode == 0, text.stderr + js.stderr
     line = next(x for x in text.stdout.splitlines() if x.startswith("Current platform to quote: "))
     data = json.loads(js.stdout)["current_platform_quote"]
@@ -89,3 +95,27 @@ def test_the_cli_prints_and_serialises_the_quote() -> None:
     assert all(isinstance(x, float) and x > 0 for x in priced)
     assert data["gpus"]["count"] == 3
     assert data["priced_total"] == pytest.approx(sum(priced) + 3 * data["gpus"]["price_each"], abs=0.05)
+
+
+def test_the_shipped_catalog_answers_three_gpus_on_trx50_and_names_trx40_as_the_older_saving(catalog: Catalog) -> None:
+    """$12,000 with 3 GPUs on the real catalog: a current workstation platform (the 7960X and TRX50-SAGE at their Swiss
+    listings), no quote, the TRX40 build named beside it with its saving, and both listings said."""
+    sug = suggest(catalog, A, Question(budget=12000, gpus=3))
+    board, cpu = sug.build.first(Kind.MOTHERBOARD), sug.build.first(Kind.CPU)
+    assert board is not None and platform_key(board.socket) in WORKSTATION_SOCKETS and sug.quote is None
+    assert isinstance(cpu, Cpu) and (cpu.cores or 0) >= 16 and check(sug.build).ok and sug.total <= 12000
+    assert {p.part for p in sug.list_priced if p.listing} == {board.name, cpu.name}
+    assert sug.older is not None and "older platform" in sug.older.text and "less than this answer" in sug.older.text
+    saving = re.search(r"\$([\d,]+) less than this answer", sug.older.text)
+    assert saving is not None
+    assert float(saving.group(1).replace(",", "")) == pytest.approx(-sug.older.difference_usd, abs=1)
+    assert sug.older.socket == "sTRX4" and sug.older.difference_usd < 0
+    line = next(x for x in run("suggest", "--budget", "12000", "--gpus", "3").stdout.splitlines() if board.name in x)
+    chf = _catalog_price(catalog, Kind.MOTHERBOARD, board.id)
+    assert chf is not None and chf["currency"] == "CHF"
+    assert f"CHF {chf['amount']:,.2f} as listed)" in line and line.count("$") == 1  # the answer's USD first
+
+
+def _catalog_price(catalog: Catalog, kind: Kind, pid: str) -> dict | None:
+    table = catalog.table(kind)
+    return table.column("price")[table.ids.index(pid)]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from rigplan.costs.fx import convert
 from rigplan.suggest import Alternative
+from rigplan.suggest.pricing import USD
 from rigplan.suggest.said import list_price_line
 from rigplan.wording import BreakEven, money
 
@@ -149,8 +151,10 @@ def print_text(sug: Any, q: Any, a: Any, rate: float, output: str | None) -> Non
     for item in sug.build.items:
         price = item.unit_price
         each = money(price.currency, price.amount) if price else "no price"
-        if price and price.currency == "USD" and cur != "USD":  # the answer's currency first, the catalog's beside it
-            each = f"{money(cur, price.amount * rate)}; {each} as listed"
+        if price and price.currency != cur:  # the answer's currency first, the price's own beside it
+            usd = convert(price.amount, price.currency, USD)
+            if usd is not None:
+                each = f"{money(cur, usd * rate)}; {each} as listed"
         mine = " your price" if item.price_override else ""
         print(f"  {item.quantity}x {item.part.kind.label:<12} {item.part.name}  ({each}{mine})")
     print(f"Checks: {sug.check_text}")

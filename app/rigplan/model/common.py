@@ -52,6 +52,11 @@ class Frozen(BaseModel):
 # How the source of a maker's list price begins (parts/list-prices.yaml, rigplan.opendb.list_prices): not a street
 # price, and every answer that uses one says so (rigplan.suggest.said).
 LIST_PRICE = "list price: "
+# How the source of a dated retail listing from that file begins (basis `retail`: a listing outside RigPlan's US price
+# snapshot, e.g. a Swiss price comparison's lowest price, quoted with its URL): a street price, but another market's,
+# and every answer that uses one says so too.
+LISTING_PRICE = "retail listing: "
+SOURCED_PRICES = (LIST_PRICE, LISTING_PRICE)  # a price the hand-written price file gives, not the PCPartPicker join
 
 
 class Price(Frozen):
@@ -66,6 +71,11 @@ class Price(Frozen):
     def is_list_price(self) -> bool:
         """A maker's list price (LIST_PRICE), not a price seen at a retailer."""
         return self.source.startswith(LIST_PRICE)
+
+    @property
+    def is_listing(self) -> bool:
+        """A dated retail listing outside the US snapshot (LISTING_PRICE), quoted by parts/list-prices.yaml."""
+        return self.source.startswith(LISTING_PRICE)
 
     def describe(self) -> str:
         when = self.date.isoformat() if self.date else "date unknown"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from rigplan.model.common import LIST_PRICE
+from rigplan.model.common import LIST_PRICE, LISTING_PRICE, SOURCED_PRICES
 
 from .corrections import entries
 from .data_quality import Change
@@ -29,7 +29,8 @@ _KINDS = ("gpu", "cpu", "motherboard", "cooler")
 _BASES = {
     "launch": "maker's launch list price",
     "list": "maker's published list price (e.g. AMD's 1kU tray price in its processor specifications)",
-    "retail": "dated retail listing quoted by the press",
+    "retail": "dated retail listing (a retailer's or a price comparison's page, with its URL) quoted by the press or"
+    " by a builder's dated parts list; another market's price is converted at the ECB rate like every non-USD price",
 }
 
 
@@ -49,7 +50,8 @@ class ListPrice:
     says: str
 
     def source(self) -> str:
-        return f"{LIST_PRICE}{self.what}, {self.date_stated}, {self.publisher}: {self.url}"
+        prefix = LISTING_PRICE if self.basis == "retail" else LIST_PRICE
+        return f"{prefix}{self.what}, {self.date_stated}, {self.publisher}: {self.url}"
 
     def price(self) -> dict[str, Any]:
         return {"amount": self.amount, "currency": self.currency, "date": self.date, "source": self.source()}
@@ -132,4 +134,5 @@ def apply(prices: list[ListPrice], kind: str, records: list[dict[str, Any]]) -> 
 
 
 def is_list_price(price: dict[str, Any] | None) -> bool:
-    return bool(price) and str((price or {}).get("source", "")).startswith(LIST_PRICE)
+    """A price this file gives (a maker's list price or a dated retail listing), not the PCPartPicker join's."""
+    return bool(price) and str((price or {}).get("source", "")).startswith(SOURCED_PRICES)

@@ -112,24 +112,35 @@ class ListPrice:
     currency: str
     source: str
     date: str | None
+    listing: bool = False  # a dated retail listing outside the US snapshot, not a maker's list price
 
     def text(self) -> str:
         return f"{self.part} ({money(self.currency, self.amount)}, {self.source}, {self.date or 'date unknown'})"
 
 
 def list_prices(build: Build) -> list[ListPrice]:
-    """The build's parts priced at a maker's list price, not a street price: the answer names each (issue 37)."""
+    """The build's parts priced from parts/list-prices.yaml, not the US street-price snapshot: at a maker's list price
+    or at a dated retail listing of another market. The answer names each (issue 37)."""
     out = []
     for item in build.items:
         p = item.unit_price
-        if p is not None and p.is_list_price:
+        if p is not None and (p.is_list_price or p.is_listing):
             date = p.date.isoformat() if p.date else None
-            out.append(ListPrice(item.part.name, p.amount, p.currency, p.source or "", date))
+            out.append(ListPrice(item.part.name, p.amount, p.currency, p.source or "", date, p.is_listing))
     return out
 
 
 def list_price_line(prices: list[ListPrice]) -> str:
-    """'priced at a maker's list price, not a street price: ...' ("" when no part is)."""
-    if not prices:
-        return ""
-    return "priced at a maker's list price, not a street price: " + "; ".join(p.text() for p in prices)
+    """'priced at a maker's list price, not a street price: ...; priced at a dated retail listing ...' ("" when no
+    part is)."""
+    listed = [p for p in prices if not p.listing]
+    seen = [p for p in prices if p.listing]
+    out = []
+    if listed:
+        out.append("priced at a maker's list price, not a street price: " + "; ".join(p.text() for p in listed))
+    if seen:
+        out.append(
+            "priced at a dated retail listing outside RigPlan's US price snapshot (another market's price with its"
+            " sales tax, converted at the ECB rate): " + "; ".join(p.text() for p in seen)
+        )
+    return "; ".join(out)
