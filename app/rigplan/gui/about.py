@@ -32,7 +32,9 @@ compiled by the r/htpc wiki, and compspec.one's measurements; workstation and se
 specifications (each entry in parts/ names its source).</li>
 <li>List prices of some workstation parts that PCPartPicker does not price: makers' launch prices as pcpartdb.com,
 technical.city and NewGearHub state them (parts/list-prices.yaml, each with its URL and date); shown as "list price",
-not a street price.</li>
+not a street price. The Threadripper 7960X and the ASUS Pro WS TRX50-SAGE WIFI: dated Swiss retail listings
+(toppreise.ch, 2026-02-17) as the public parts list of SeverinAlexB/local-llm-research gives them; shown as
+another market's price.</li>
 </ul>
 <p>Code: MIT licence.</p>"""
 
