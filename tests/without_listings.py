@@ -8,14 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
-
-import pytest
+from typing import TYPE_CHECKING, Any
 
 import rigplan.catalog
 from rigplan.catalog import Catalog
 from rigplan.catalog.loader import KindTable
 from rigplan.model.common import LISTING_PRICE
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def _listing(price: Any) -> bool:
