@@ -110,6 +110,16 @@ def test_the_shipped_catalog_answers_three_gpus_on_trx50_and_names_trx40_as_the_
     assert saving is not None
     assert float(saving.group(1).replace(",", "")) == pytest.approx(-sug.older.difference_usd, abs=1)
     assert sug.older.socket == "sTRX4" and sug.older.difference_usd < 0
+    # What the older platform gives beside this one: cores, the CPU's PCIe generation, RAM, each read off both builds.
+    old_ram, ram = sug.older.found.build(A).first(Kind.MEMORY), sug.build.first(Kind.MEMORY)
+    old_cpu = sug.older.found.build(A).first(Kind.CPU)
+    assert isinstance(old_ram, Memory) and isinstance(ram, Memory) and isinstance(old_cpu, Cpu)
+    assert sug.older.text.endswith(
+        f"; its CPU and RAM: {old_cpu.cores} cores, PCIe {old_cpu.pcie_gen}, {old_ram.capacity_gb:g} GB"
+        f" {old_ram.ram_type} (this answer: {cpu.cores} cores, PCIe {cpu.pcie_gen}, {ram.capacity_gb:g} GB"
+        f" {ram.ram_type})"
+    )
+    assert old_ram.ram_type == "DDR4" and ram.ram_type == "DDR5" and old_cpu.pcie_gen == "4.0"
     line = next(x for x in run("suggest", "--budget", "12000", "--gpus", "3").stdout.splitlines() if board.name in x)
     chf = _catalog_price(catalog, Kind.MOTHERBOARD, board.id)
     assert chf is not None and chf["currency"] == "CHF"

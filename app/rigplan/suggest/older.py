@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from rigplan.model.parts import Cpu, Memory
 from rigplan.suggest.balance import balance
 from rigplan.suggest.breakeven import better
 from rigplan.suggest.found import Found, is_current
@@ -77,6 +78,26 @@ def older_alternative(
     sock = older_socket(alt)
     text = (
         f"On {sock} (older platform): {o.count}x {o.part.name}, {o.throughput:.2f} V100-equivalents ({speed}), "
-        f"{o.vram_gb:g} GB GPU memory, {price}: {than}{day}"
+        f"{o.vram_gb:g} GB GPU memory, {price}: {than}{day}{_platforms(alt, answer)}"
     )
     return OlderAlternative(alt, sock, text, s.from_usd(diff), dt)
+
+
+def _platform(found: Found) -> str | None:
+    """'24 cores, PCIe 4.0, 256 GB DDR4' of a build (None when its CPU or memory is not known)."""
+    cpu = next((p for p, _ in found.parts if isinstance(p, Cpu)), None)
+    ram = next((p for p, _ in found.parts if isinstance(p, Memory)), None)
+    if cpu is None or ram is None or cpu.cores is None or ram.capacity_gb is None:
+        return None
+    gen = f", PCIe {cpu.pcie_gen}" if cpu.pcie_gen else ""
+    return f"{cpu.cores} cores{gen}, {ram.capacity_gb:g} GB {ram.ram_type or 'RAM'}"
+
+
+def _platforms(alt: Found, answer: Found) -> str:
+    """What the older platform gives beside this answer's (issue 37: an older platform is named with what it costs
+    and what it gives up): '; its CPU and RAM: 24 cores, PCIe 4.0, 256 GB DDR4 (this answer: 24 cores, PCIe 5.0,
+    192 GB DDR5)'."""
+    theirs, mine = _platform(alt), _platform(answer)
+    if theirs is None or mine is None:
+        return ""
+    return f"; its CPU and RAM: {theirs} (this answer: {mine})"
