@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,11 @@ from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Kind, Memory
 from rigplan.suggest import Question, suggest
 from rigplan.suggest.balance import balance
+from rigplan.suggest.expert import Minimums
 from rigplan.suggest.question import Goal
 from rigplan.suggest.search import Search
 from rigplan.suggest.spending import short_essential
+from rigplan.suggest.spending import text as spending_text
 
 MONEY = r"\$(\d[\d,]*)"
 
@@ -134,6 +137,31 @@ def test_a_partial_step_is_not_the_essential_met(catalog: Catalog) -> None:
     assert any(x.startswith("not traded for the essentials") for x in sug.spending)
     left = sug.spending[-1]
     assert "(128 GB of RAM bought toward 192 GB" in left and ", short of system RAM >= 192 GB" in left, left
+
+
+def test_the_next_size_out_of_reach_is_named_and_checked(catalog: Catalog) -> None:
+    """$9,160 for the most GPU memory on one card, 32 GB of RAM asked: the RTX PRO 6000 Blackwell wants 192 GB; the
+    step buys the largest priced capacity a build within the budget has, and the next priced capacity, which no build
+    within the budget has, is named where the answer says why money is left. Both checked by the exact search
+    (Search.complete) under the step's minimums: the capacity bought is within the budget, the next one is not."""
+    q = Question(budget=9160, goal=Goal.VRAM, gpus=1, min_ram_gb=32)
+    s = Search(catalog, Assumptions(), q)
+    found = s.best()
+    assert found is not None and found.option.vram_gb == 96
+    need = Minimums.for_option(q, 1, found.option.vram_gb, found.option.part)
+    assert need.ram_gb == 32
+    spent = balance(s, found)
+    step = next(st for st in spent.steps if st.what.startswith("system RAM"))
+    part = step.toward
+    assert not step.bought and part is not None and part.next_gb is not None
+    assert 32 < part.gb < part.next_gb < part.target_gb == 192
+    cap = s.budget_usd()
+    assert s.complete(found.option, cap, need=replace(need, ram_gb=part.gb)) is not None
+    assert s.complete(found.option, cap, need=replace(need, ram_gb=part.next_gb)) is None
+    kit = spent.found.build(s.a).first(Kind.MEMORY)
+    assert isinstance(kit, Memory) and kit.capacity_gb == part.gb
+    left = spending_text(spent, lambda usd: f"${usd:,.0f}")[-1]
+    assert f"({part.gb:g} GB of RAM bought toward 192 GB, no build within the budget has {part.next_gb:g} GB)" in left
 
 
 @pytest.mark.parametrize(
