@@ -42,7 +42,8 @@ class Toward:
         """The step's text with the capacity bought: "system RAM >= 384 GB (...)" -> "system RAM 256 GB toward 384 GB
         (...)"."""
         full = f"{self.target_gb:g} GB"
-        return what.replace(f">= {full}", f"{self.gb:g} GB toward {full}", 1)
+        said = what.replace(f">= {full}", f"{self.gb:g} GB toward {full}", 1)
+        return said if said != what else f"system RAM {self.gb:g} GB toward {what}"  # never ">= target" as bought
 
 
 def kit_gb(found: Found) -> float:
