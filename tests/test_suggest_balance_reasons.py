@@ -49,15 +49,16 @@ def test_a_rating_no_priced_cooler_has_is_said_as_such_not_as_money(catalog: Cat
 
 def test_memory_no_priced_board_holds_in_one_kit_names_the_largest_kit(catalog: Catalog) -> None:
     """$25,000 at 240 V: two 96 GB cards want 384 GB of RAM; the answer's board holds 256 GB and the largest priced
-    kit it takes is the answer's own 192 GB: said with both figures, not as a budget the answer is far under."""
+    kit it takes is the answer's own (256 GB since the step buys toward its target, suggest.ram_step): said with both
+    figures, not as a budget the answer is far under."""
     sug = suggest(catalog, WALL_240, Question(budget=25000))
     board = sug.build.first(Kind.MOTHERBOARD)
     kit = sug.build.first(Kind.MEMORY)
     assert isinstance(board, Motherboard) and isinstance(kit, Memory) and kit.capacity_gb
-    line = _line(sug.spending, "not bought: system RAM >= ")
+    line = _line(sug.spending, "bought: system RAM ")  # bought toward the target, the rest not: why said
     assert f"the largest priced kit the answer's board takes is {kit.capacity_gb:g} GB" in line, line
     assert f"it holds at most {board.max_memory_gb:g} GB" in line
-    wanted = float(re.search(r"system RAM >= (\d+) GB", line).group(1))  # type: ignore[union-attr]
+    wanted = float(re.search(r"system RAM \d+ GB toward (\d+) GB", line).group(1))  # type: ignore[union-attr]
     assert kit.capacity_gb < wanted  # the premise: the answer's kit is short of the step
     assert sug.total < 25000 - 1000 and "not for want of money" in sug.spending[-1]
 

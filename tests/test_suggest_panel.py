@@ -199,7 +199,8 @@ def judge_issue_37(sug, spec: dict[str, object], n: int, gpu: Gpu, cpu: Cpu) -> 
         bad.append(f"no split or remainder said: {sug.spending}")
     mem = b.first(Kind.MEMORY)
     if (getattr(mem, "capacity_gb", 0) or 0) < 2 * sug.found.option.vram_gb and not any(
-        line.startswith("not bought: system RAM") for line in sug.spending
+        line.startswith("not bought: system RAM") or (line.startswith("bought: system RAM") and " toward " in line)
+        for line in sug.spending  # not bought, or bought toward the target with why not all (suggest.ram_step)
     ):
         bad.append("RAM below twice the GPU memory, and the answer does not say it was not bought")
     for f in check(b).findings:

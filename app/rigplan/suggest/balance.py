@@ -10,7 +10,8 @@ The order and its figures (docs/suggest.md cites them). The first three are the 
 (the break-even and cheapest goals too, whose figures are then recomputed for the build answered); the rest only
 spends what the budget leaves, for the goals that rank GPUs (throughput, GPU memory):
 1. a board that wires every GPU at x8 or better: already a minimum for 2+ GPUs (gpu-lanes' warning fails a build);
-2. essential: system RAM toward twice the GPUs' total memory (Puget Systems: "at least double the total VRAM");
+2. essential: system RAM toward twice the GPUs' total memory (Puget Systems: "at least double the total VRAM"); out
+   of the money's reach, the most RAM it does reach, the target still not met (suggest.ram_step);
 3. essential: CPU cores, 4 per GPU (Puget Systems: "a minimum of 4 cores per GPU accelerator"; the expert's minimum
    already asks it, so this step is bought as soon as a --min-cores below it is not asked);
 4. essential: a cooler whose rating covers the CPU's sustained boost power (only where the catalog rates coolers: a
@@ -38,6 +39,7 @@ from rigplan.rules.power import estimate_power, recommended_psu, spike_rated
 from rigplan.suggest.expert import Minimums
 from rigplan.suggest.found import Found
 from rigplan.suggest.link_step import LINK_GEN, link_short
+from rigplan.suggest.ram_step import Toward, toward
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,6 +61,7 @@ class Step:
     why: str | None = None  # not bought and no priced build has it at any price: why (balance._none_has)
     kind: Kind | None = None  # not bought at any price: the kind of part the step raises (what _none_has reads)
     already: bool = False  # bought: the build had it before the step (else a part was swapped, maybe at +$0)
+    toward: Toward | None = None  # not bought in full: the RAM bought toward it (suggest.ram_step; still not "met")
 
 
 @dataclass
@@ -299,13 +302,20 @@ def _step(
         out.found = got
         return trial
     step = Step(what, False, None, essential)  # a later step: no build within the budget has it (searched above)
+
+    def reach(m: Minimums) -> Found | None:
+        return _swap(s, out.found, m, cap, kind) or s.complete(o, cap, need=m)
+
+    part = toward(s, out.found, need, trial, reach) if kind is Kind.MEMORY else None
+    if part is not None:  # the most RAM the money reaches below the target (suggest.ram_step); later steps keep it
+        out.found, need, step = part[0], part[1], replace(step, toward=part[2])
     if not any(not st.bought for st in out.steps):  # the first not bought: what it costs, searched once
         # The exact cheapest build of these GPUs with it: every other part at the cheapest that passes, so no
         # non-essential part (board, PSU, drive, case) can give the difference back. Within a quarter over the
         # budget its price is said; beyond, at any price (or why no priced build has it at all).
         dear = s.complete(o, cap * 1.25, need=trial)
         if dear is not None:
-            step = Step(what, False, dear.total_usd - out.found.total_usd, essential, dear.total_usd - cap)
+            step = replace(step, extra_usd=dear.total_usd - out.found.total_usd, over_usd=dear.total_usd - cap)
         else:
             step = _beyond(s, out.found, trial, kind, step)
     out.steps.append(step)
