@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan.catalog.loader import Catalog
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Kind, Memory
@@ -42,14 +41,8 @@ def _ram_line(spending: list[str]) -> str:
 
 @pytest.fixture(scope="module")
 def q08(module_home: Path) -> dict[str, Any]:
-    """The panel's $25,000 question at 240 V / 30 A, answered by the real CLI in JSON."""
-    run = subprocess.run(
-        [sys.executable, "-m", "rigplan", "suggest", "--budget", "25000", "--wall-voltage", "240", "--wall-amps", "30"]
-        + ["--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """The panel's $25,000 question at 240 V / 30 A, answered by the real CLI in JSON (its entry point, in process)."""
+    run = rigplan_in_process("suggest", "--budget", "25000", "--wall-voltage", "240", "--wall-amps", "30", "--json")
     assert run.returncode == 0, run.stderr
     data: dict[str, Any] = json.loads(run.stdout)
     return data
