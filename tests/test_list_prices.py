@@ -54,7 +54,8 @@ def test_the_bundled_catalog_carries_each_list_price_with_its_source_and_date(ca
     assert {e.basis for e in entries} >= {"launch", "list", "retail"}
     for part in listed:
         e = next(e for e in entries if (e.part_id == part.id if e.part_id else e.name == part.name))
-        assert (part.price.amount, part.price.date.isoformat(), part.price.source) == (e.amount, e.date, e.source())
+        assert (part.price.amount, part.price.date.isoformat(), part.price.source) == (e.usd, e.date, e.source())
+        assert part.price.currency == "USD" and (e.usd == e.amount) == (e.currency == "USD")
     maxq = next(p for p in listed if p.id == "ws-nvidia-rtx-pro-6000-blackwell-max-q")  # a supplement part, by name
     assert maxq.price.amount == 8565 and "technical.city" in maxq.price.source
 

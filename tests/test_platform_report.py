@@ -97,9 +97,12 @@ def test_the_swiss_listings_price_a_trx50_build(records: dict[Kind, list[dict[st
     assert trx50.missing() == []
     cpu, board = trx50.cheapest[Kind.CPU], trx50.cheapest[Kind.MOTHERBOARD]
     assert cpu["id"].startswith(TR_7960X) and board["name"] == "ASUS Pro WS TRX50-SAGE WIFI"
-    for d, amount in ((cpu, 966.0), (board, 642.0)):
-        assert (d["price"]["amount"], d["price"]["currency"], d["price"]["date"]) == (amount, "CHF", "2026-02-17")
-        assert d["price"]["source"].startswith("retail listing: Swiss retail, the lowest price toppreise.ch listed")
+    for d, chf in ((cpu, "CHF 966.00"), (board, "CHF 642.00")):  # stored in USD at the ECB rate of the listing's date
+        assert (d["price"]["currency"], d["price"]["date"]) == ("USD", "2026-02-17")
+        src = d["price"]["source"]
+        assert src.startswith("retail listing: Swiss retail, the lowest price toppreise.ch listed")
+        per = float(re.search(rf"{chf} at the ECB reference rate of 2026-02-17, ([\d.]+) CHF per USD", src).group(1))  # type: ignore[union-attr]
+        assert d["price"]["amount"] == pytest.approx(float(chf.split()[1]) / per, rel=2e-4)  # the rate said to 4 places
     assert trx50.priced[Kind.CPU] == 1 and trx50.priced[Kind.MOTHERBOARD] == 1  # AERO D and AI TOP stay unpriced
     assert next(d for d in records[Kind.MOTHERBOARD] if d["id"].startswith(AERO_D)).get("price") is None
 

@@ -11,6 +11,7 @@ import pytest
 
 from rigplan.catalog import Catalog
 from rigplan.model import Kind
+from rigplan.model.common import SOURCED_PRICES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,8 +93,9 @@ def test_the_same_product_passes(kind: Kind, row: dict, part: dict) -> None:
 def test_every_priced_part_names_its_price_row_and_passes_the_checks(catalog: Catalog) -> None:
     rows = list(csv.DictReader((ROOT / "parts" / "price_sources.csv").open(encoding="utf-8")))
     every = {p.id: p for k in Kind for p in catalog.of_kind(k) if p.price is not None}
-    # A maker's list price (parts/list-prices.yaml, issue 37) has no PCPartPicker row: it names its source instead.
-    listed = {i for i, p in every.items() if p.price is not None and p.price.source.startswith("list price: ")}
+    # A price of parts/list-prices.yaml (issue 37: a maker's list price, a dated retail listing) has no PCPartPicker
+    # row: it names its source instead.
+    listed = {i for i, p in every.items() if p.price is not None and p.price.source.startswith(SOURCED_PRICES)}
     assert listed and all(every[i].price.source.count("http") == 1 for i in listed)  # type: ignore[union-attr]
     priced = {i: p for i, p in every.items() if i not in listed}
     assert {r["part_id"] for r in rows} == set(priced)

@@ -120,10 +120,14 @@ def test_the_shipped_catalog_answers_three_gpus_on_trx50_and_names_trx40_as_the_
         f" {ram.ram_type})"
     )
     assert old_ram.ram_type == "DDR4" and ram.ram_type == "DDR5" and old_cpu.pcie_gen == "4.0"
-    line = next(x for x in run("suggest", "--budget", "12000", "--gpus", "3").stdout.splitlines() if board.name in x)
-    chf = _catalog_price(catalog, Kind.MOTHERBOARD, board.id)
-    assert chf is not None and chf["currency"] == "CHF"
-    assert f"CHF {chf['amount']:,.2f} as listed)" in line and line.count("$") == 1  # the answer's USD first
+    text = run("suggest", "--budget", "12000", "--gpus", "3").stdout
+    price = _catalog_price(catalog, Kind.MOTHERBOARD, board.id)
+    assert price is not None and price["currency"] == "USD"  # the listing stored in USD, its CHF kept in the source
+    line = next(x for x in text.splitlines() if x.startswith(f"  1x Motherboard  {board.name}"))
+    assert line.endswith(f"(${price['amount']:,.2f})")
+    said = next(x for x in text.splitlines() if x.startswith("List prices: "))
+    assert "priced at a dated retail listing outside RigPlan's US price snapshot" in said
+    assert "CHF 642.00 at the ECB reference rate of 2026-02-17" in said and "CHF 966.00" in said
 
 
 def _catalog_price(catalog: Catalog, kind: Kind, pid: str) -> dict | None:

@@ -15,6 +15,7 @@ from rigplan.gui.suggest.suggest_dialog import SuggestDialog
 from rigplan.model import Price
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.parts import Gpu, Kind, Motherboard
+from without_listings import without_listings
 
 pytestmark = pytest.mark.slow  # the explained search twice (current and older platforms) on the full catalog
 
@@ -74,9 +75,11 @@ def test_a_part_at_its_makers_list_price_is_named_in_the_answer(qtbot, catalog: 
 
 
 def test_an_older_platform_answer_shows_the_current_platform_to_quote(qtbot, catalog: Catalog) -> None:  # noqa: ANN001
-    """$12,000, 3 GPUs: answered on TRX40 (no current workstation CPU and board is priced); the dialog names the same
-    GPUs on a current workstation platform whose CPU and board are to quote, with the room the budget leaves."""
-    dlg = ask(qtbot, catalog, "12000", "3")
+    """$12,000, 3 GPUs on the catalog without its dated retail listings (tests/without_listings.py: since the sixth
+    round the shipped catalog prices a TRX50 build): answered on TRX40, no current workstation CPU and board priced;
+    the dialog names the same GPUs on a current workstation platform whose CPU and board are to quote, with the room
+    the budget leaves."""
+    dlg = ask(qtbot, without_listings(catalog), "12000", "3")
     build = dlg.suggested_build()
     assert build is not None and build.count(Kind.GPU) == 3
     board = build.first(Kind.MOTHERBOARD)

