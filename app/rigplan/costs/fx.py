@@ -4,19 +4,12 @@ user's own rate. Every amount the cost model reports is in Assumptions.currency.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
-
-import yaml
 
 from rigplan import ecb
+from rigplan.ecb import FxTable, load_fx  # the shipped table: read in rigplan.ecb, for the cost model and the importer
 from rigplan.model.assumptions import Assumptions
 from rigplan.model.electricity import DEFAULT_KWH, FALLBACK
-from rigplan.paths import parts_dir
-
-log = logging.getLogger(__name__)
 
 
 class NoRate(ValueError):
@@ -24,23 +17,10 @@ class NoRate(ValueError):
 
 
 @dataclass(frozen=True)
-class FxTable:
-    date: str
-    source: str
-    rates: dict[str, float]  # units per USD
-
-
-@dataclass(frozen=True)
 class Rate:
     currency: str
     per_usd: float
     basis: str  # "ECB reference rate of 2026-10-30" or "set by the user"
-
-
-@cache
-def load_fx(path: Path | None = None) -> FxTable:
-    doc = yaml.safe_load((path or parts_dir() / "fx_rates.yaml").read_text("utf-8"))
-    return FxTable(str(doc["date"]), doc["source"], {k: float(v) for k, v in doc["rates"].items()})
 
 
 def rate_for(a: Assumptions, table: FxTable | None = None) -> Rate:

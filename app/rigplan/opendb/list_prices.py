@@ -100,16 +100,20 @@ def _entry(path: Path, i: int, e: dict[str, Any]) -> ListPrice:
 
 def _in_usd(where: str, amount: float, currency: str, day: dt.date) -> tuple[float, str]:
     """(the amount in USD, how it was converted): a non-USD entry at the ECB reference rate of its own date (or the
-    last working day before it); none known for that day stops the import (the entry is fixed, not guessed)."""
+    last working day before it); without the history (a bundle without its rate file), at the shipped table's rate,
+    said so; a currency neither knows stops the import (the entry is fixed, not guessed)."""
     if currency == "USD":
         return amount, ""
     got = ecb.per_usd_on(currency, day)
-    if got is None:
-        raise ListPriceError(f"{where}: no ECB reference rate for {currency} on {day.isoformat()}")
-    per_usd, d = got
-    return round(amount / per_usd, 2), (
-        f"{currency} {amount:,.2f} at the ECB reference rate of {d.isoformat()}, {per_usd:.4f} {currency} per USD"
-    )
+    if got is not None:
+        per_usd, d = got
+        when = f"the ECB reference rate of {d.isoformat()}"
+    else:
+        table = ecb.load_fx()
+        if currency not in table.rates:
+            raise ListPriceError(f"{where}: no ECB reference rate for {currency} on {day.isoformat()}")
+        per_usd, when = table.rates[currency], f"the ECB reference rate of {table.date} (none for the price's date)"
+    return round(amount / per_usd, 2), f"{currency} {amount:,.2f} at {when}, {per_usd:.4f} {currency} per USD"
 
 
 def load(path: Path) -> list[ListPrice]:
