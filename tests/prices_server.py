@@ -73,15 +73,19 @@ def catalog_files(mode: str = "good", providers: tuple[str, ...] = ("aws", "lamb
 
 @contextmanager
 def serve(
-    mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs"), tls: bool = False
+    mode: str = "good",
+    providers: tuple[str, ...] = ("aws", "lambdalabs"),
+    tls: bool = False,
+    release: threading.Event | None = None,
 ) -> Iterator[tuple[str, list[str]]]:
     """Yields (base address, the paths asked for). tls: HTTPS with tests/data/tls/cert.pem (trusted by a client only
     through SSL_CERT_FILE). mode: good, truncated, wrong-columns, timeout, missing, slow (the
     zip in eight parts a quarter second apart, for screenshots of the progress dialog), drip (the zip one byte every
-    0.1 s: each read is quick, the download never ends), bomb (a 1 MB zip inflating to 1 GiB)."""
+    0.1 s: each read is quick, the download never ends), bomb (a 1 MB zip inflating to 1 GiB). release: the event
+    that ends a held answer (timeout, drip) before the server stops, for a caller that lets go earlier itself."""
     files = catalog_files(mode, providers)
     asked: list[str] = []
-    release = threading.Event()
+    release = release or threading.Event()
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
