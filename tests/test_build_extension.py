@@ -67,6 +67,7 @@ def test_cli_reads_every_name(examples_dir: Path, tmp_path: Path) -> None:
         assert out.returncode == 0 and json.loads(out.stdout)["ok"] is True, out.stderr
 
 
+@pytest.mark.usefixtures("cli_gets_the_session_catalog")  # tests/conftest.py says when and why
 def test_suggest_output_gets_the_extension(tmp_path: Path) -> None:
     # through run_cli, the entry point `python -m rigplan` calls (tests/cli_in_process.py): the file written is tested
     args = ("suggest", "--budget", "5000", "--gpus", "2", "--min-vram", "24", "-o", str(tmp_path / "mybox"))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from cli_in_process import rigplan_in_process
 from rigplan.catalog import load_catalog
 from rigplan.files import load
@@ -31,6 +33,7 @@ def test_hybrid_and_water_blocked_cards_are_not_checked_air_cooled_ones_not_conc
     assert "custom loop" in loop and "pump, radiator and fittings" in loop
 
 
+@pytest.mark.usefixtures("cli_gets_the_session_catalog")  # tests/conftest.py says when and why
 def test_the_suggester_picks_no_hybrid_card_unless_missing_data_is_allowed() -> None:
     # `rigplan suggest` through run_cli, the entry point `python -m rigplan` calls (tests/cli_in_process.py): the
     # answer is what is tested here, not the process.

@@ -20,6 +20,9 @@ from rigplan.suggest.link_step import link_short
 from test_gpu_lanes_one import A520, B550, RTX_5090, part
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# `rigplan suggest` run in this process gets the session's loaded catalog (tests/conftest.py says when and why).
+pytestmark = pytest.mark.usefixtures("cli_gets_the_session_catalog")
 RTX_2080_TI = "GeForce RTX 2080 Ti"
 
 

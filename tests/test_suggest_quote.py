@@ -19,6 +19,9 @@ from rigplan.suggest.found import WORKSTATION_SOCKETS, is_current, platform_key
 from rigplan.suggest.quote import Quote
 from test_suggest_cli import run
 
+# `rigplan suggest` run in this process gets the session's loaded catalog (tests/conftest.py says when and why).
+pytestmark = pytest.mark.usefixtures("cli_gets_the_session_catalog")
+
 A = Assumptions()
 
 

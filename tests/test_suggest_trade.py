@@ -102,6 +102,7 @@ def test_runners_up_say_they_are_compared_before_the_balance_stage(catalog: Cata
             assert was <= r.found.total_usd + 0.5
 
 
+@pytest.mark.usefixtures("cli_gets_the_session_catalog")  # tests/conftest.py says when and why
 def test_cli_prints_the_basis_with_the_runners_up(catalog: Catalog) -> None:
     import json
 
