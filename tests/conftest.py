@@ -62,6 +62,32 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     return cat
 
 
+@pytest.fixture
+def cli_gets_the_session_catalog(catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rigplan` commands run in the test's process (run_cli) get the session's `catalog` where `load_catalog()`
+    would load the same shipped catalog again: no parts folder given, no RIGPLAN_PARTS_DIR, and no catalog folder
+    in the user's data folder (no update installed, no corrections: own_home's fresh home). Anything else loads for
+    real. A suggest command on a freshly loaded catalog first builds the rules' per-table verdicts (0.6-1.1 s of
+    CPU each time, 50-odd times in the suggester's CLI tests); the session's catalog has them. The command's
+    parsing, question, search, output and exit code are the real command's; suggest() never changes the catalog."""
+    import rigplan.catalog
+    from rigplan.catalog.overlay import catalog_home
+
+    real = rigplan.catalog.load_catalog
+
+    def shipped(
+        parts_dir: Path | None = None,
+        cache_dir: Path | None = None,
+        progress: object = None,
+        data_dir: Path | None = None,
+    ) -> Catalog:
+        if parts_dir is None and not os.environ.get("RIGPLAN_PARTS_DIR") and not catalog_home(data_dir).exists():
+            return catalog
+        return real(parts_dir, cache_dir, progress, data_dir)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("rigplan.catalog.load_catalog", shipped)
+
+
 @pytest.fixture(scope="session")
 def reduced_dir(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A reduced real shipped parts folder for the catalog-update tests (tests/reduced_parts.py)."""

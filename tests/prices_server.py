@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 import ssl
+import struct
 import threading
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,19 +32,30 @@ _BOMBS: dict[str, bytes] = {}
 
 def bomb(provider: str, inflated: int = 2**30) -> bytes:
     """A zip of about 1 MB whose `<provider>.csv` inflates to `inflated` bytes (1 GiB): a valid header line, then
-    spaces. Written in chunks, so making it never holds the gigabyte."""
+    spaces. Deflating the gigabyte took 5.7 s of CPU; after a full flush a deflate stream starts afresh, so one
+    mebibyte of spaces deflated once and flushed is repeated (the stream still inflates to every byte, checked by its
+    CRC-32), and the archive around it is written field by field (PKWARE APPNOTE 4.3: local header, data, central
+    directory, end record; the sizes fit 32 bits, so no zip64 fields)."""
     if provider not in _BOMBS:
-        buf = io.BytesIO()
-        with (
-            zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf,
-            zf.open(f"{provider}.csv", "w", force_zip64=True) as fh,
-        ):
-            head = (DATA / f"{provider}.csv").read_text("utf-8").split("\n", 1)[0].encode() + b"\n"
-            fh.write(head)
-            chunk = b" " * 2**20
-            for _ in range((inflated - len(head)) // len(chunk)):
-                fh.write(chunk)
-        _BOMBS[provider] = buf.getvalue()
+        head = (DATA / f"{provider}.csv").read_text("utf-8").split("\n", 1)[0].encode() + b"\n"
+        chunk = b" " * 2**20
+        count, rest = divmod(inflated - len(head), len(chunk))
+        deflate = zlib.compressobj(6, zlib.DEFLATED, -15)  # raw deflate, as zip stores it
+        first = deflate.compress(head) + deflate.flush(zlib.Z_FULL_FLUSH)
+        piece = deflate.compress(chunk) + deflate.flush(zlib.Z_FULL_FLUSH)
+        assert deflate.compress(chunk) + deflate.flush(zlib.Z_FULL_FLUSH) == piece  # each flushed piece the same
+        body = first + piece * count + deflate.compress(b" " * rest) + deflate.flush()
+        crc = zlib.crc32(head)
+        for _ in range(count):
+            crc = zlib.crc32(chunk, crc)
+        crc = zlib.crc32(b" " * rest, crc)
+        name = f"{provider}.csv".encode()
+        # version 2.0, no flags, deflate, 1980-01-01 00:00, CRC-32, compressed and inflated sizes, name length
+        fields = struct.pack("<HHHHHIIIH", 20, 0, 8, 0, 0x21, crc, len(body), inflated, len(name))
+        local = b"PK\x03\x04" + fields + struct.pack("<H", 0) + name
+        central = b"PK\x01\x02" + struct.pack("<H", 20) + fields + struct.pack("<HHHHII", 0, 0, 0, 0, 0, 0) + name
+        end = b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, 1, 1, len(central), len(local) + len(body), 0)
+        _BOMBS[provider] = local + body + central + end
     return _BOMBS[provider]
 
 
@@ -60,15 +73,19 @@ def catalog_files(mode: str = "good", providers: tuple[str, ...] = ("aws", "lamb
 
 @contextmanager
 def serve(
-    mode: str = "good", providers: tuple[str, ...] = ("aws", "lambdalabs"), tls: bool = False
+    mode: str = "good",
+    providers: tuple[str, ...] = ("aws", "lambdalabs"),
+    tls: bool = False,
+    release: threading.Event | None = None,
 ) -> Iterator[tuple[str, list[str]]]:
     """Yields (base address, the paths asked for). tls: HTTPS with tests/data/tls/cert.pem (trusted by a client only
     through SSL_CERT_FILE). mode: good, truncated, wrong-columns, timeout, missing, slow (the
     zip in eight parts a quarter second apart, for screenshots of the progress dialog), drip (the zip one byte every
-    0.1 s: each read is quick, the download never ends), bomb (a 1 MB zip inflating to 1 GiB)."""
+    0.1 s: each read is quick, the download never ends), bomb (a 1 MB zip inflating to 1 GiB). release: the event
+    that ends a held answer (timeout, drip) before the server stops, for a caller that lets go earlier itself."""
     files = catalog_files(mode, providers)
     asked: list[str] = []
-    release = threading.Event()
+    release = release or threading.Event()
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: object) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan import BUILD_SUFFIX, OPEN_SUFFIXES
 from rigplan.files import is_build_name, load, save, with_build_suffix
 from rigplan.files.autosave import AutosaveStore
@@ -66,12 +67,11 @@ def test_cli_reads_every_name(examples_dir: Path, tmp_path: Path) -> None:
         assert out.returncode == 0 and json.loads(out.stdout)["ok"] is True, out.stderr
 
 
+@pytest.mark.usefixtures("cli_gets_the_session_catalog")  # tests/conftest.py says when and why
 def test_suggest_output_gets_the_extension(tmp_path: Path) -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "rigplan", "suggest", "--budget", "5000", "--gpus", "2", "--min-vram", "24",
-         "-o", str(tmp_path / "mybox")],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
-    )  # fmt: skip
+    # through run_cli, the entry point `python -m rigplan` calls (tests/cli_in_process.py): the file written is tested
+    args = ("suggest", "--budget", "5000", "--gpus", "2", "--min-vram", "24", "-o", str(tmp_path / "mybox"))
+    out = rigplan_in_process(*args, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["mybox.rigplan"]
     assert f"Written to {tmp_path / 'mybox.rigplan'}" in out.stdout

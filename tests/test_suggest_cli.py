@@ -26,6 +26,9 @@ from rigplan.rules import check
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# `rigplan suggest` run in this process gets the session's loaded catalog (tests/conftest.py says when and why).
+pytestmark = pytest.mark.usefixtures("cli_gets_the_session_catalog")
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     """`rigplan ARGS` through the CLI's entry point, in this process: its exit code, stdout and stderr."""

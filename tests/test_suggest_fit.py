@@ -20,6 +20,9 @@ from rigplan.model.parts import Kind
 from rigplan.suggest import FitNeed, Question, SuggestError, suggest
 from rigplan.suggest.expert import FULL_SHARE
 
+# `rigplan suggest` run in this process gets the session's loaded catalog (tests/conftest.py says when and why).
+pytestmark = pytest.mark.usefixtures("cli_gets_the_session_catalog")
+
 A = Assumptions()
 
 

@@ -5,13 +5,12 @@ a PCIe 4.0+ card with what the earlier steps leave, or says it did not and keeps
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cli_in_process import rigplan_in_process
 from rigplan.catalog import load_catalog
 from rigplan.catalog.loader import Catalog
 from rigplan.model import Kind
@@ -21,6 +20,9 @@ from rigplan.suggest.link_step import link_short
 from test_gpu_lanes_one import A520, B550, RTX_5090, part
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# `rigplan suggest` run in this process gets the session's loaded catalog (tests/conftest.py says when and why).
+pytestmark = pytest.mark.usefixtures("cli_gets_the_session_catalog")
 RTX_2080_TI = "GeForce RTX 2080 Ti"
 
 
@@ -72,13 +74,9 @@ def test_a_one_part_swap_keeps_the_other_part_only_when_it_gives_the_link(cat: C
 
 
 def suggest(*args: str) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, "-m", "rigplan", "suggest", *args, "--json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
+    """`rigplan suggest ARGS --json` through run_cli, the entry point `python -m rigplan` calls
+    (tests/cli_in_process.py): the answer is tested here, not the process."""
+    out = rigplan_in_process("suggest", *args, "--json", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     data: dict[str, Any] = json.loads(out.stdout)
     return data
@@ -91,7 +89,7 @@ def platform(cat: Catalog, data: dict[str, Any]) -> tuple[Motherboard, Cpu]:
     return board, cpu
 
 
-@pytest.mark.slow  # a subprocess and a whole-catalog search
+@pytest.mark.slow  # a whole-catalog search
 def test_the_eur_answer_buys_the_link_with_the_money_left(cat: Catalog) -> None:
     """EUR 4,000 at 230 V / 16 A: on main an RTX 5090 on an A520 board left EUR 1,560 unspent at PCIe 3.0."""
     data = suggest("--budget", "4000", "--currency", "EUR", "--wall-voltage", "230", "--wall-amps", "16")
@@ -106,7 +104,7 @@ def test_the_eur_answer_buys_the_link_with_the_money_left(cat: Catalog) -> None:
     assert "gpu-lanes: The GPU runs at PCIe 4.0 x16 (the card: PCIe 5.0 x16)" in data["check"]  # the answer says it
 
 
-@pytest.mark.slow  # a subprocess and a whole-catalog search
+@pytest.mark.slow  # a whole-catalog search
 def test_an_answer_that_cannot_afford_the_link_says_so_and_states_the_loss(cat: Catalog) -> None:
     data = suggest("--budget", "2500", "--goal", "vram")
     (step,) = [s for s in data["spending"] if "link for the GPU" in s]

@@ -20,7 +20,9 @@ from rigplan.model import Assumptions, Build, BuildItem, Kind, Price
 from rigplan.model.parts import Cooler, Cpu
 from rigplan.rules import check
 
-pytestmark = pytest.mark.slow  # each runs the explained search on the full catalog (5-25 s on the shared machine)
+# each runs the explained search on the full catalog (5-25 s on the shared machine); `rigplan suggest` run in this
+# process gets the session's loaded catalog (tests/conftest.py says when and why)
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("cli_gets_the_session_catalog")]
 
 # The checker's own list of current platforms' sockets (docs/suggest.md): AM5, LGA 1700 / 1851, sTR5, sWRX8, LGA 4677,
 # SP5; everything else (AM4, sTRX4, LGA 2011-3, LGA 2066 ...) is older.

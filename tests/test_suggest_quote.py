@@ -23,6 +23,9 @@ from rigplan.suggest.quote import Quote
 from test_suggest_cli import run
 from without_listings import cli_on, without_listings
 
+# `rigplan suggest` run in this process gets the session's loaded catalog (tests/conftest.py says when and why).
+pytestmark = pytest.mark.usefixtures("cli_gets_the_session_catalog")
+
 A = Assumptions()
 
 

@@ -102,17 +102,14 @@ def test_runners_up_say_they_are_compared_before_the_balance_stage(catalog: Cata
             assert was <= r.found.total_usd + 0.5
 
 
+@pytest.mark.usefixtures("cli_gets_the_session_catalog")  # tests/conftest.py says when and why
 def test_cli_prints_the_basis_with_the_runners_up(catalog: Catalog) -> None:
     import json
-    import subprocess
-    import sys
 
-    run = subprocess.run(
-        [sys.executable, "-m", "rigplan", "suggest", "--budget", "5000", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    from cli_in_process import rigplan_in_process
+
+    # through run_cli, the entry point `python -m rigplan` calls (tests/cli_in_process.py): the JSON is tested
+    run = rigplan_in_process("suggest", "--budget", "5000", "--json")
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["runners_up"] and data["runners_up_basis"].startswith("priced as searched")

@@ -275,16 +275,27 @@ def test_a_data_folder_that_is_a_file_still_opens_the_file_and_autosaves(tmp_pat
 
 QUIT = r"""
 import sys
+import threading
 sys.path.insert(0, sys.argv[2])
 from pathlib import Path
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QProgressDialog
 app = QApplication([])
 from prices_server import serve
+from rigplan.gui import jobs
 from rigplan.gui.app import create_window
+# The server holds its answer until 2 s after the application starts quitting (this slot runs before the one that
+# waits for the jobs, connected later): the quit begins with the download's thread blocked on the stuck read,
+# whatever the load, and a quit that did not wait for it would destroy it while it runs; the wait ends 2 s later
+# instead of at the server's own 10 s.
+released = threading.Event()
+def quitting():
+    print("download threads running at quit:", len(jobs.live_jobs()), flush=True)
+    threading.Timer(2.0, released.set).start()
+app.aboutToQuit.connect(quitting)
 w = create_window(QSettings(sys.argv[1] + "/s.ini", QSettings.Format.IniFormat), data=Path(sys.argv[1]))
 w.show()
-with serve("timeout") as (url, _):
+with serve("timeout", release=released) as (url, _):
     w.prices.url, w.prices.providers = url, ("aws",)
     w.prices.act_update.trigger()
     def cancel():
@@ -312,6 +323,7 @@ def test_quitting_after_cancelling_a_stuck_update_exits_cleanly(tmp_path: Path) 
     )
     assert out.returncode == 0, out.stderr[-2000:]  # an abort (SIGABRT) was -6
     assert "QThread: Destroyed while thread is still running" not in out.stderr
+    assert "download threads running at quit: 1" in out.stdout  # the quit waited for a thread still stuck
     assert "quit with the download still waiting: True" in out.stdout
 
 
