@@ -189,6 +189,24 @@ def test_a_part_at_a_makers_list_price_is_named(
     )
 
 
+def test_a_part_line_gives_the_answer_currency_first_and_the_price_as_listed_beside_it(
+    catalog: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A buyer's own price in GBP inside a USD answer: the part line reads "$X; £Y as listed", X being Y at the ECB
+    reference rate the answer uses (rigplan.costs.fx), not the pounds relabelled as dollars."""
+    from rigplan.costs.fx import load_fx
+
+    first = suggest_json(capsys, "--budget", "3000", "--max-gpus", "1")
+    gpu = next(p for p in catalog.of_kind(Kind.GPU) if p.id == part_of(first, "gpu")["id"])
+    price = Price(amount=1500.0, currency="GBP", source="a buyer's quote (test data)", date=date(2026, 11, 28))
+    mine = tmp_path / "mine.rigplan.yaml"
+    save(Build(name="quotes", items=(BuildItem(part=gpu, price_override=price),), assumptions=Assumptions()), mine)
+    text = suggest_text(capsys, "--budget", "3000", "--max-gpus", "1", "--include", gpu.id, "--prices-from", str(mine))
+    line = next(x for x in text.splitlines() if x.startswith("  1x GPU") and gpu.name in x)
+    usd = 1500.0 / load_fx().rates["GBP"]
+    assert line.endswith(f"(${usd:,.2f}; £1,500.00 as listed your price)"), line
+
+
 def test_the_catalogs_list_prices_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     """On the real catalog: $25,000 at 240 V / 30 A buys RTX PRO 6000 cards, priced at NVIDIA's list price
     (parts/list-prices.yaml); every part of the build whose price is a list price is named, each with its source."""
