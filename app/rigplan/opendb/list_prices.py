@@ -49,8 +49,8 @@ class ListPrice:
     publisher: str
     url: str
     says: str
-    usd: float = 0.0  # the amount in USD: the amount itself, or converted at the ECB rate of the price's date
-    fx: str = ""  # how a non-USD amount was converted: "CHF 966.00 at the ECB reference rate of ..."; "" for USD
+    usd: float  # the amount in USD: the amount itself, or converted at the ECB rate of the price's date
+    fx: str  # how a non-USD amount was converted: "CHF 966.00 at the ECB reference rate of ..."; "" for USD
 
     def source(self) -> str:
         prefix = LISTING_PRICE if self.basis == "retail" else LIST_PRICE
